@@ -1,0 +1,51 @@
+# Named verbs: setup | run | test | check | regen | lint | bench | clean
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.stamp-setup
+
+.PHONY: setup run test check regen lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml backends/otari-sandbox/pyproject.toml backends/tpmjs-executor/pyproject.toml
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  echo "setup: installing bubblewrap (needed by the sandboxes)"; \
+	  (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 || \
+	  echo "setup: could not install bubblewrap; sandbox tests will fail" >&2; }
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]' -e backends/otari-sandbox -e backends/tpmjs-executor
+	touch $(STAMP)
+
+# The main job: validate both contracts and check that committed generated code matches them.
+run: setup
+	$(BIN)/contractgen validate specs/otari-code-execution.openapi.yaml
+	$(BIN)/contractgen validate specs/tpmjs-executor.openapi.yaml --overlay specs/tpmjs-executor.overlay.yaml
+	$(BIN)/contractgen check
+
+test: setup
+	$(BIN)/contractgen check
+	$(BIN)/ruff check generator tests backends bench
+	$(BIN)/python -m pytest -n 2 -q
+
+check: setup
+	$(BIN)/contractgen check
+
+lint: setup
+	$(BIN)/ruff check generator tests backends bench
+	$(BIN)/mypy
+
+regen: setup
+	$(BIN)/contractgen generate
+	$(BIN)/python -m tests.regen_golden
+
+bench: setup
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python bench/generate.py
+	$(BIN)/python bench/otari_sandbox.py
+	$(BIN)/python bench/tpmjs_executor.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info
