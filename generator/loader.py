@@ -1,0 +1,314 @@
+"""Load a YAML or JSON spec into plain data, remembering where every node was written.
+
+YAML goes through PyYAML's composer (the C one when libyaml is there), and the node tree is
+turned into JSON-compatible data here rather than by PyYAML's constructor, so that mapping keys
+come out as written (`200:` -> `"200"`), timestamps stay strings, and every node keeps its line
+and column. JSON is parsed by `json` (the authority on JSON) and located through the same
+composer, which reads JSON as YAML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .problems import Level, Problem, SpecError
+from .tree import split_pointer
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALARS = yaml.constructor.SafeConstructor()
+_TAG = "tag:yaml.org,2002:"
+_CONSTRUCT = {
+    _TAG + "int": _SCALARS.construct_yaml_int,
+    _TAG + "float": _SCALARS.construct_yaml_float,
+    _TAG + "bool": _SCALARS.construct_yaml_bool,
+    _TAG + "null": _SCALARS.construct_yaml_null,
+}
+# A UTF-16 surrogate escape is valid JSON but not YAML; swapping it for a same-length escape
+# keeps every column where it was, and only the positions are read from that parse.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_YAML_HINTS = (
+    ("'\\t'", "indent with spaces; YAML does not allow tabs for indentation"),
+    ("mapping values are not allowed", "quote the value if it contains ': ', or fix the indentation"),
+    ("could not find expected ':'", "a key needs ': ' after it; check the line above for an unclosed quote"),
+    ("did not find expected key", "check the indentation of this line against its siblings"),
+    ("expected <block end>", "check the indentation of this line against its siblings"),
+    ("found undefined alias", "define the anchor (&name) before using the alias (*name)"),
+    ("found unexpected end of stream", "a quote or bracket is not closed"),
+    ("expected a single document", "a spec is one YAML document; remove the '---' separator"),
+)
+
+
+class Pos:
+    """Where one node was written (1-based), with the positions of its children."""
+
+    __slots__ = ("children", "col", "line")
+
+    def __init__(
+        self, line: int, col: int, children: dict[str, Pos] | list[Pos] | None = None
+    ) -> None:
+        self.line = line
+        self.col = col
+        self.children = children
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded spec: its data, the text and hash it came from, and where each node was written.
+
+    A document with an overlay applied (`overlay.apply_overlay`) keeps `path` (the spec, whose
+    lines the positions refer to), sets `overlay_path`, and has `text` = spec text followed by
+    overlay text and `sha256` = the hash of the spec's bytes followed by the overlay's bytes
+    (what `cat spec overlay | sha256sum` prints).
+    """
+
+    path: Path
+    text: str
+    sha256: str
+    data: dict[str, Any]
+    positions: Pos | None = field(default=None, repr=False, compare=False)
+    overlay_path: Path | None = None
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """1-based (line, column) of the node at `pointer`, else of its deepest existing ancestor."""
+        node = self.positions
+        if node is None:
+            return None
+        for token in split_pointer(pointer):
+            children = node.children
+            child: Pos | None = None
+            if isinstance(children, dict):
+                child = children.get(token)
+            elif isinstance(children, list) and token.isdigit() and int(token) < len(children):
+                child = children[int(token)]
+            if child is None:
+                break
+            node = child
+        return node.line, node.col
+
+    def problem(
+        self, level: Level, pointer: str, message: str, hint: str | None = None
+    ) -> Problem:
+        """A Problem located at `pointer` in this document."""
+        pos = self.position(pointer)
+        line, col = pos if pos else (None, None)
+        return Problem(level, message, str(self.path), line, col, pointer, hint)
+
+
+def document_from_data(
+    data: dict[str, Any],
+    path: str | Path,
+    *,
+    text: str,
+    sha256: str | None = None,
+    positions: Pos | None = None,
+    overlay_path: Path | None = None,
+) -> Document:
+    """A Document for data built in memory; `sha256` defaults to the hash of `text`."""
+    digest = sha256 or hashlib.sha256(text.encode()).hexdigest()
+    return Document(Path(path), text, digest, data, positions, overlay_path)
+
+
+def load_document(path: str | Path) -> Document:
+    """Read and parse a YAML or JSON spec; SpecError (with line and hint) when that fails."""
+    path = Path(path)
+    raw = read_bytes(path)
+    text = decode(raw, path)
+    if path.suffix.lower() == ".json":
+        data, positions = _parse_json(text, path)
+    else:
+        data, positions = _parse_yaml(text, path)
+    if not isinstance(data, dict):
+        kind = "nothing" if data is None else f"a {_kind(data)}"
+        raise _error(
+            path, positions, f"the document must be a mapping (an OpenAPI object), found {kind}",
+            "a spec starts with `openapi: 3.x.y` at the top level",
+        )
+    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, positions)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; SpecError when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        hint = "check the path" if isinstance(exc, FileNotFoundError) else None
+        raise SpecError(
+            [Problem(Level.ERROR, f"cannot read the file: {reason}", str(path), None, None, "", hint)]
+        ) from exc
+
+
+def decode(raw: bytes, path: Path) -> str:
+    """UTF-8 text (a BOM is dropped); SpecError at the first undecodable byte."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise SpecError(
+            [Problem(Level.ERROR, f"the file is not UTF-8 (byte {raw[exc.start]:#04x})",
+                     str(path), line, col, "", "save the file as UTF-8")]
+        ) from exc
+
+
+def parse_text(text: str, path: Path) -> tuple[Any, Pos | None]:
+    """Data and positions of YAML or JSON text (by `path`'s suffix); SpecError on bad syntax."""
+    if path.suffix.lower() == ".json":
+        return _parse_json(text, path)
+    return _parse_yaml(text, path)
+
+
+def _parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, path) from exc
+    except yaml.YAMLError as exc:  # unmarked: reader errors such as control characters
+        raise SpecError(
+            [Problem(Level.ERROR, f"YAML syntax error: {exc}", str(path), None, None, "")]
+        ) from exc
+    if root is None:
+        return None, Pos(1, 1)
+    data, children = _Builder(path).build(root)
+    return data, Pos(root.start_mark.line + 1, root.start_mark.column + 1, children)
+
+
+def _parse_json(text: str, path: Path) -> tuple[Any, Pos | None]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        hint = None
+        if "property name" in exc.msg or "Expecting value" in exc.msg:
+            hint = "JSON allows no trailing commas, comments or single quotes"
+        raise SpecError(
+            [Problem(Level.ERROR, f"JSON syntax error: {exc.msg}", str(path), exc.lineno,
+                     exc.colno, "", hint)]
+        ) from exc
+    try:
+        _, positions = _parse_yaml(_SURROGATE_ESCAPE.sub(r"\\u0041", text), path)
+    except SpecError as exc:
+        if any("duplicate key" in p.message for p in exc.problems):
+            raise
+        positions = None  # valid JSON that YAML cannot read: no positions, same data
+    return data, positions
+
+
+class _Builder:
+    """Turns a composed YAML node tree into plain data and a parallel tree of positions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done: dict[int, tuple[Any, Any]] = {}
+        self.active: set[int] = set()
+
+    def build(self, node: yaml.Node) -> tuple[Any, Any]:
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node), None
+        key = id(node)
+        if key in self.done:  # an alias: the anchored node again
+            return self.done[key]
+        if key in self.active:
+            raise self.fail(node, "an alias refers to a node that contains it",
+                            "YAML anchors cannot be recursive in a spec; use $ref")
+        self.active.add(key)
+        result: tuple[Any, Any]
+        if isinstance(node, yaml.SequenceNode):
+            result = self.sequence(node)
+        elif isinstance(node, yaml.MappingNode):
+            result = self.mapping(node)
+        else:  # pragma: no cover - the composer makes only these three kinds
+            raise TypeError(node)
+        self.active.discard(key)
+        self.done[key] = result
+        return result
+
+    def sequence(self, node: yaml.SequenceNode) -> tuple[list[Any], list[Pos]]:
+        if node.tag != _TAG + "seq":
+            raise self.fail(node, f"unsupported YAML tag {node.tag}", "remove the tag")
+        items: list[Any] = []
+        positions: list[Pos] = []
+        for item in node.value:
+            value, children = self.build(item)
+            items.append(value)
+            positions.append(Pos(item.start_mark.line + 1, item.start_mark.column + 1, children))
+        return items, positions
+
+    def mapping(self, node: yaml.MappingNode) -> tuple[dict[str, Any], dict[str, Pos]]:
+        if node.tag != _TAG + "map":
+            raise self.fail(node, f"unsupported YAML tag {node.tag}", "remove the tag")
+        obj: dict[str, Any] = {}
+        positions: dict[str, Pos] = {}
+        merges: list[yaml.Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                merges.append(value_node)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fail(key_node, "a mapping key must be a plain value, not a "
+                                f"{'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'}")
+            key = key_node.value  # as written: `200:` is "200", `1.0:` is "1.0"
+            if key in obj:
+                first = positions[key].line
+                raise self.fail(key_node, f"duplicate key {key!r} (first at line {first})",
+                                "remove one of them; YAML would silently keep the last")
+            value, children = self.build(value_node)
+            obj[key] = value
+            start = key_node.start_mark
+            positions[key] = Pos(start.line + 1, start.column + 1, children)
+        # `<<: *base` merge keys: explicit keys win, whatever their order.
+        for merge in merges:
+            sources = merge.value if isinstance(merge, yaml.SequenceNode) else [merge]
+            for source in sources:
+                value, children = self.build(source)
+                if not isinstance(value, dict):
+                    raise self.fail(source, "a merge key (<<) takes a mapping or a list of mappings")
+                for key, item in value.items():
+                    if key not in obj:
+                        obj[key] = item
+                        positions[key] = children[key]
+        return obj, positions
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        tag = node.tag
+        if tag == _TAG + "str" or tag == _TAG + "timestamp":
+            return node.value
+        construct = _CONSTRUCT.get(tag)
+        if construct is None:
+            raise self.fail(node, f"unsupported YAML tag {tag}", "quote the value, or remove the tag")
+        return construct(node)
+
+    def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> SpecError:
+        mark = node.start_mark
+        return SpecError(
+            [Problem(Level.ERROR, message, str(self.path), mark.line + 1, mark.column + 1, "", hint)]
+        )
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, path: Path) -> SpecError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "invalid YAML"
+    message = f"YAML syntax error: {problem}"
+    if exc.context and exc.context_mark and exc.problem:
+        message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    hint = next((h for needle, h in _YAML_HINTS if needle in message), None)
+    line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+    return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
+
+
+def _error(path: Path, positions: Pos | None, message: str, hint: str) -> SpecError:
+    line, col = (positions.line, positions.col) if positions else (None, None)
+    return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
+
+
+def _kind(value: Any) -> str:
+    return {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(
+        type(value), type(value).__name__
+    )
