@@ -1,0 +1,486 @@
+"""Generate a package from every spec in tests/corpus and check what comes out.
+
+Every spec is generated once per test session into one shared folder (guarded by a file
+lock, so xdist workers share it); each test then imports and inspects the packages. mypy
+and ruff run once over all of them together. Two specs are also served over real HTTP on
+loopback and called with the generated client.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import importlib
+import importlib.util
+import inspect
+import json
+import keyword
+import re
+import subprocess
+import sys
+import threading
+import time
+import traceback
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(__file__).resolve().parent / "corpus"
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+SPECS = {p.stem: p for p in sorted(CORPUS.iterdir()) if p.suffix in {".yaml", ".json"}}
+GENERATED_FILES = {"__init__.py", "models.py", "errors.py", "server.py", "client.py", "openapi.json"}
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+# Builtins a scalar alias may legitimately resolve to (`coordinate = int`).
+_ALIAS_MODULES = {"builtins", "datetime", "uuid", "ipaddress", "decimal"}
+
+
+def _import_corpus_gen() -> types.ModuleType:
+    # By path: `tests` may or may not be a package depending on pytest's import mode.
+    spec = importlib.util.spec_from_file_location("corpus_gen", CORPUS.parent / "corpus_gen.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    doc = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    assert isinstance(doc, dict)
+    return doc
+
+
+DOCS = {name: _load(path) for name, path in SPECS.items()}
+
+
+# --- names the contract in docs/generated-api.md promises -------------------------------
+
+
+def _snake(name: str) -> str:
+    return "_".join(w.lower() for w in _WORD.findall(name))
+
+
+def _pascal(name: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in _WORD.findall(name))
+
+
+def _with_dodges(name: str) -> list[str]:
+    return [name, name + "_", name + "Model", "Model" + name]
+
+
+def method_candidates(method: str, path: str, operation: dict[str, Any]) -> list[str]:
+    """Acceptable method names: snake_case(operationId), else `<method>_<path words>`."""
+    if "operationId" in operation:
+        name = _snake(operation["operationId"])
+        return [name, name + "_"] if keyword.iskeyword(name) or name in {"self", "close"} else [name]
+    path_words = [w.lower() for w in _WORD.findall(path)]
+    if not path_words:
+        return [method, f"{method}_root", f"{method}_index"]
+    return ["_".join([method, *path_words])]
+
+
+def class_candidates(schema_name: str) -> list[str]:
+    """The component's name as written when Python allows it, else a PascalCase spelling."""
+    names = []
+    if schema_name.isidentifier() and not keyword.iskeyword(schema_name):
+        names.append(schema_name)
+    pascal = _pascal(schema_name)
+    if pascal:
+        names.extend(_with_dodges(pascal))
+    names.extend(_with_dodges(schema_name))
+    return list(dict.fromkeys(n for n in names if n.isidentifier()))
+
+
+def operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(method, path, operation) for every served operation, resolving `$ref`'d path items."""
+    for path, raw in sorted(doc.get("paths", {}).items()):
+        item = resolve(doc, raw["$ref"]) if "$ref" in raw else raw
+        for method in HTTP_METHODS:
+            if method in item:
+                yield method, path, item[method]
+
+
+def resolve(doc: dict[str, Any], ref: str) -> Any:
+    """Follow a local JSON pointer."""
+    node: Any = doc
+    for part in ref.removeprefix("#/").split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+# --- examples, collected at import so each is its own test ------------------------------
+
+
+def _component_ref(schema: Any) -> str | None:
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        ref: str = schema["$ref"]
+        prefix = "#/components/schemas/"
+        if ref.startswith(prefix) and "/" not in ref.removeprefix(prefix):
+            return ref.removeprefix(prefix)
+    return None
+
+
+def _media_examples(doc: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Examples on media types whose schema is a component."""
+    def walk(node: Any) -> Iterator[tuple[str, Any]]:
+        if isinstance(node, dict):
+            target = _component_ref(node.get("schema"))
+            if target is not None:
+                if "example" in node:
+                    yield target, node["example"]
+                for raw in node.get("examples", {}).values():
+                    example = resolve(doc, raw["$ref"]) if "$ref" in raw else raw
+                    if "value" in example:
+                        yield target, example["value"]
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    yield from walk(doc.get("paths", {}))
+
+
+def collect_examples(*, invalid: bool) -> list[Any]:
+    """pytest params (spec, schema, example) for every valid or `x-corpus-invalid` example."""
+    params = []
+    for spec, doc in DOCS.items():
+        found: list[tuple[str, Any]] = []
+        for name, schema in sorted(doc.get("components", {}).get("schemas", {}).items()):
+            if invalid:
+                found.extend((name, ex) for ex in schema.get("x-corpus-invalid", []))
+                continue
+            if "example" in schema:
+                found.append((name, schema["example"]))
+            found.extend((name, ex) for ex in schema.get("examples", []))
+        if not invalid:
+            found.extend(_media_examples(doc))
+        counts: dict[str, int] = {}
+        for name, example in found:
+            counts[name] = counts.get(name, 0) + 1
+            params.append(pytest.param(spec, name, example, id=f"{spec}:{name}:{counts[name]}"))
+    return params
+
+
+# --- generation, once per session, shared between xdist workers -------------------------
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    with path.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _generate_all(out: Path) -> dict[str, Any]:
+    import contractgen
+
+    results: dict[str, Any] = {}
+    for name, spec in SPECS.items():
+        package = f"{name}_api"
+        started = time.perf_counter()
+        try:
+            files = contractgen.generate(spec, out / package, package=package)
+            results[name] = {"files": [str(f) for f in files], "error": None}
+        except Exception:
+            results[name] = {"files": [], "error": traceback.format_exc()}
+        results[name]["seconds"] = round(time.perf_counter() - started, 3)
+    return results
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[str, Any]:
+    """Every corpus spec generated into `<shared tmp>/corpus_out/<name>_api`."""
+    base = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        base = base.parent
+    out = base / "corpus_out"
+    summary = base / "corpus_out.json"
+    with _file_lock(base / "corpus_out.lock"):
+        if not summary.exists():
+            out.mkdir(exist_ok=True)
+            summary.write_text(json.dumps(_generate_all(out), indent=1))
+    if str(out) not in sys.path:
+        sys.path.insert(0, str(out))
+    return {"out": out, "results": json.loads(summary.read_text())}
+
+
+def package(generated: dict[str, Any], name: str) -> types.SimpleNamespace:
+    """The generated package's modules, failing with the generator's traceback if it broke."""
+    error = generated["results"][name]["error"]
+    if error:
+        pytest.fail(f"contractgen.generate failed for {name}:\n{error}", pytrace=False)
+    modules = {
+        part: importlib.import_module(f"{name}_api.{part}")
+        for part in ("models", "errors", "server", "client")
+    }
+    return types.SimpleNamespace(dir=generated["out"] / f"{name}_api", **modules)
+
+
+def model_for(models: types.ModuleType, schema_name: str) -> Any:
+    """The class or alias generated for a component schema, or None."""
+    for candidate in class_candidates(schema_name):
+        obj = getattr(models, candidate, None)
+        if obj is None or inspect.isfunction(obj) or inspect.ismodule(obj):
+            continue
+        if isinstance(obj, type) and obj.__module__ not in {models.__name__, *_ALIAS_MODULES}:
+            continue  # e.g. pydantic's own `Field` or `BaseModel` re-exported
+        return obj
+    return None
+
+
+# --- the corpus itself ------------------------------------------------------------------
+
+
+def test_corpus_covers_both_versions_and_both_formats() -> None:
+    versions = {doc["openapi"][:3] for doc in DOCS.values()}
+    assert versions == {"3.0", "3.1"}
+    assert {p.suffix for p in SPECS.values()} == {".yaml", ".json"}
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_spec_is_valid_openapi(name: str) -> None:
+    from openapi_spec_validator import validate
+
+    validate(DOCS[name])
+
+
+def test_large_synthetic_is_current_and_large() -> None:
+    assert (CORPUS / "large_synthetic.json").read_text(encoding="utf-8") == _import_corpus_gen().render()
+    doc = DOCS["large_synthetic"]
+    assert len(list(operations(doc))) >= 300
+    assert len(doc["components"]["schemas"]) >= 200
+
+
+# --- generation and structure -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_generates_the_package_files(generated: dict[str, Any], name: str) -> None:
+    pkg = package(generated, name)
+    written = {Path(f).name for f in generated["results"][name]["files"]}
+    assert written >= GENERATED_FILES
+    for file in GENERATED_FILES - {"openapi.json"}:
+        first = (pkg.dir / file).read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# Generated by contractgen "), (file, first)
+        assert first.endswith("DO NOT EDIT."), (file, first)
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_openapi_json_is_the_contract(generated: dict[str, Any], name: str) -> None:
+    pkg = package(generated, name)
+    assert json.loads((pkg.dir / "openapi.json").read_text(encoding="utf-8")) == DOCS[name]
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_every_component_schema_has_a_model(generated: dict[str, Any], name: str) -> None:
+    models = package(generated, name).models
+    schemas = DOCS[name].get("components", {}).get("schemas", {})
+    missing = [s for s in schemas if model_for(models, s) is None]
+    assert not missing, f"no class or alias in models for {missing}"
+    # Two components must not collapse into one class (`GetItemResponse` vs an inline body).
+    classes = [model_for(models, s) for s in schemas]
+    merged = [s for s, c in zip(schemas, classes, strict=True) if isinstance(c, type)
+              and c.__module__ == models.__name__ and classes.count(c) > 1]
+    assert not merged, f"components sharing one class: {merged}"
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_every_operation_has_methods(generated: dict[str, Any], name: str) -> None:
+    pkg = package(generated, name)
+    problems = []
+    for method, path, op in operations(DOCS[name]):
+        candidates = method_candidates(method, path, op)
+        found = next((c for c in candidates if hasattr(pkg.server.ServiceBase, c)), None)
+        if found is None:
+            problems.append(f"{method.upper()} {path}: none of {candidates} on ServiceBase")
+            continue
+        if not inspect.iscoroutinefunction(getattr(pkg.server.ServiceBase, found)):
+            problems.append(f"ServiceBase.{found} is not async")
+        if inspect.iscoroutinefunction(getattr(pkg.client.Client, found, None)) or not callable(
+            getattr(pkg.client.Client, found, None)
+        ):
+            problems.append(f"Client.{found} missing or async")
+        if not inspect.iscoroutinefunction(getattr(pkg.client.AsyncClient, found, None)):
+            problems.append(f"AsyncClient.{found} missing or not async")
+    assert not problems, "\n".join(problems)
+
+
+def _route_key(method: str, path: str) -> tuple[str, str]:
+    # Parameter names may be renamed in routes (`{user-id}`); compare the path's shape.
+    return method.upper(), re.sub(r"\{[^}]*\}", "{}", path)
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_app_builds_with_a_route_per_operation(generated: dict[str, Any], name: str) -> None:
+    from fastapi import FastAPI
+
+    pkg = package(generated, name)
+    app = pkg.server.create_app(pkg.server.ServiceBase())
+    assert isinstance(app, FastAPI)
+    routes = {
+        _route_key(m, route.path)
+        for route in app.routes
+        for m in getattr(route, "methods", None) or ()
+    }
+    expected = {_route_key(m, p) for m, p, _ in operations(DOCS[name])}
+    assert not expected - routes, f"operations without a route: {sorted(expected - routes)}"
+    assert ("GET", "/openapi.json") in routes
+
+
+# --- examples ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "schema", "example"), collect_examples(invalid=False))
+def test_example_round_trips(
+    generated: dict[str, Any], name: str, schema: str, example: Any
+) -> None:
+    from pydantic import TypeAdapter
+
+    target = model_for(package(generated, name).models, schema)
+    assert target is not None, f"no model for {schema}"
+    adapter: TypeAdapter[Any] = TypeAdapter(target)
+    value = adapter.validate_python(example)
+    assert adapter.dump_python(value, mode="json", by_alias=True) == example
+    assert adapter.validate_json(json.dumps(example)) == value
+
+
+@pytest.mark.parametrize(("name", "schema", "example"), collect_examples(invalid=True))
+def test_invalid_example_is_rejected(
+    generated: dict[str, Any], name: str, schema: str, example: Any
+) -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    target = model_for(package(generated, name).models, schema)
+    assert target is not None, f"no model for {schema}"
+    with pytest.raises(ValidationError):
+        TypeAdapter(target).validate_python(example)
+
+
+# --- static checks, once over everything ------------------------------------------------
+
+
+def _generated_packages(generated: dict[str, Any]) -> list[str]:
+    failed = [n for n, r in generated["results"].items() if r["error"]]
+    assert not failed, f"generation failed for {failed}; see test_generates_the_package_files"
+    return [f"{name}_api" for name in sorted(SPECS)]
+
+
+@pytest.mark.timeout(240)
+def test_mypy_strict_over_all_generated(generated: dict[str, Any]) -> None:
+    packages = _generated_packages(generated)
+    config = generated["out"].parent / "corpus_mypy.ini"
+    config.write_text("[mypy]\nstrict = True\nplugins = pydantic.mypy\n")
+    args = [PYTHON, "-m", "mypy", "--config-file", str(config), "--no-error-summary",
+            "--cache-dir", str(generated["out"].parent / "corpus_mypy_cache")]
+    for pkg in packages:
+        args += ["-p", pkg]
+    proc = subprocess.run(args, cwd=generated["out"], capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stdout[-20000:] + proc.stderr[-5000:]
+
+
+def test_ruff_over_all_generated(generated: dict[str, Any]) -> None:
+    packages = _generated_packages(generated)
+    proc = subprocess.run(
+        [PYTHON, "-m", "ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),
+         *packages],
+        cwd=generated["out"], capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-20000:] + proc.stderr[-5000:]
+
+
+# --- over real HTTP ---------------------------------------------------------------------
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """Run `app` with uvicorn on a free loopback port; yield its base URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_petstore_expanded_over_http(generated: dict[str, Any]) -> None:
+    pkg = package(generated, "petstore_expanded")
+    models, calls = pkg.models, []
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def find_pets(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append(("find_pets", args, kwargs))
+            return [models.Pet(id=1, name="Tom", tag="cat")]
+
+        async def add_pet(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append(("add_pet", args, kwargs))
+            return models.Pet(id=2, name=args[0].name)
+
+        async def delete_pet(self, *args: Any, **kwargs: Any) -> None:
+            calls.append(("delete_pet", args, kwargs))
+
+    with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
+        pets = client.find_pets(tags=["cat", "dog"], limit=5)
+        assert [p.model_dump(mode="json", by_alias=True) for p in pets] == [
+            {"id": 1, "name": "Tom", "tag": "cat"}
+        ]
+        assert client.add_pet(models.NewPet(name="Rex")).id == 2
+        assert client.delete_pet(3) is None
+        with pytest.raises(pkg.errors.ApiError) as raised:
+            client.find_pet_by_id(1)  # not overridden
+        assert raised.value.status_code == 501
+    assert calls[0] == ("find_pets", (), {"tags": ["cat", "dog"], "limit": 5})
+    assert calls[2] == ("delete_pet", (3,), {})
+
+
+def test_media_types_over_http(generated: dict[str, Any]) -> None:
+    pkg = package(generated, "media_types")
+    models = pkg.models
+    received: dict[str, Any] = {}
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def upload_file(self, form: Any) -> Any:
+            content = await form.file.read()
+            received["upload"] = (form.file.filename, content, form.description, form.tags)
+            return models.FileInfo(id="f1", size=len(content))
+
+        async def download_file(self, file_id: str) -> bytes:
+            return b"\x00\x01bytes of " + file_id.encode()
+
+        async def replace_file(self, file_id: str, body: bytes) -> None:
+            received["replace"] = (file_id, body)
+
+        async def create_note(self, body: str) -> str:
+            return body.upper()
+
+    with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
+        info = client.upload_file(file=("a.txt", b"hello", "text/plain"), description="d",
+                                  tags=["x", "y"])
+        assert (info.id, info.size) == ("f1", 5)
+        assert client.download_file("f1") == b"\x00\x01bytes of f1"
+        assert client.replace_file("f2", b"\xff\xfe") is None
+        assert client.create_note("hi there") == "HI THERE"
+        with pytest.raises(pkg.errors.ApiError) as raised:
+            client.delete_file("f1")  # not overridden
+        assert raised.value.status_code == 501
+    assert received["upload"] == ("a.txt", b"hello", "d", ["x", "y"])
+    assert received["replace"] == ("f2", b"\xff\xfe")
