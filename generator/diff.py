@@ -1,0 +1,652 @@
+"""`contractgen diff`: classify the changes between two OpenAPI documents.
+
+Operations are matched by method and path, with path-parameter names ignored (`/a/{id}` is
+`/a/{name}`). Each change carries an oasdiff-style rule id and is breaking or not for the
+clients of the old document; the schema rules live in `diff_rules`.
+
+Documentation-only edits (description, summary, title, examples, externalDocs, tags) are not
+reported: they change no payload and no generated signature, and reporting them would make
+`--fail-on any` fail on a typo fix. Deprecation is reported, as a non-breaking change.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, escape, show
+
+__all__ = ["Change", "diff_documents", "format_json", "format_text", "run_diff"]
+
+_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_TEMPLATE = re.compile(r"\{([^}/]*)\}")
+_JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class _Operation:
+    method: str
+    path: str
+    node: Mapping[str, Json]
+    pointer: str
+    shared_parameters: tuple[tuple[Json, str], ...]  # from the path item, with pointers
+
+    @property
+    def label(self) -> str:
+        return f"{self.method.upper()} {self.path}"
+
+
+def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+    """Every change from `old` to `new`, breaking ones first, in a stable order."""
+    walk = _Walk(Side(old), Side(new))
+    walk.run()
+    return sorted(
+        walk.report.changes,
+        key=lambda c: (not c.breaking, c.location, c.id, c.message, c.pointer),
+    )
+
+
+def format_text(changes: Iterable[Change]) -> str:
+    """A report for people: one block per change and a count."""
+    changes = list(changes)
+    lines: list[str] = []
+    for change in changes:
+        label = "BREAKING" if change.breaking else "ok"
+        lines.append(f"{label:<9}{change.location}  [{change.id}]")
+        lines.append(f"{'':<9}{change.message}")
+    breaking = sum(c.breaking for c in changes)
+    if not changes:
+        lines.append("No changes.")
+    else:
+        lines.append(
+            f"{len(changes)} change{'s'[: len(changes) != 1]}: "
+            f"{breaking} breaking, {len(changes) - breaking} non-breaking."
+        )
+    return "\n".join(lines) + "\n"
+
+
+def format_json(changes: Iterable[Change]) -> str:
+    """A report for tools: `{"changes": [...], "breaking": n, "non_breaking": n}`."""
+    changes = list(changes)
+    breaking = sum(c.breaking for c in changes)
+    body = {
+        "changes": [asdict(c) for c in changes],
+        "breaking": breaking,
+        "non_breaking": len(changes) - breaking,
+    }
+    return json.dumps(body, indent=2) + "\n"
+
+
+def run_diff(
+    old_path: str | Path,
+    new_path: str | Path,
+    *,
+    fmt: str = "text",
+    fail_on: str = "breaking",
+    out: TextIO | None = None,
+) -> int:
+    """Diff two spec files and print the report; 1 if a change fails the run, else 0."""
+    if fmt not in ("text", "json"):
+        raise ValueError(f"unknown format {fmt!r}: expected 'text' or 'json'")
+    if fail_on not in ("breaking", "any"):
+        raise ValueError(f"unknown fail_on {fail_on!r}: expected 'breaking' or 'any'")
+    changes = diff_documents(_load(old_path), _load(new_path))
+    (out or sys.stdout).write(format_json(changes) if fmt == "json" else format_text(changes))
+    failing = changes if fail_on == "any" else [c for c in changes if c.breaking]
+    return 1 if failing else 0
+
+
+def _load(path: str | Path) -> Mapping[str, Any]:
+    from .loader import load_document
+
+    return load_document(path).data
+
+
+def _items(node: Json) -> list[tuple[str, Json]]:
+    """A mapping's items with string keys (YAML reads `200:` as an int), sorted."""
+    return sorted((str(k), v) for k, v in node.items()) if isinstance(node, Mapping) else []
+
+
+class _Walk:
+    """One comparison: walks the operations of both documents and fills a report."""
+
+    def __init__(self, old: Side, new: Side) -> None:
+        self.old, self.new, self.report = old, new, Report()
+        self.schemas = SchemaDiff(old, new, self.report)
+
+    def add(
+        self, rule_id: str, breaking: bool, direction: str, where: str, what: str, *, at: str
+    ) -> None:
+        self.report.add(rule_id, breaking, direction, where, what, pointer=at)
+
+    def run(self) -> None:
+        old_ops, new_ops = _operations(self.old), _operations(self.new)
+        new_paths = {path for _, path in new_ops}
+        for key in sorted(old_ops.keys() - new_ops.keys()):
+            op = old_ops[key]
+            whole = key[1] not in new_paths
+            note = " (it was deprecated)" if op.node.get("deprecated") is True else ""
+            self.add(
+                "api-path-removed" if whole else "api-removed",
+                True,
+                "operation",
+                op.label,
+                f"the operation was removed{note}, so clients calling it fail",
+                at=op.pointer,
+            )
+        for key in sorted(new_ops.keys() - old_ops.keys()):
+            op = new_ops[key]
+            self.add(
+                "endpoint-added",
+                False,
+                "operation",
+                op.label,
+                "the operation was added, which no existing client calls",
+                at=op.pointer,
+            )
+        for key in sorted(old_ops.keys() & new_ops.keys()):
+            self._operation(old_ops[key], new_ops[key])
+        self._security(
+            self.old.data.get("security"),
+            self.new.data.get("security"),
+            "api-global",
+            "document security",
+            "/security",
+        )
+        self._security_schemes()
+
+    def _operation(self, old: _Operation, new: _Operation) -> None:
+        where = new.label
+        old_id, new_id = old.node.get("operationId"), new.node.get("operationId")
+        if old_id != new_id:
+            action = "added" if old_id is None else "removed" if new_id is None else "changed"
+            self.add(
+                f"api-operation-id-{action}",
+                True,
+                "operation",
+                where,
+                f"the operationId changed from {show(old_id)} to {show(new_id)}; HTTP "
+                "clients are unaffected, but generated clients rename the method",
+                at=f"{new.pointer}/operationId",
+            )
+        old_dep, new_dep = old.node.get("deprecated") is True, new.node.get("deprecated") is True
+        if old_dep != new_dep:
+            self.add(
+                "endpoint-deprecated" if new_dep else "endpoint-reactivated",
+                False,
+                "operation",
+                where,
+                (
+                    "the operation was deprecated, which changes no payload"
+                    if new_dep
+                    else "the operation is no longer deprecated"
+                ),
+                at=new.pointer,
+            )
+        self._parameters(old, new)
+        self._request_body(old, new)
+        self._responses(old, new)
+        if "security" in old.node or "security" in new.node:
+            self._security(
+                self._effective_security(self.old, old),
+                self._effective_security(self.new, new),
+                "api",
+                where,
+                f"{new.pointer}/security",
+            )
+
+    # -- parameters ---------------------------------------------------------------------------
+
+    def _parameters(self, old: _Operation, new: _Operation) -> None:
+        olds, news = _parameters(self.old, old), _parameters(self.new, new)
+        moved = set()
+        for key in sorted(olds.keys() - news.keys()):
+            param, ptr = olds[key]
+            where = f"{old.label} {key[0]} parameter {param.get('name')}"
+            elsewhere = [k for k in news.keys() - olds.keys() if k[1] == key[1]]
+            if elsewhere:
+                moved.add(elsewhere[0])
+                self.add(
+                    "request-parameter-location-changed",
+                    True,
+                    "request",
+                    where,
+                    f"the parameter moved from {key[0]} to {elsewhere[0][0]}, so requests "
+                    "that send it where it was are rejected",
+                    at=news[elsewhere[0]][1],
+                )
+            else:
+                self.add(
+                    "request-parameter-removed",
+                    False,
+                    "request",
+                    where,
+                    "the parameter was removed, so servers may reject or ignore clients "
+                    "that still send it",
+                    at=ptr,
+                )
+        for key in sorted(news.keys() - olds.keys() - moved):
+            param, ptr = news[key]
+            where = f"{new.label} {key[0]} parameter {param.get('name')}"
+            if param.get("required") is True:
+                self.add(
+                    "new-required-request-parameter",
+                    True,
+                    "request",
+                    where,
+                    "a required parameter was added, so requests without it are rejected",
+                    at=ptr,
+                )
+            else:
+                self.add(
+                    "new-optional-request-parameter",
+                    False,
+                    "request",
+                    where,
+                    "an optional parameter was added, which existing requests may omit",
+                    at=ptr,
+                )
+        for key in sorted(olds.keys() & news.keys()):
+            (old_param, old_ptr), (new_param, new_ptr) = olds[key], news[key]
+            site = Site(
+                "request", f"{new.label} {key[0]} parameter {new_param.get('name')}", "parameter"
+            )
+            old_req, new_req = old_param.get("required") is True, new_param.get("required") is True
+            if old_req != new_req:
+                self.add(
+                    f"request-parameter-became-{'required' if new_req else 'optional'}",
+                    new_req,
+                    "request",
+                    site.location,
+                    (
+                        "the parameter became required, so requests without it are rejected"
+                        if new_req
+                        else "the parameter became optional"
+                    ),
+                    at=new_ptr,
+                )
+            old_schema, old_at = _parameter_schema(old_param, old_ptr)
+            new_schema, new_at = _parameter_schema(new_param, new_ptr)
+            self.schemas.compare(old_schema, new_schema, old_at, new_at, site)
+
+    # -- request body -------------------------------------------------------------------------
+
+    def _request_body(self, old: _Operation, new: _Operation) -> None:
+        old_body, old_ptr = self.old.resolve(
+            old.node.get("requestBody"), f"{old.pointer}/requestBody"
+        )
+        new_body, new_ptr = self.new.resolve(
+            new.node.get("requestBody"), f"{new.pointer}/requestBody"
+        )
+        where = f"{new.label} request body"
+        if not isinstance(old_body, Mapping) and not isinstance(new_body, Mapping):
+            return
+        if not isinstance(new_body, Mapping):
+            self.add(
+                "request-body-removed",
+                True,
+                "request",
+                where,
+                "the request body was removed, so requests that send one may be rejected",
+                at=old_ptr,
+            )
+            return
+        new_req = new_body.get("required") is True
+        if not isinstance(old_body, Mapping):
+            kind = "required" if new_req else "optional"
+            self.add(
+                f"request-body-added-{kind}",
+                new_req,
+                "request",
+                where,
+                f"a {kind} request body was added"
+                + (", so requests without it are rejected" if new_req else ""),
+                at=new_ptr,
+            )
+            return
+        if (old_body.get("required") is True) != new_req:
+            self.add(
+                f"request-body-became-{'required' if new_req else 'optional'}",
+                new_req,
+                "request",
+                where,
+                (
+                    "the request body became required, so requests without " "it are rejected"
+                    if new_req
+                    else "the request body became optional"
+                ),
+                at=new_ptr,
+            )
+        self._content(old_body, new_body, old_ptr, new_ptr, Site("request", where, "body"))
+
+    def _content(
+        self,
+        old: Mapping[str, Json],
+        new: Mapping[str, Json],
+        old_ptr: str,
+        new_ptr: str,
+        site: Site,
+    ) -> None:
+        """Compare the media types of a request body or response and their schemas."""
+        olds, news = dict(_items(old.get("content"))), dict(_items(new.get("content")))
+        kind = "request-body" if site.direction == "request" else "response"
+        for media in sorted(olds.keys() - news.keys()):
+            self.add(
+                f"{kind}-media-type-removed",
+                True,
+                site.direction,
+                site.location,
+                f"the media type {media} was removed, so clients using it fail",
+                at=f"{old_ptr}/content/{escape(media)}",
+            )
+        for media in sorted(news.keys() - olds.keys()):
+            self.add(
+                f"{kind}-media-type-added",
+                False,
+                site.direction,
+                site.location,
+                f"the media type {media} was added",
+                at=f"{new_ptr}/content/{escape(media)}",
+            )
+        for media in sorted(olds.keys() & news.keys()):
+            old_media, new_media = olds[media], news[media]
+            if not isinstance(old_media, Mapping) or not isinstance(new_media, Mapping):
+                continue
+            at = site if media == _JSON or len(news) == 1 else replace_where(site, f"[{media}]")
+            self.schemas.compare(
+                old_media.get("schema", {}),
+                new_media.get("schema", {}),
+                f"{old_ptr}/content/{escape(media)}/schema",
+                f"{new_ptr}/content/{escape(media)}/schema",
+                at,
+            )
+
+    # -- responses ----------------------------------------------------------------------------
+
+    def _responses(self, old: _Operation, new: _Operation) -> None:
+        olds = dict(_items(old.node.get("responses")))
+        news = dict(_items(new.node.get("responses")))
+        old_at, new_at = f"{old.pointer}/responses", f"{new.pointer}/responses"
+        for status in sorted(olds.keys() - news.keys()):
+            success = status.startswith("2")
+            self.add(
+                f"response-{'' if success else 'non-'}success-status-removed",
+                success,
+                "response",
+                f"{old.label} response {status}",
+                f"the {status} response was removed"
+                + (
+                    ", so clients expecting it fail"
+                    if success
+                    else "; clients still handle it as an undeclared status"
+                ),
+                at=f"{old_at}/{escape(status)}",
+            )
+        for status in sorted(news.keys() - olds.keys()):
+            success = status.startswith("2")
+            self.add(
+                f"response-{'' if success else 'non-'}success-status-added",
+                False,
+                "response",
+                f"{new.label} response {status}",
+                f"the {status} response was added; clients that do not know it treat it "
+                "as an unexpected status",
+                at=f"{new_at}/{escape(status)}",
+            )
+        for status in sorted(olds.keys() & news.keys()):
+            old_resp, old_ptr = self.old.resolve(olds[status], f"{old_at}/{escape(status)}")
+            new_resp, new_ptr = self.new.resolve(news[status], f"{new_at}/{escape(status)}")
+            if not isinstance(old_resp, Mapping) or not isinstance(new_resp, Mapping):
+                continue
+            where = f"{new.label} response {status}"
+            self._content(
+                old_resp, new_resp, old_ptr, new_ptr, Site("response", f"{where} body", "body")
+            )
+            self._headers(old_resp, new_resp, old_ptr, new_ptr, where)
+
+    def _headers(
+        self,
+        old: Mapping[str, Json],
+        new: Mapping[str, Json],
+        old_ptr: str,
+        new_ptr: str,
+        where: str,
+    ) -> None:
+        olds = {k.lower(): (k, v) for k, v in _items(old.get("headers"))}
+        news = {k.lower(): (k, v) for k, v in _items(new.get("headers"))}
+        for key in sorted(olds.keys() | news.keys()):
+            if key in olds:
+                old_name, raw = olds[key]
+                old_header, old_at = self.old.resolve(raw, f"{old_ptr}/headers/{escape(old_name)}")
+            if key in news:
+                new_name, raw = news[key]
+                new_header, new_at = self.new.resolve(raw, f"{new_ptr}/headers/{escape(new_name)}")
+            if key not in news:
+                required = _mapping(old_header).get("required") is True
+                self.add(
+                    f"{'required' if required else 'optional'}-response-header-removed",
+                    required,
+                    "response",
+                    f"{where} header {old_name}",
+                    "the response header was removed"
+                    + (", so clients relying on it fail" if required else ""),
+                    at=old_at,
+                )
+            elif key not in olds:
+                self.add(
+                    "response-header-added",
+                    False,
+                    "response",
+                    f"{where} header {new_name}",
+                    "the response header was added",
+                    at=new_at,
+                )
+            else:
+                site = Site("response", f"{where} header {new_name}", "header")
+                old_req = _mapping(old_header).get("required") is True
+                new_req = _mapping(new_header).get("required") is True
+                if old_req != new_req:
+                    self.add(
+                        f"response-header-became-{'required' if new_req else 'optional'}",
+                        not new_req,
+                        "response",
+                        site.location,
+                        (
+                            "the response header became optional, so clients relying on it may "
+                            "not get it"
+                            if old_req
+                            else "the response header became required"
+                        ),
+                        at=new_at,
+                    )
+                self.schemas.compare(
+                    _mapping(old_header).get("schema", {}),
+                    _mapping(new_header).get("schema", {}),
+                    f"{old_at}/schema",
+                    f"{new_at}/schema",
+                    site,
+                )
+
+    # -- security -----------------------------------------------------------------------------
+
+    def _effective_security(self, doc: Side, op: _Operation) -> Json:
+        return op.node["security"] if "security" in op.node else doc.data.get("security")
+
+    def _security(self, old: Json, new: Json, prefix: str, where: str, pointer: str) -> None:
+        """Compare two security requirement lists: alternatives (OR) of schemes (AND)."""
+        olds, news = _alternatives(old), _alternatives(new)
+        anonymous = frozenset[str]()
+        lost_anonymous = anonymous in olds and anonymous not in news
+        for key in sorted(olds.keys() - news.keys(), key=sorted):
+            if not key:
+                required = " or ".join(_show_alt(k) for k in sorted(news, key=sorted))
+                self.add(
+                    f"{prefix}-security-added",
+                    True,
+                    "security",
+                    where,
+                    f"credentials are now required ({required}), so anonymous callers "
+                    "are refused",
+                    at=pointer,
+                )
+                continue
+            kept = _honoured(olds[key], news)
+            self.add(
+                f"{prefix}-security-removed",
+                not kept,
+                "security",
+                where,
+                f"the security requirement {_show_alt(key)} was removed"
+                + (
+                    ", but what it granted still suffices"
+                    if kept
+                    else ", so clients authenticating with it are refused"
+                ),
+                at=pointer,
+            )
+        for key in sorted(news.keys() - olds.keys(), key=sorted):
+            if not key:
+                if not olds.keys() - news.keys():
+                    self.add(
+                        f"{prefix}-security-removed",
+                        False,
+                        "security",
+                        where,
+                        "anonymous access is now allowed",
+                        at=pointer,
+                    )
+            elif not lost_anonymous:
+                self.add(
+                    f"{prefix}-security-added",
+                    False,
+                    "security",
+                    where,
+                    f"the security requirement {_show_alt(key)} was added as an "
+                    "alternative, so existing credentials still work",
+                    at=pointer,
+                )
+        for key in sorted(olds.keys() & news.keys(), key=sorted):
+            for scheme in sorted(key):
+                added = sorted(news[key][scheme] - olds[key][scheme])
+                removed = sorted(olds[key][scheme] - news[key][scheme])
+                if added:
+                    self.add(
+                        f"{prefix}-security-scope-added",
+                        True,
+                        "security",
+                        where,
+                        f"the scopes {', '.join(added)} are now required for {scheme}, so "
+                        "tokens without them are refused",
+                        at=pointer,
+                    )
+                if removed:
+                    self.add(
+                        f"{prefix}-security-scope-removed",
+                        False,
+                        "security",
+                        where,
+                        f"the scopes {', '.join(removed)} are no longer required for " f"{scheme}",
+                        at=pointer,
+                    )
+
+    def _security_schemes(self) -> None:
+        def schemes(doc: Side) -> dict[str, Json]:
+            return dict(_items(_mapping(doc.data.get("components")).get("securitySchemes")))
+
+        olds, news = schemes(self.old), schemes(self.new)
+        base = "/components/securitySchemes"
+        for name in sorted(olds.keys() & news.keys()):
+            old = _mapping(self.old.resolve(olds[name], f"{base}/{escape(name)}")[0])
+            new = _mapping(self.new.resolve(news[name], f"{base}/{escape(name)}")[0])
+            for field in ("type", "scheme", "in", "name"):
+                if show(old.get(field)) != show(new.get(field)):
+                    self.add(
+                        "api-security-component-changed",
+                        True,
+                        "security",
+                        f"security scheme {name}",
+                        f"its {field} changed from {show(old.get(field))} to "
+                        f"{show(new.get(field))}, so existing credentials are sent wrongly",
+                        at=f"{base}/{escape(name)}/{field}",
+                    )
+
+
+def replace_where(site: Site, suffix: str) -> Site:
+    """The same site with a qualifier appended to where it is."""
+    return Site(site.direction, f"{site.where} {suffix}", site.root, site.path, site.inert)
+
+
+def _mapping(value: Json) -> Mapping[str, Json]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _operations(doc: Side) -> dict[tuple[str, str], _Operation]:
+    """Operations keyed by (method, path with parameter names blanked)."""
+    found: dict[tuple[str, str], _Operation] = {}
+    for path, raw in _items(doc.data.get("paths")):
+        item, item_ptr = doc.resolve(raw, f"/paths/{escape(path)}")
+        if not isinstance(item, Mapping):
+            continue
+        shared = tuple(
+            (p, f"{item_ptr}/parameters/{i}") for i, p in enumerate(item.get("parameters") or ())
+        )
+        for method in _METHODS:
+            if isinstance(node := item.get(method), Mapping):
+                key = (method, _TEMPLATE.sub("{}", path))
+                found[key] = _Operation(method, path, node, f"{item_ptr}/{method}", shared)
+    return found
+
+
+def _parameters(doc: Side, op: _Operation) -> dict[tuple[str, str], tuple[Mapping[str, Json], str]]:
+    """An operation's parameters, the operation's own overriding its path item's.
+
+    Keyed by (location, name), header names case-folded and path parameters by position,
+    so renaming `{id}` to `{name}` matches.
+    """
+    names = _TEMPLATE.findall(op.path)
+    own = tuple(
+        (p, f"{op.pointer}/parameters/{i}") for i, p in enumerate(op.node.get("parameters") or ())
+    )
+    found: dict[tuple[str, str], tuple[Mapping[str, Json], str]] = {}
+    for raw, at in op.shared_parameters + own:
+        param, ptr = doc.resolve(raw, at)
+        if not isinstance(param, Mapping) or "name" not in param:
+            continue
+        location, name = str(param.get("in")), str(param["name"])
+        if location == "header":
+            name = name.lower()
+        elif location == "path" and name in names:
+            name = f"#{names.index(name)}"
+        found[(location, name)] = (param, ptr)
+    return found
+
+
+def _parameter_schema(param: Mapping[str, Json], pointer: str) -> tuple[Json, str]:
+    if "schema" in param:
+        return param["schema"], f"{pointer}/schema"
+    for media, body in _items(param.get("content")):
+        return _mapping(body).get("schema", {}), f"{pointer}/content/{escape(media)}/schema"
+    return {}, pointer
+
+
+def _alternatives(requirements: Json) -> dict[frozenset[str], dict[str, frozenset[str]]]:
+    """Security requirements as {scheme names: {scheme: scopes}}; none means anonymous."""
+    found: dict[frozenset[str], dict[str, frozenset[str]]] = {}
+    for requirement in requirements if isinstance(requirements, list) else []:
+        schemes = {str(k): frozenset(map(str, v or ())) for k, v in _items(requirement)}
+        found[frozenset(schemes)] = schemes
+    return found or {frozenset(): {}}
+
+
+def _honoured(old: Mapping[str, frozenset[str]], news: Mapping[frozenset[str], Any]) -> bool:
+    """Whether credentials that satisfied `old` satisfy one of the new alternatives."""
+    return any(key <= old.keys() and all(news[key][s] <= old[s] for s in key) for key in news)
+
+
+def _show_alt(key: frozenset[str]) -> str:
+    return " and ".join(sorted(key)) or "anonymous"
