@@ -1,0 +1,23 @@
+"""contractgen: OpenAPI contracts to pydantic models, FastAPI server stubs and httpx clients.
+
+The CLI is a thin layer over these functions.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .api import check, generate, load, render, validate
+from .problems import Level, Problem, SpecError
+
+__all__ = [
+    "Level",
+    "Problem",
+    "SpecError",
+    "__version__",
+    "check",
+    "generate",
+    "load",
+    "render",
+    "validate",
+]

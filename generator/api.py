@@ -1,0 +1,212 @@
+"""The library functions behind the CLI: load, validate, render, generate, check."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import PARTS, Target, find_config, load_targets
+from .loader import Document, load_document
+from .problems import Level, Problem, SpecError, has_errors
+
+
+def _display(path: Path, root: Path | None = None) -> str:
+    """A stable, relative spelling of a path for headers and messages."""
+    base = (root or Path.cwd()).resolve()
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(base).as_posix()
+    except ValueError:
+        return os.path.relpath(resolved, base).replace(os.sep, "/")
+
+
+def load(spec: str | Path, *, overlay: str | Path | None = None) -> tuple[Document, list[Problem]]:
+    """Load a spec, apply an overlay and resolve external refs; problems so far (no validation)."""
+    document = load_document(spec)
+    problems: list[Problem] = []
+    if overlay is not None:
+        from .overlay import apply_overlay
+
+        document, overlay_problems = apply_overlay(document, overlay)
+        problems.extend(overlay_problems)
+        if has_errors(problems):
+            raise SpecError(problems)
+    if _has_external_refs(document.data):
+        from dataclasses import replace
+
+        from .resolve import resolve_external_refs
+
+        document = replace(document, data=resolve_external_refs(document))
+    return document, problems
+
+
+def _has_external_refs(node: object) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            ref = current.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                return True
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return False
+
+
+def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Problem]:
+    """Every problem of a spec (after the overlay): errors and warnings, located."""
+    from .validate import validate_document
+
+    try:
+        document, problems = load(spec, overlay=overlay)
+    except SpecError as exc:
+        return list(exc.problems)
+    return problems + validate_document(document)
+
+
+def render(
+    spec: str | Path,
+    *,
+    overlay: str | Path | None = None,
+    parts: Iterable[str] = PARTS,
+    root: Path | None = None,
+    validate_spec: bool = True,
+) -> tuple[dict[str, str], list[Problem]]:
+    """The generated package's files (name -> text) and the warnings met on the way.
+
+    Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
+    """
+    from .parse import build_api
+    from .render import render_package
+
+    document, problems = load(spec, overlay=overlay)
+    if validate_spec:
+        from .validate import validate_document
+
+        problems += validate_document(document)
+        if has_errors(problems):
+            raise SpecError(problems)
+    overlay_doc = load_document(overlay) if overlay is not None else None
+    api = build_api(
+        document,
+        spec_display=_display(Path(spec), root),
+        spec_sha256=load_document(spec).sha256 if overlay is not None else document.sha256,
+        overlay_display=_display(Path(overlay), root) if overlay is not None else None,
+        overlay_sha256=overlay_doc.sha256 if overlay_doc else None,
+        parts=tuple(parts),
+    )
+    return render_package(api), [p for p in problems if p.level is Level.WARNING]
+
+
+def generate(
+    spec: str | Path,
+    out: str | Path,
+    *,
+    overlay: str | Path | None = None,
+    parts: Iterable[str] = PARTS,
+    root: Path | None = None,
+) -> list[Path]:
+    """Write the generated package into `out`, which the generator owns whole."""
+    files, _ = render(spec, overlay=overlay, parts=parts, root=root)
+    return write_package(Path(out), files)
+
+
+def write_package(out: Path, files: dict[str, str]) -> list[Path]:
+    """Write files, remove stale ones the generator no longer produces, touch nothing else."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, text in sorted(files.items()):
+        path = out / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    for stale in _owned_files(out):
+        if stale.name not in files:
+            stale.unlink()
+    return written
+
+
+def _owned_files(out: Path) -> list[Path]:
+    if not out.is_dir():
+        return []
+    return sorted(p for p in out.iterdir() if p.is_file() and p.suffix in (".py", ".json", ".pyi"))
+
+
+@dataclass
+class Drift:
+    """Where committed generated code differs from what the spec produces."""
+
+    target: Target
+    diff: str
+
+
+@dataclass
+class CheckResult:
+    """The outcome of `check`: drift per target, unimplemented operations, warnings."""
+
+    drift: list[Drift] = field(default_factory=list)
+    unimplemented: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.drift
+
+
+def targets_from(config: Path | None = None) -> list[Target]:
+    """Targets of the nearest `[tool.contractgen]` (or of `config`)."""
+    found = config or find_config()
+    if found is None:
+        raise SpecError([Problem(
+            Level.ERROR, "no [tool.contractgen] table found in any pyproject.toml here or above",
+            str(Path.cwd()), None, None, "",
+            'add [[tool.contractgen.targets]] with spec = "..." and out = "..."')])
+    return load_targets(found)
+
+
+def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, str]:
+    files, _ = render(target.spec_path, overlay=target.overlay_path, parts=target.parts,
+                      root=target.root, validate_spec=validate_spec)
+    return files
+
+
+def check(targets: list[Target] | None = None) -> CheckResult:
+    """Compare committed generated code with what the specs produce now."""
+    result = CheckResult()
+    for target in targets if targets is not None else targets_from():
+        # Validation is `generate`'s job; the drift check only compares final text.
+        expected = render_target(target, validate_spec=False)
+        diff = _diff_tree(target, expected)
+        if diff:
+            result.drift.append(Drift(target, diff))
+        if target.implementation:
+            from .implementation import unimplemented_operations
+
+            missing = unimplemented_operations(target)
+            if missing:
+                result.unimplemented[target.implementation] = missing
+    return result
+
+
+def _diff_tree(target: Target, expected: dict[str, str]) -> str:
+    out = target.out_path
+    chunks: list[str] = []
+    names = sorted(set(expected) | {p.name for p in _owned_files(out)})
+    for name in names:
+        path = out / name
+        label = _display(path)
+        actual = path.read_text(encoding="utf-8") if path.is_file() else None
+        wanted = expected.get(name)
+        if actual == wanted:
+            continue
+        chunks.append("".join(difflib.unified_diff(
+            (actual or "").splitlines(keepends=True),
+            (wanted or "").splitlines(keepends=True),
+            fromfile=f"{label} (committed)" if actual is not None else "/dev/null",
+            tofile=f"{label} (from {target.spec})" if wanted is not None else "/dev/null",
+        )))
+    return "".join(chunks)

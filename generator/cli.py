@@ -1,0 +1,154 @@
+"""The `contractgen` command: a thin layer over the library functions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .problems import Level, Problem, SpecError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _print_problems(problems: Sequence[Problem]) -> None:
+    for problem in problems:
+        print(problem.format(), file=sys.stderr)
+
+
+def _counts(problems: Sequence[Problem]) -> str:
+    errors = sum(1 for p in problems if p.level is Level.ERROR)
+    warnings = len(problems) - errors
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from .api import validate
+
+    problems = validate(args.spec, overlay=args.overlay)
+    _print_problems(problems)
+    failed = any(p.level is Level.ERROR for p in problems)
+    verdict = "invalid" if failed else "valid"
+    print(f"{args.spec}: {verdict} ({_counts(problems)})")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .api import render, render_target, targets_from, write_package
+
+    if args.spec is None:
+        if args.out is not None or args.overlay is not None:
+            print("contractgen generate: --out/--overlay need a SPEC", file=sys.stderr)
+            return EXIT_USAGE
+        for target in targets_from(Path(args.config) if args.config else None):
+            write_package(target.out_path, render_target(target))
+            print(f"generated {target.out} from {target.spec}")
+        return EXIT_OK
+    if args.out is None:
+        print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
+        return EXIT_USAGE
+    parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
+    files, warnings = render(args.spec, overlay=args.overlay, parts=parts)
+    _print_problems(warnings)
+    write_package(Path(args.out), files)
+    print(f"generated {args.out} from {args.spec}")
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .api import check, targets_from
+
+    result = check(targets_from(Path(args.config) if args.config else None))
+    for drift in result.drift:
+        sys.stdout.write(drift.diff)
+        print(f"drift: {drift.target.out} no longer matches {drift.target.spec}; "
+              "run `contractgen generate`", file=sys.stderr)
+    for implementation, missing in result.unimplemented.items():
+        level = "error" if args.strict else "warning"
+        print(f"{level}: {implementation} does not implement {', '.join(missing)} "
+              "(they answer 501)", file=sys.stderr)
+    if result.drift or (args.strict and result.unimplemented):
+        return EXIT_FAIL
+    print("contractgen check: generated code matches the specs")
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .diff import run_diff
+
+    return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import new_project
+
+    new_project(Path(args.dest), spec=Path(args.spec), overlay=args.overlay, name=args.name,
+                parts=args.parts)
+    print(f"created {args.dest}")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="contractgen",
+        description="OpenAPI contracts to pydantic models, FastAPI servers and httpx clients.",
+    )
+    parser.add_argument("--version", action="version", version=f"contractgen {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="validate a spec; exit 1 on errors")
+    p.add_argument("spec")
+    p.add_argument("--overlay", help="an OpenAPI Overlay 1.0 document to apply first")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("generate", help="generate a package (or every configured target)")
+    p.add_argument("spec", nargs="?")
+    p.add_argument("--out", help="the package directory to write (owned by the generator)")
+    p.add_argument("--overlay")
+    p.add_argument("--parts", help="comma-separated: models,server,client (default: all)")
+    p.add_argument("--config", help="pyproject.toml to read targets from")
+    p.set_defaults(func=cmd_generate)
+
+    p = sub.add_parser("check", help="exit 1 with a diff when generated code drifted")
+    p.add_argument("--config", help="pyproject.toml to read targets from")
+    p.add_argument("--strict", action="store_true",
+                   help="also fail when the implementation leaves operations unimplemented")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("diff", help="classify changes between two specs as breaking or not")
+    p.add_argument("old")
+    p.add_argument("new")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("new", help="start a new project from the copier template")
+    p.add_argument("dest")
+    p.add_argument("--spec", required=True)
+    p.add_argument("--overlay")
+    p.add_argument("--name")
+    p.add_argument("--parts", choices=("both", "server", "client"), default="both")
+    p.set_defaults(func=cmd_new)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except SpecError as exc:
+        _print_problems(exc.problems)
+        return EXIT_FAIL
+    except (OSError, ValueError) as exc:
+        print(f"contractgen {args.command}: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

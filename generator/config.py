@@ -1,0 +1,88 @@
+"""`[tool.contractgen]` in pyproject.toml: the targets `generate` and `check` walk."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .problems import Level, Problem, SpecError
+
+PARTS = ("models", "server", "client")
+
+
+@dataclass(frozen=True)
+class Target:
+    """One spec generated into one package directory."""
+
+    root: Path  # the directory of the pyproject.toml that declared it
+    spec: str  # relative to root, as written
+    out: str
+    overlay: str | None = None
+    parts: tuple[str, ...] = PARTS
+    implementation: str | None = None  # "module:Class" overriding ServiceBase, for `check`
+
+    @property
+    def spec_path(self) -> Path:
+        return self.root / self.spec
+
+    @property
+    def out_path(self) -> Path:
+        return self.root / self.out
+
+    @property
+    def overlay_path(self) -> Path | None:
+        return self.root / self.overlay if self.overlay else None
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.contractgen] table."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file() and "contractgen" in _tool_table(candidate):
+            return candidate
+    return None
+
+
+def _tool_table(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SpecError([Problem(Level.ERROR, f"cannot read {path.name}: {exc}", str(path),
+                                 None, None, "")]) from exc
+    tool = data.get("tool")
+    return tool if isinstance(tool, dict) else {}
+
+
+def load_targets(config: Path, _seen: frozenset[Path] = frozenset()) -> list[Target]:
+    """Targets declared in `config`, then those of the projects it includes, in order."""
+    config = config.resolve()
+    if config in _seen:
+        return []
+    table = _tool_table(config).get("contractgen") or {}
+    root = config.parent
+    targets: list[Target] = []
+    for index, raw in enumerate(table.get("targets") or []):
+        if not isinstance(raw, dict) or "spec" not in raw or "out" not in raw:
+            raise SpecError([Problem(
+                Level.ERROR, f"[[tool.contractgen.targets]] entry {index + 1} needs `spec` and `out`",
+                str(config), None, None, f"/tool/contractgen/targets/{index}",
+                'e.g. spec = "specs/api.yaml", out = "src/pkg/api"')])
+        parts = tuple(raw.get("parts") or PARTS)
+        unknown = sorted(set(parts) - set(PARTS))
+        if unknown:
+            raise SpecError([Problem(
+                Level.ERROR, f"unknown parts {unknown}", str(config), None, None,
+                f"/tool/contractgen/targets/{index}/parts", f"choose from {list(PARTS)}")])
+        targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
+                              parts, raw.get("implementation")))
+    for include in table.get("include") or []:
+        nested = root / include / "pyproject.toml"
+        if not nested.is_file():
+            raise SpecError([Problem(Level.ERROR, f"included project {include} has no pyproject.toml",
+                                     str(config), None, None, "/tool/contractgen/include")])
+        targets.extend(load_targets(nested, _seen | {config}))
+    return targets

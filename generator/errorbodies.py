@@ -1,0 +1,94 @@
+"""Error bodies the generated server builds itself (401, 422/400, 500, 501).
+
+The generated server must answer its own errors in the shape the contract declares, so for each
+declared error schema we derive a small expression filling it from `status`, `code`, `message`
+and `errors`: `{"detail": ...}` for Otari's `Error`, `{"success": False, "error": {"code": ...,
+"message": ...}}` for TPMJS's `ErrorResponse`. A service may override `error_body` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_MESSAGE = ("message", "msg", "title", "reason", "description", "error_description")
+_CODE = ("code", "error_code", "errorcode", "type", "kind")
+_STATUS = ("status", "status_code", "statuscode", "http_status")
+_FALLBACK_CODES = ("INTERNAL_ERROR", "UNKNOWN", "ERROR")
+
+
+def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int = 0) -> str:
+    """Source of a Python expression building a body for `schema`."""
+    schema = deref(schema)
+    if depth > 4:
+        return "message"
+    if "const" in schema:
+        return repr(schema["const"])
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return _enum_choice(enum)
+    properties = schema.get("properties") or {}
+    if not properties:
+        kind = schema.get("type")
+        if kind == "object" or "additionalProperties" in schema:
+            return '{"detail": message}'
+        return _scalar(schema, "message")
+    required = set(schema.get("required") or [])
+    entries: list[str] = []
+    for name, prop in properties.items():
+        key = name.lower()
+        interesting = key in _MESSAGE or key in _CODE or key in _STATUS or key in (
+            "detail", "details", "error", "errors")
+        if name not in required and not interesting:
+            continue
+        entries.append(f"{name!r}: {_property(key, deref(prop), deref, depth)}")
+    return "{" + ", ".join(entries) + "}"
+
+
+def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]],
+              depth: int) -> str:
+    if "const" in schema:
+        return repr(schema["const"])
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum:
+        return _enum_choice(enum)
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if "object" in kinds or schema.get("properties"):
+        return body_expression(schema, deref, depth + 1)
+    if key == "detail" and ("string" not in kinds or len(kinds) > 1):
+        return "(errors if errors else message)"
+    if key in ("errors", "details") and "array" in kinds:
+        return "(errors or [])"
+    if key in _STATUS and ("integer" in kinds or "number" in kinds):
+        return "status"
+    if key in _CODE and "string" in kinds:
+        return "code"
+    if key in _CODE and "integer" in kinds:
+        return "status"
+    return _scalar(schema, "message")
+
+
+def _scalar(schema: dict[str, Any], text: str) -> str:
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if "string" in kinds or kind is None:
+        return text
+    if "integer" in kinds or "number" in kinds:
+        return "status"
+    if "boolean" in kinds:
+        return "False"
+    if "array" in kinds:
+        return "(errors or [])"
+    return text
+
+
+def _enum_choice(values: list[Any]) -> str:
+    if len(values) == 1:
+        return repr(values[0])
+    if all(isinstance(v, str) for v in values):
+        fallback = next((c for c in _FALLBACK_CODES if c in values), values[0])
+        return f"(code if code in {tuple(values)!r} else {fallback!r})"
+    if all(isinstance(v, bool) for v in values):
+        return "False"
+    return repr(values[0])

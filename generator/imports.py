@@ -1,0 +1,70 @@
+"""Import blocks for generated modules, ordered the way ruff's isort rules expect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+_STDLIB = frozenset(
+    {"__future__", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
+     "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
+     "uuid"}
+)
+
+
+def name_key(name: str) -> tuple[int, str]:
+    # isort's order-by-type: CONSTANTS, then Classes, then functions/modules.
+    if name.isupper() and len(name) > 1:
+        return (0, name)
+    if name[:1].isupper():
+        return (1, name)
+    return (2, name)
+
+
+class ImportSet:
+    """Collects `import m` and `from m import n` statements and prints them in sections."""
+
+    def __init__(self) -> None:
+        self._modules: set[str] = set()
+        self._names: dict[str, set[str]] = {}
+
+    def module(self, *names: str) -> ImportSet:
+        self._modules.update(names)
+        return self
+
+    def names(self, module: str, names: Iterable[str]) -> ImportSet:
+        self._names.setdefault(module, set()).update(names)
+        return self
+
+    def name(self, module: str, *names: str) -> ImportSet:
+        return self.names(module, names)
+
+    def render(self) -> str:
+        sections: list[list[str]] = [[], [], [], []]  # future, stdlib, third party, local
+        for module in sorted(self._modules, key=str.lower):
+            sections[self._section(module)].append(f"import {module}")
+        for module in sorted(self._names, key=lambda m: m.lower()):
+            names = sorted(self._names[module], key=name_key)
+            if names:
+                sections[self._section(module)].append(f"from {module} import {', '.join(names)}")
+        return "\n\n".join("\n".join(lines) for lines in sections if lines)
+
+    @staticmethod
+    def _section(module: str) -> int:
+        if module == "__future__":
+            return 0
+        if module.startswith("."):
+            return 3
+        return 1 if module.split(".", maxsplit=1)[0] in _STDLIB else 2
+
+
+def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
+    """Imports for the names a rendered type expression uses."""
+    for name in names:
+        if name in ("Any", "Literal", "Annotated"):
+            imports.name("typing", name)
+        elif name == "Field":
+            imports.name("pydantic", "Field")
+        elif "." in name:
+            imports.module(name.split(".")[0])
+        elif name == "Decimal":
+            imports.name("decimal", "Decimal")

@@ -1,0 +1,243 @@
+"""Paths and operations to `Operation`s: parameters, bodies, responses, security."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .errorbodies import body_expression
+from .ir import ANY, ErrorClass, FormField, Operation, Parameter, RequestBody, Response, TypeRef
+from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase, words
+from .schemas import SchemaConverter, py_literal, resolve_pointer
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
+_IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+
+
+def derived_operation_id(method: str, path: str) -> str:
+    """`GET /pets/{petId}` -> `get_pets_pet_id`: the name used when operationId is missing."""
+    parts = [w.lower() for w in words(path)]
+    return "_".join([method.lower(), *parts]) if parts else f"{method.lower()}_root"
+
+
+def _is_json(media: str) -> bool:
+    base = media.split(";", maxsplit=1)[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
+
+
+class OperationBuilder:
+    """Builds operations, creating inline definitions through the shared schema converter."""
+
+    def __init__(self, document: Mapping[str, Any], schemas: SchemaConverter) -> None:
+        self.document = document
+        self.schemas = schemas
+        self._ids: set[str] = set()
+        self._global_security = document.get("security")
+
+    def build(self) -> list[Operation]:
+        operations: list[Operation] = []
+        paths = self.document.get("paths") or {}
+        for path, item in paths.items():
+            item = self._deref(item)
+            shared = item.get("parameters") or []
+            for method, raw in item.items():
+                if method not in HTTP_METHODS or not isinstance(raw, dict):
+                    continue
+                operations.append(self._operation(path, method, raw, shared))
+        return operations
+
+    def _deref(self, node: Any) -> dict[str, Any]:
+        for _ in range(50):
+            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                break
+            try:
+                node = resolve_pointer(self.document, node["$ref"])
+            except (KeyError, IndexError, ValueError):
+                return {}
+        return node if isinstance(node, dict) else {}
+
+    def _operation(self, path: str, method: str, raw: dict[str, Any], shared: list[Any]) -> Operation:
+        op_id = raw.get("operationId")
+        if not isinstance(op_id, str) or not op_id.strip():
+            op_id = derived_operation_id(method, path)
+        base_id = op_id
+        suffix = 2
+        while method_name(op_id) in self._ids:
+            op_id = f"{base_id}_{suffix}"
+            suffix += 1
+        self._ids.add(method_name(op_id))
+        prefix = pascal_case(op_id)
+        params = self._parameters(shared, raw.get("parameters") or [], prefix)
+        body = self._request_body(raw.get("requestBody"), prefix)
+        success, errors, error_schemas = self._responses(raw.get("responses") or {}, prefix, op_id)
+        security = raw.get("security", self._global_security)
+        alternatives: tuple[tuple[str, ...], ...] | None = None
+        if isinstance(security, list):
+            alternatives = tuple(
+                tuple(sorted(req)) for req in security if isinstance(req, dict)
+            )
+            if not alternatives:
+                alternatives = None
+        declared = {e.response.status for e in errors}
+        validation_status = 422 if "422" in declared else 400 if "400" in declared else 422
+        extensions = tuple(
+            (k, py_literal(v)) for k, v in sorted(raw.items()) if k.startswith("x-")
+        )
+        return Operation(
+            id=op_id,
+            method_name=method_name(op_id),
+            class_prefix=prefix,
+            http_method=method.upper(),
+            path=path,
+            summary=_text(raw.get("summary")),
+            description=_text(raw.get("description")),
+            path_params=tuple(p for p in params if p.location == "path"),
+            query_params=tuple(p for p in params if p.location == "query"),
+            header_params=tuple(p for p in params if p.location == "header"),
+            cookie_params=tuple(p for p in params if p.location == "cookie"),
+            body=body,
+            success=tuple(success),
+            errors=tuple(errors),
+            security=alternatives,
+            validation_status=validation_status,
+            error_bodies=self._error_bodies(errors, error_schemas),
+            optional=bool(raw.get("x-otari-optional")),
+            deprecated=bool(raw.get("deprecated")),
+            extensions=extensions,
+        )
+
+    # -- parameters --------------------------------------------------------------------------
+    def _parameters(self, shared: list[Any], own: list[Any], prefix: str) -> list[Parameter]:
+        merged: dict[tuple[str, str], dict[str, Any]] = {}
+        for raw in [*shared, *own]:
+            param = self._deref(raw)
+            name, location = param.get("name"), param.get("in")
+            if isinstance(name, str) and isinstance(location, str):
+                merged[(location, name)] = param
+        result: list[Parameter] = []
+        used: set[str] = set()
+        for (location, wire), param in merged.items():
+            if location == "header" and wire.lower() in _IGNORED_HEADERS:
+                continue
+            schema = param.get("schema")
+            if schema is None and isinstance(param.get("content"), dict):
+                schema = next(iter(param["content"].values()), {}).get("schema")
+            type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
+            if type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
+                type_ref = TypeRef("builtin", "str")
+            required = location == "path" or bool(param.get("required"))
+            target = self._deref(schema) if isinstance(schema, dict) else {}
+            default = None
+            if not required and isinstance(target, dict) and "default" in target:
+                default = py_literal(target["default"])
+                if type_ref.kind == "model":
+                    default = None
+            name = parameter_name(wire)
+            while name in used:
+                name += "_"
+            used.add(name)
+            result.append(Parameter(name, wire, location, type_ref, required, default,
+                                    _text(param.get("description"))))
+        return result
+
+    # -- request bodies ----------------------------------------------------------------------
+    def _request_body(self, raw: Any, prefix: str) -> RequestBody | None:
+        body = self._deref(raw)
+        content = body.get("content")
+        if not isinstance(content, dict) or not content:
+            return None
+        required = bool(body.get("required"))
+        description = _text(body.get("description"))
+        media_types = list(content)
+        for media in media_types:
+            if _is_json(media):
+                schema = (content[media] or {}).get("schema")
+                type_ref = self.schemas.convert(schema, prefix + "Request") if schema else ANY
+                return RequestBody("json", media, required, type_ref, description=description)
+        for media, kind in (("multipart/form-data", "multipart"),
+                            ("application/x-www-form-urlencoded", "form")):
+            if media in content:
+                schema = self._deref((content[media] or {}).get("schema") or {})
+                fields = self._form_fields(schema, prefix)
+                return RequestBody(kind, media, required, None, prefix + "Form", fields,
+                                   description)
+        media = media_types[0]
+        kind = "text" if media.startswith("text/") else "binary"
+        return RequestBody(kind, media, required, description=description)
+
+    def _form_fields(self, schema: dict[str, Any], prefix: str) -> tuple[FormField, ...]:
+        required = set(schema.get("required") or [])
+        fields: list[FormField] = []
+        for wire, prop in (schema.get("properties") or {}).items():
+            prop = self._deref(prop)
+            is_file = prop.get("format") == "binary" or prop.get("contentMediaType") is not None
+            items = self._deref(prop.get("items") or {})
+            is_list = prop.get("type") == "array" and (
+                items.get("format") == "binary" or "contentMediaType" in items)
+            if is_file or is_list:
+                type_ref = TypeRef("builtin", "bytes")
+            else:
+                type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
+                if type_ref.kind not in ("builtin", "literal", "model", "list") or (
+                    type_ref.kind == "model" and not self._is_enum(type_ref)):
+                    type_ref = TypeRef("builtin", "str")
+            fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
+                                    is_file, is_list, _text(prop.get("description"))))
+        return tuple(fields)
+
+    def _is_enum(self, type_ref: TypeRef) -> bool:
+        from .ir import EnumDef
+        return isinstance(self.schemas.definitions.get(type_ref.name), EnumDef)
+
+    # -- responses ---------------------------------------------------------------------------
+    def _responses(self, raw: dict[str, Any], prefix: str, op_id: str) -> tuple[
+        list[Response], list[ErrorClass], dict[str, Any]
+    ]:
+        success: list[Response] = []
+        errors: list[ErrorClass] = []
+        schemas: dict[str, Any] = {}
+        for status, spec in raw.items():
+            status = str(status)
+            response = self._deref(spec)
+            ok = status.startswith("2")
+            hint = prefix + "Response" if ok else prefix + status_phrase(status) + "Body"
+            parsed, schema = self._response(status, response, hint)
+            if ok:
+                success.append(parsed)
+            else:
+                errors.append(ErrorClass(prefix + status_phrase(status), op_id, parsed))
+                if schema is not None:
+                    schemas[status] = schema
+        return success, errors, schemas
+
+    def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
+        """The response, and its JSON schema (for error bodies) when it has one."""
+        description = _text(response.get("description"))
+        content = response.get("content")
+        if not isinstance(content, dict) or not content:
+            return Response(status, "empty", None, None, description), None
+        for media, entry in content.items():
+            if _is_json(media):
+                schema = (entry or {}).get("schema")
+                type_ref = self.schemas.convert(schema, hint) if schema else ANY
+                return Response(status, "json", media, type_ref, description), schema
+        media = next(iter(content))
+        kind = "text" if media.startswith("text/") else "binary"
+        return Response(status, kind, media, None, description), None
+
+    def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any]) -> tuple[
+        tuple[str, str], ...
+    ]:
+        bodies: list[tuple[str, str]] = []
+        for error in errors:
+            schema = schemas.get(error.response.status)
+            if schema is not None:
+                bodies.append((error.response.status, body_expression(schema, self._deref)))
+        fallback = bodies[0][1] if bodies else '{"detail": (errors if errors else message)}'
+        bodies.append(("*", fallback))
+        return tuple(bodies)
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None

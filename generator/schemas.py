@@ -1,0 +1,501 @@
+"""JSON Schema (OpenAPI 3.0 and 3.1 dialects) to type expressions and model definitions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
+from .naming import ClassName, PythonIdentifier, enum_member, pascal_case
+
+_STRING_FORMATS = {
+    "date-time": "datetime.datetime",
+    "date": "datetime.date",
+    "time": "datetime.time",
+    "uuid": "uuid.UUID",
+    "binary": "bytes",
+    "ipv4": "ipaddress.IPv4Address",
+    "ipv6": "ipaddress.IPv6Address",
+}
+_SCHEMA_PREFIX = "#/components/schemas/"
+
+
+def resolve_pointer(document: Mapping[str, Any], ref: str) -> Any:
+    """The node a local `$ref` (`#/a/b`) points at; KeyError when it does not exist."""
+    if not ref.startswith("#"):
+        raise KeyError(ref)
+    node: Any = document
+    for raw in ref[1:].split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list):
+            node = node[int(part)]
+        else:
+            node = node[part]
+    return node
+
+
+def py_literal(value: Any) -> str:
+    """Python source for a JSON value."""
+    return repr(value)
+
+
+class SchemaConverter:
+    """Turns schemas into `TypeRef`s, creating named definitions for objects and enums."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self.document = document
+        self.is_31 = str(document.get("openapi", "")).startswith("3.1")
+        self.definitions: dict[str, Definition] = {}
+        self._claimed: set[str] = set()
+        self._component_names: dict[str, str] = {}
+        self._building: set[str] = set()
+        components = document.get("components") or {}
+        schemas = components.get("schemas") or {}
+        for key in schemas:
+            self._component_names[key] = self.claim(ClassName(key))
+        self._discriminator_values = self._collect_discriminator_values()
+
+    # -- names -------------------------------------------------------------------------------
+    def claim(self, wanted: str) -> str:
+        """Reserve a unique class name (a clash gets a readable suffix, not a counter first)."""
+        name = ClassName(wanted)
+        candidates = [name, name + "Model", name + "Schema"]
+        candidates += [f"{name}{i}" for i in range(2, 1000)]
+        for candidate in candidates:
+            if candidate not in self._claimed:
+                self._claimed.add(candidate)
+                return candidate
+        raise ValueError(f"no free class name for {wanted}")  # pragma: no cover
+
+    def component_name(self, ref: str) -> str | None:
+        if ref.startswith(_SCHEMA_PREFIX):
+            key = ref[len(_SCHEMA_PREFIX):].replace("~1", "/").replace("~0", "~")
+            return self._component_names.get(key)
+        return None
+
+    # -- discriminators ----------------------------------------------------------------------
+    def _collect_discriminator_values(self) -> dict[tuple[str, str], list[str]]:
+        """(component ref, property) -> tag values a discriminator mapping assigns to it."""
+        found: dict[tuple[str, str], list[str]] = {}
+        for node in _walk(self.document):
+            disc = node.get("discriminator")
+            members = node.get("oneOf") or node.get("anyOf")
+            if not isinstance(disc, dict) or not isinstance(members, list):
+                continue
+            prop = disc.get("propertyName")
+            if not isinstance(prop, str):
+                continue
+            mapping = disc.get("mapping") or {}
+            pairs = [(str(v), str(k)) for k, v in mapping.items()]
+            mapped = {ref for ref, _ in pairs}
+            for member in members:
+                ref = member.get("$ref") if isinstance(member, dict) else None
+                if isinstance(ref, str) and ref not in mapped and ref.startswith(_SCHEMA_PREFIX):
+                    pairs.append((ref, ref.rsplit("/", 1)[-1]))
+            for ref, value in pairs:
+                if not ref.startswith("#"):
+                    ref = _SCHEMA_PREFIX + ref
+                values = found.setdefault((ref, prop), [])
+                if value not in values:
+                    values.append(value)
+        return found
+
+    # -- entry points ------------------------------------------------------------------------
+    def convert_components(self) -> None:
+        schemas = (self.document.get("components") or {}).get("schemas") or {}
+        for key in schemas:
+            self.component(_SCHEMA_PREFIX + key.replace("~", "~0").replace("/", "~1"))
+
+    def component(self, ref: str) -> TypeRef:
+        name = self.component_name(ref)
+        if name is None:
+            raise KeyError(ref)
+        if name not in self.definitions and name not in self._building:
+            self._building.add(name)
+            try:
+                schema = resolve_pointer(self.document, ref)
+                self._define(name, schema if isinstance(schema, dict) else {}, ref)
+            finally:
+                self._building.discard(name)
+        return TypeRef("model", name)
+
+    def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
+        """Give a component schema its named definition: a model, an enum, or an alias."""
+        description = schema.get("description")
+        if self._is_object_model(schema):
+            self._build_model(name, schema, ref)
+            return
+        enum_def = self._enum_definition(name, schema)
+        if enum_def is not None:
+            self.definitions[name] = enum_def
+            return
+        type_ref = self.convert(schema, name, named=False)
+        self.definitions[name] = AliasDef(name, description, type_ref)
+
+    # -- conversion --------------------------------------------------------------------------
+    def convert(self, schema: Any, hint: str, *, named: bool = True) -> TypeRef:
+        """The type of `schema`; `hint` names any class an inline object or enum needs."""
+        if schema is True or schema is None or schema == {}:
+            return ANY
+        if not isinstance(schema, dict):
+            return ANY
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            if self.component_name(ref) is not None:
+                result = self.component(ref)
+                target = self.definitions.get(result.name)
+                if isinstance(target, AliasDef) and target.type.nullable:
+                    result = result.with_nullable()
+            else:
+                try:
+                    target = resolve_pointer(self.document, ref)
+                except (KeyError, IndexError, ValueError):
+                    return ANY
+                result = self.convert(target, hint, named=named)
+            return result.with_nullable(self._nullable(schema)) if self._nullable(schema) else result
+        nullable = self._nullable(schema)
+        result = self._convert_inner(schema, hint, named)
+        return result.with_nullable(True) if nullable else result
+
+    def _convert_inner(self, schema: dict[str, Any], hint: str, named: bool) -> TypeRef:
+        if "const" in schema:
+            return TypeRef("literal", literals=(schema["const"],))
+        enum = schema.get("enum")
+        if isinstance(enum, list) and enum:
+            values = [v for v in enum if v is not None]
+            if not values:
+                return TypeRef("builtin", "None")
+            if len(values) == 1 or any(isinstance(v, bool) for v in values):
+                return TypeRef("literal", literals=tuple(values))
+            if named:
+                enum_def = self._enum_definition(self.claim(hint), schema)
+                if enum_def is not None:
+                    self.definitions[enum_def.name] = enum_def
+                    return TypeRef("model", enum_def.name)
+            if all(isinstance(v, str | int | float) for v in values):
+                return TypeRef("literal", literals=tuple(values))
+            return ANY
+        for key in ("oneOf", "anyOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and members:
+                return self._union(schema, members, hint)
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and all_of:
+            own = {k: v for k, v in schema.items() if k not in _ANNOTATIONS and k != "allOf"}
+            if len(all_of) == 1 and not own:
+                return self.convert(all_of[0], hint)
+            return self._model_type(schema, hint)
+        types = self._types(schema)
+        if len(types) > 1:
+            return TypeRef("union", args=tuple(self._single(schema, t, hint) for t in types))
+        return self._single(schema, types[0] if types else None, hint)
+
+    def _single(self, schema: dict[str, Any], kind: str | None, hint: str) -> TypeRef:
+        if kind is None:
+            if "properties" in schema or "additionalProperties" in schema:
+                kind = "object"
+            elif "items" in schema:
+                kind = "array"
+            else:
+                return ANY
+        if kind == "object":
+            if self._is_object_model(schema):
+                return self._model_type(schema, hint)
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict) and extra:
+                return TypeRef("dict", args=(self.convert(extra, hint + "Value"),))
+            return TypeRef("dict", args=(ANY,))
+        if kind == "array":
+            items = schema.get("items")
+            item = self.convert(items, hint + "Item") if isinstance(items, dict) else ANY
+            return TypeRef("list", args=(item,), constraints=_array_constraints(schema))
+        if kind == "string":
+            fmt = schema.get("format")
+            name = _STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
+            if schema.get("contentEncoding") == "base64" or fmt == "byte":
+                name = "str"
+            constraints = _string_constraints(schema) if name == "str" else ()
+            return TypeRef("builtin", name, constraints=constraints)
+        if kind == "integer":
+            return TypeRef("builtin", "int", constraints=self._number_constraints(schema))
+        if kind == "number":
+            return TypeRef("builtin", "float", constraints=self._number_constraints(schema))
+        if kind == "boolean":
+            return TypeRef("builtin", "bool")
+        if kind == "null":
+            return TypeRef("builtin", "None")
+        return ANY
+
+    def _types(self, schema: dict[str, Any]) -> list[str]:
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            return [t for t in kind if t != "null"] or (["null"] if "null" in kind else [])
+        return [kind] if isinstance(kind, str) else []
+
+    def _nullable(self, schema: dict[str, Any]) -> bool:
+        if schema.get("nullable") is True:
+            return True
+        kind = schema.get("type")
+        if isinstance(kind, list) and "null" in kind and len(kind) > 1:
+            return True
+        enum = schema.get("enum")
+        if isinstance(enum, list) and None in enum and len(enum) > 1:
+            return True
+        for key in ("oneOf", "anyOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and any(_is_null_schema(m) for m in members):
+                return len(members) > 1
+        return False
+
+    def _number_constraints(self, schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        out: list[tuple[str, str]] = []
+        minimum, maximum = schema.get("minimum"), schema.get("maximum")
+        exc_min, exc_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+        if isinstance(exc_min, bool):  # 3.0: a flag on minimum
+            exc_min = minimum if exc_min else None
+            minimum = None if exc_min is not None else minimum
+        if isinstance(exc_max, bool):
+            exc_max = maximum if exc_max else None
+            maximum = None if exc_max is not None else maximum
+        for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
+                           ("multiple_of", schema.get("multipleOf"))):
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                out.append((key, repr(value)))
+        return tuple(out)
+
+    # -- unions ------------------------------------------------------------------------------
+    def _union(self, schema: dict[str, Any], members: list[Any], hint: str) -> TypeRef:
+        real = [m for m in members if not _is_null_schema(m)]
+        if not real:
+            return TypeRef("builtin", "None")
+        siblings = {k: v for k, v in schema.items()
+                    if k in ("type", "properties", "required", "additionalProperties")}
+        args: list[TypeRef] = []
+        for index, member in enumerate(real):
+            if isinstance(member, dict) and siblings and "$ref" not in member:
+                member = {**siblings, **member}
+            args.append(self.convert(member, self._member_hint(member, hint, index)))
+        if len(args) == 1:
+            return args[0]
+        discriminator = self._discriminator(schema, args)
+        return TypeRef("union", args=tuple(args), discriminator=discriminator)
+
+    def _member_hint(self, member: Any, hint: str, index: int) -> str:
+        if isinstance(member, dict):
+            title = member.get("title")
+            if isinstance(title, str) and title.strip():
+                return hint + pascal_case(title)
+            for prop in (member.get("properties") or {}).values():
+                if isinstance(prop, dict) and "const" in prop and isinstance(prop["const"], str):
+                    return hint + pascal_case(prop["const"])
+            kind = member.get("type")
+            if isinstance(kind, str) and kind != "object":
+                return hint + pascal_case(kind)
+        return f"{hint}Variant{index + 1}"
+
+    def _discriminator(self, schema: dict[str, Any], args: list[TypeRef]) -> str | None:
+        models: list[ModelDef] = []
+        for arg in args:
+            definition = self.definitions.get(arg.name) if arg.kind == "model" else None
+            if not isinstance(definition, ModelDef) or arg.nullable:
+                return None
+            models.append(definition)
+        disc = schema.get("discriminator")
+        wanted = disc.get("propertyName") if isinstance(disc, dict) else None
+        candidates = [wanted] if isinstance(wanted, str) else [f.wire for f in models[0].fields]
+        for wire in candidates:
+            seen: set[object] = set()
+            field_name: str | None = None
+            for model in models:
+                match = next((f for f in model.fields if f.wire == wire), None)
+                if match is None or match.type.kind != "literal" or match.type.nullable:
+                    break
+                if seen & set(match.type.literals):
+                    break
+                seen.update(match.type.literals)
+                field_name = match.name
+            else:
+                return field_name
+        return None
+
+    # -- objects -----------------------------------------------------------------------------
+    def _is_object_model(self, schema: dict[str, Any]) -> bool:
+        if schema.get("properties"):
+            return True
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and len(all_of) > 1:
+            return any(self._is_object_model(self._deref(m)) for m in all_of)
+        if isinstance(all_of, list) and len(all_of) == 1:
+            own = {k for k in schema if k not in _ANNOTATIONS and k != "allOf"}
+            return bool(own) and self._is_object_model(self._deref(all_of[0]))
+        return False
+
+    def _deref(self, schema: Any, depth: int = 0) -> dict[str, Any]:
+        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and depth < 50:
+            try:
+                schema = resolve_pointer(self.document, schema["$ref"])
+            except (KeyError, IndexError, ValueError):
+                return {}
+            depth += 1
+        return schema if isinstance(schema, dict) else {}
+
+    def _model_type(self, schema: dict[str, Any], hint: str) -> TypeRef:
+        name = self.claim(hint)
+        self._build_model(name, schema, None)
+        return TypeRef("model", name)
+
+    def _merged(self, schema: dict[str, Any], seen: frozenset[int] = frozenset()) -> tuple[
+        dict[str, Any], list[str], Any, list[str]
+    ]:
+        """Properties, required names, additionalProperties and owning refs, allOf flattened."""
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        extra: Any = schema.get("additionalProperties", None)
+        owners: list[str] = []
+        for member in schema.get("allOf") or []:
+            ref = member.get("$ref") if isinstance(member, dict) else None
+            target = self._deref(member)
+            if id(target) in seen:
+                continue
+            props, req, member_extra, member_owners = self._merged(target, seen | {id(target)})
+            if isinstance(ref, str):
+                member_owners = [*member_owners, ref]
+            properties.update(props)
+            required.extend(r for r in req if r not in required)
+            owners.extend(member_owners)
+            if member_extra is False and extra is None:
+                extra = False
+        properties.update(schema.get("properties") or {})
+        required.extend(r for r in schema.get("required") or [] if r not in required)
+        if schema.get("unevaluatedProperties") is False:
+            extra = False
+        return properties, required, extra, owners
+
+    def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
+        properties, required, extra, owners = self._merged(schema)
+        refs = [*owners, ref] if ref else owners
+        fields: list[FieldDef] = []
+        used: set[str] = set()
+        for wire, prop in properties.items():
+            prop_schema = prop if isinstance(prop, dict) else {}
+            type_ref = self.convert(prop_schema, name + pascal_case(wire))
+            tags = [v for r in refs for v in self._discriminator_values.get((r, wire), [])]
+            if tags and type_ref.kind != "literal":
+                type_ref = TypeRef("literal", literals=tuple(dict.fromkeys(tags)))
+            py_name = PythonIdentifier(wire)
+            while py_name in used:
+                py_name = PythonIdentifier(py_name + "_")
+            used.add(py_name)
+            fields.append(self._field(py_name, wire, prop_schema, type_ref, wire in required))
+        extra_type: TypeRef | None = None
+        if extra is False:
+            mode = "forbid"
+        else:
+            mode = "allow"
+            if isinstance(extra, dict) and extra:
+                extra_type = self.convert(extra, name + "Value")
+                extra_type = None if extra_type.is_any else extra_type
+        self.definitions[name] = ModelDef(
+            name, _text(schema.get("description")), tuple(fields), mode, extra_type
+        )
+
+    def _field(
+        self, name: str, wire: str, schema: dict[str, Any], type_ref: TypeRef, required: bool
+    ) -> FieldDef:
+        target = self._deref(schema)
+        default = schema.get("default", target.get("default") if "$ref" in schema else None)
+        has_default = "default" in schema or ("$ref" in schema and "default" in target)
+        default_src: str | None = None
+        factory: str | None = None
+        if has_default and not required:
+            if default is None:
+                type_ref = type_ref.with_nullable()
+            elif isinstance(default, dict | list):
+                factory = type(default).__name__ if not default else f"lambda: {default!r}"
+            else:
+                default_src = self._default_source(default, type_ref)
+        description = _text(schema.get("description")) or _text(target.get("description"))
+        return FieldDef(name, wire, type_ref, required, default_src, factory, description)
+
+    def _default_source(self, value: Any, type_ref: TypeRef) -> str:
+        definition = self.definitions.get(type_ref.name) if type_ref.kind == "model" else None
+        if isinstance(definition, EnumDef):
+            for member, source in definition.members:
+                if source == repr(value):
+                    return f"{definition.name}.{member}"
+        if type_ref.kind == "builtin" and type_ref.name == "float" and isinstance(value, int):
+            return repr(float(value))
+        return py_literal(value)
+
+    def _enum_definition(self, name: str, schema: dict[str, Any]) -> EnumDef | None:
+        enum = schema.get("enum")
+        if not isinstance(enum, list):
+            return None
+        values = [v for v in enum if v is not None]
+        if len(values) < 2 or any(isinstance(v, bool) for v in values):
+            return None
+        if all(isinstance(v, str) for v in values):
+            base = "StrEnum"
+        elif all(isinstance(v, int) for v in values):
+            base = "IntEnum"
+        else:
+            return None
+        members: list[tuple[str, str]] = []
+        used: set[str] = set()
+        for value in dict.fromkeys(values):
+            member = enum_member(value)
+            while member in used:
+                member += "_"
+            used.add(member)
+            members.append((member, repr(value)))
+        return EnumDef(name, _text(schema.get("description")), base, tuple(members))
+
+
+_ANNOTATIONS = frozenset(
+    {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
+     "externalDocs", "xml", "default", "nullable", "$comment"}
+)
+
+
+def _is_null_schema(schema: Any) -> bool:
+    return isinstance(schema, dict) and (
+        schema.get("type") == "null" or schema.get("enum") == [None] or
+        ("const" in schema and schema["const"] is None)
+    )
+
+
+def _string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
+        value = schema.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append((name, repr(value)))
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        out.append(("pattern", repr(pattern)))
+    return tuple(out)
+
+
+def _array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for key, name in (("minItems", "min_length"), ("maxItems", "max_length")):
+        value = schema.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append((name, repr(value)))
+    return tuple(out)
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping in a document, depth first, in document order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            yield current
+            stack.extend(reversed(list(current.values())))
+        elif isinstance(current, list):
+            stack.extend(reversed(current))
