@@ -184,7 +184,7 @@ class _Walk:
                 (
                     "the operation was deprecated, which changes no payload"
                     if new_dep
-                    else "the operation is no longer deprecated"
+                    else "the operation is no longer deprecated, which changes no payload"
                 ),
                 at=new.pointer,
             )
@@ -208,7 +208,12 @@ class _Walk:
         for key in sorted(olds.keys() - news.keys()):
             param, ptr = olds[key]
             where = f"{old.label} {key[0]} parameter {param.get('name')}"
-            elsewhere = [k for k in news.keys() - olds.keys() if k[1] == key[1]]
+            name = str(param.get("name")).lower()
+            elsewhere = [
+                k
+                for k in sorted(news.keys() - olds.keys())
+                if str(news[k][0].get("name")).lower() == name and k[0] != "path"
+            ]
             if elsewhere:
                 moved.add(elsewhere[0])
                 self.add(
@@ -266,7 +271,7 @@ class _Walk:
                     (
                         "the parameter became required, so requests without it are rejected"
                         if new_req
-                        else "the parameter became optional"
+                        else "the parameter became optional, so requests that send it stay valid"
                     ),
                     at=new_ptr,
                 )
@@ -318,7 +323,7 @@ class _Walk:
                 (
                     "the request body became required, so requests without " "it are rejected"
                     if new_req
-                    else "the request body became optional"
+                    else "the request body became optional, so requests that send one stay valid"
                 ),
                 at=new_ptr,
             )
@@ -350,7 +355,7 @@ class _Walk:
                 False,
                 site.direction,
                 site.location,
-                f"the media type {media} was added",
+                f"the media type {media} was added; clients keep using the ones they know",
                 at=f"{new_ptr}/content/{escape(media)}",
             )
         for media in sorted(olds.keys() & news.keys()):
@@ -443,7 +448,7 @@ class _Walk:
                     False,
                     "response",
                     f"{where} header {new_name}",
-                    "the response header was added",
+                    "the response header was added; clients that do not know it ignore it",
                     at=new_at,
                 )
             else:
@@ -460,7 +465,7 @@ class _Walk:
                             "the response header became optional, so clients relying on it may "
                             "not get it"
                             if old_req
-                            else "the response header became required"
+                            else "the response header became required, which clients already handle"
                         ),
                         at=new_at,
                     )
@@ -517,7 +522,7 @@ class _Walk:
                         False,
                         "security",
                         where,
-                        "anonymous access is now allowed",
+                        "anonymous access is now allowed, so credentials are simply not needed",
                         at=pointer,
                     )
             elif not lost_anonymous:
@@ -550,7 +555,8 @@ class _Walk:
                         False,
                         "security",
                         where,
-                        f"the scopes {', '.join(removed)} are no longer required for " f"{scheme}",
+                        f"the scopes {', '.join(removed)} are no longer required for {scheme}, "
+                        "so existing tokens still work",
                         at=pointer,
                     )
 

@@ -28,12 +28,16 @@ _MAX_DEPTH = 200
 _CONSEQUENCE: dict[tuple[str, str], str] = {
     ("request", "narrows"): "requests that were valid may now be rejected",
     ("request", "widens"): "every request that was valid stays valid",
-    ("request", "changes"): "old and new overlap only partly, so valid requests may be rejected",
+    ("request", "changes"): "valid requests may be rejected, as old and new overlap only partly",
     ("response", "widens"): "the server may now send what existing clients do not expect",
     ("response", "narrows"): "responses stay within what clients already handle",
-    ("response", "changes"): "old and new overlap only partly, so clients may misread responses",
+    ("response", "changes"): "clients may misread responses, as old and new overlap only partly",
 }
 
+_REQUIREDNESS = {
+    ("request", "required"): "requests without it are rejected",
+    ("response", "optional"): "responses may now lack it, and clients that read it fail",
+}
 # (keyword, id fragment, is an upper bound)
 _BOUNDS: tuple[tuple[str, str, bool], ...] = (
     ("maxLength", "max-length", True),
@@ -164,6 +168,9 @@ class Side:
                 _merge(schema, part.schema)
                 for name, ptr in part.property_pointers.items():
                     pointers.setdefault(name, ptr)
+                if len(members) == 1 and not props:
+                    # `allOf: [$ref]` is how 3.0 puts siblings beside a $ref: it *is* the target
+                    pointer = part.pointer
         inner = self._nullable_member(schema, pointer, seen)
         if inner is not None:
             rest = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
@@ -322,13 +329,12 @@ class SchemaDiff:
         """Record a change at a schema site, its severity derived from effect and direction."""
         if breaking is None:
             breaking = breaks(site.direction, effect)
-        if site.inert and breaking:
-            breaking, why = False, f"it cannot break clients: the property is {site.inert}"
         if not why:
             why = _CONSEQUENCE.get((site.direction, effect), "what is accepted does not change")
-        self.report.add(
-            rule_id, breaking, site.direction, site.location, f"{what}, so {why}", pointer=pointer
-        )
+        message = f"{what}, so {why}"
+        if site.inert and breaking:
+            breaking, message = False, f"{what}, but the property is {site.inert}"
+        self.report.add(rule_id, breaking, site.direction, site.location, message, pointer=pointer)
 
     def compare(self, old: Json, new: Json, old_ptr: str, new_ptr: str, site: Site) -> None:
         """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`)."""
@@ -374,7 +380,7 @@ class SchemaDiff:
                 site,
                 site.rule(f"became-{became}"),
                 effect,
-                f"it became {became.replace('-', ' ')}",
+                f"the value became {became.replace('-', ' ')}",
                 n.pointer,
             )
         old_fmt, new_fmt = o.schema.get("format"), n.schema.get("format")
@@ -407,7 +413,7 @@ class SchemaDiff:
                 site,
                 site.rule("became-enum"),
                 "narrows",
-                f"it was restricted to the values {', '.join(sorted(new or ()))}",
+                f"the value was restricted to {', '.join(sorted(new or ()))}",
                 ptr,
             )
         elif new is None:
@@ -529,6 +535,7 @@ class SchemaDiff:
                         effect,
                         f"the property {name} became {became}",
                         new_ptr,
+                        why=_REQUIREDNESS.get((site.direction, became), ""),
                     )
                 self.compare(old_props[name], new_props[name], old_ptr, new_ptr, child)
         self._additional(o, n, site)
@@ -539,9 +546,9 @@ class SchemaDiff:
         if site.inert:
             return child
         flag, reason = (
-            ("readOnly", "read-only, so clients never send it")
+            ("readOnly", "read-only, which clients never send")
             if site.direction == "request"
-            else ("writeOnly", "write-only, so servers never send it")
+            else ("writeOnly", "write-only, which servers never send")
         )
         if any(v.schema.get(flag) is True for v in views):
             return replace(child, inert=reason)
