@@ -16,7 +16,7 @@ from typing import Any
 from .jsonpath import JSONPathError, find
 from .loader import Document, Pos, document_from_data, load_document
 from .problems import Level, Problem
-from .tree import Part, make_pointer
+from .tree import Part, copy_data, make_pointer
 
 _VERSION = re.compile(r"^1\.0\.\d+$")
 _TOP_FIELDS = frozenset({"overlay", "info", "extends", "actions"})
@@ -27,7 +27,7 @@ def apply_overlay(doc: Document, overlay_path: str | Path) -> tuple[Document, li
     """The spec with the overlay's actions applied, and the problems found in the overlay."""
     overlay = load_document(overlay_path)
     problems = _check_document(overlay)
-    data = _copy(doc.data)
+    data = copy_data(doc.data)
     positions = _copy_pos(doc.positions) if doc.positions else None
     actions = overlay.data.get("actions")
     for i, action in enumerate(actions if isinstance(actions, list) else []):
@@ -171,7 +171,7 @@ def _update(overlay: Document, here: str, located: tuple[Any, Pos | None],
                                     f"the target {where} is an object, so `update` must be an object")]
         _merge(node, pos, update)
     elif isinstance(node, list):
-        node.append(_copy(update))
+        node.append(copy_data(update))
     else:
         return [overlay.problem(Level.ERROR, f"{here}/target",
                                 f"the target {where} is a {type(node).__name__} value; only objects "
@@ -186,20 +186,11 @@ def _merge(target: dict[str, Any], pos: Pos | None, update: dict[str, Any]) -> N
         if isinstance(current, dict) and isinstance(value, dict):
             _merge(current, child, value)
         elif isinstance(current, list) and isinstance(value, list):
-            current.extend(_copy(item) for item in value)
+            current.extend(copy_data(item) for item in value)
         else:
-            target[key] = _copy(value)
+            target[key] = copy_data(value)
             if child is not None:
                 child.children = None  # the key is the spec's, the value the overlay's
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy that also unshares YAML aliases, so one update changes one place."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def _copy_pos(pos: Pos) -> Pos:

@@ -61,6 +61,15 @@ def _is_index(token: str) -> bool:
     return token == "0" or (token.isdigit() and not token.startswith("0"))
 
 
+def copy_data(value: Any) -> Any:
+    """A deep copy of JSON-like data that also unshares YAML aliases."""
+    if isinstance(value, dict):
+        return {k: copy_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_data(v) for v in value]
+    return value
+
+
 def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]:
     """Every spec object (operation, schema, reference...) with its path, skipping example data."""
     stack: list[tuple[tuple[Part, ...], Any, bool]] = [((), data, False)]

@@ -1,0 +1,169 @@
+"""Checks openapi-spec-validator does not make, on a loaded spec: what a generator trips on."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from .loader import Document, load_document
+from .problems import Level, Problem, SpecError
+from .tree import Part, make_pointer, resolve_pointer, split_pointer, walk_objects
+
+NULLABLE_31_HINT = "OpenAPI 3.1 ignores `nullable`; write `type: [X, 'null']` (or add {type: 'null'} to a oneOf)"
+
+
+def lint_document(doc: Document, version: str) -> list[Problem]:
+    """WARNINGs and ERRORs for `$ref`s, operationIds and 3.0/3.1 mix-ups the validator misses."""
+    is_30 = version.startswith("3.0")
+    problems: list[Problem] = []
+    loaded: dict[Path, Document | SpecError] = {}
+    for path, obj in walk_objects(doc.data):
+        pointer = make_pointer(path)
+        ref = obj.get("$ref")
+        if isinstance(ref, str):
+            problems.extend(check_ref(doc, pointer, ref, loaded))
+            siblings = sorted(k for k in obj if k != "$ref" and not k.startswith("x-"))
+            if is_30 and siblings:
+                problems.append(doc.problem(
+                    Level.WARNING, pointer,
+                    f"{_list(siblings)} beside `$ref` {'is' if len(siblings) == 1 else 'are'} "
+                    "ignored in OpenAPI 3.0",
+                    "for a schema, write `allOf: [{$ref: ...}]` beside them; otherwise move them "
+                    "into the referenced object"))
+            continue
+        if is_30 and obj.get("type") == "array" and "items" not in obj:
+            problems.append(doc.problem(
+                Level.WARNING, pointer, "`type: array` without `items` (OpenAPI 3.0 requires it); "
+                "items are taken as any value",
+                "add `items: {}` for any item, or the item schema"))
+        undefined = _undefined_required(obj)
+        if undefined:
+            problems.append(doc.problem(
+                Level.WARNING, f"{pointer}/required",
+                f"`required` names {_list(undefined)}, not among `properties`",
+                "define the property, or drop it from `required`"))
+        if not is_30 and "nullable" in obj and _looks_like_schema(obj):
+            problems.append(doc.problem(Level.WARNING, f"{pointer}/nullable",
+                                        "`nullable` is not an OpenAPI 3.1 keyword", NULLABLE_31_HINT))
+    problems.extend(_operation_ids(doc))
+    return problems
+
+
+def _looks_like_schema(obj: dict[str, Any]) -> bool:
+    return any(k in obj for k in ("type", "properties", "items", "oneOf", "anyOf", "allOf", "enum"))
+
+
+def _undefined_required(obj: dict[str, Any]) -> list[str]:
+    """Required names a closed object schema does not define (the validator checks only allOf)."""
+    required, properties = obj.get("required"), obj.get("properties")
+    if not isinstance(required, list) or not isinstance(properties, dict):
+        return []
+    if any(k in obj for k in ("allOf", "anyOf", "oneOf", "patternProperties")):
+        return []
+    if obj.get("additionalProperties", False) is not False:
+        return []
+    return [str(name) for name in required if name not in properties]
+
+
+def _list(keys: list[str]) -> str:
+    return ", ".join(f"`{k}`" for k in keys)
+
+
+def check_ref(
+    doc: Document, pointer: str, ref: str, loaded: dict[Path, Document | SpecError]
+) -> list[Problem]:
+    """Problems with the `$ref` of the object at `pointer`; files it names are read into `loaded`."""
+    where = f"{pointer}/$ref"
+    url = urlsplit(ref)
+    if url.scheme in ("http", "https"):
+        return [doc.problem(Level.ERROR, where, f"remote $ref {ref!r} is not fetched",
+                            "download the file next to the spec and refer to it by relative path")]
+    if url.scheme or url.netloc:
+        return [doc.problem(Level.ERROR, where, f"unsupported $ref {ref!r}",
+                            "refer to a file by relative path")]
+    fragment = "#" + url.fragment if "#" in ref else ""
+    if not url.path:
+        target_doc = doc
+    else:
+        file = ref_file(doc, url.path)
+        if file not in loaded:
+            try:
+                loaded[file] = load_document(file)
+            except SpecError as exc:
+                loaded[file] = exc
+        target = loaded[file]
+        if isinstance(target, SpecError):
+            first = target.problems[0]
+            problems = [doc.problem(Level.ERROR, where, f"cannot resolve $ref {ref!r}: "
+                                    f"{first.message}", first.hint)]
+            if first.line is not None:  # a syntax error inside the other file: say where
+                problems.extend(target.problems)
+            return problems
+        target_doc = target
+    try:
+        resolve_pointer(target_doc.data, fragment)
+    except LookupError:
+        return [doc.problem(Level.ERROR, where, f"cannot resolve $ref {ref!r}",
+                            _did_you_mean(target_doc.data, fragment))]
+    except ValueError:
+        return [doc.problem(Level.ERROR, where, f"$ref {ref!r} has a fragment that is not a JSON "
+                            "pointer", "write it as `#/components/schemas/Name`")]
+    return []
+
+
+def ref_file(doc: Document, relative: str) -> Path:
+    """The file a `$ref` path names, relative to the document holding it."""
+    return Path(os.path.normpath(doc.path.parent / unquote(relative)))
+
+
+def _did_you_mean(data: Any, fragment: str) -> str | None:
+    """Names near the first missing token, from the deepest node that exists."""
+    node = data
+    for token in split_pointer(fragment):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+            continue
+        if isinstance(node, dict):
+            close = difflib.get_close_matches(token, [str(k) for k in node], n=1)
+            if close:
+                return f"did you mean {close[0]!r}?"
+        return None
+    return None
+
+
+def _operation_ids(doc: Document) -> list[Problem]:
+    from .operations import HTTP_METHODS, derived_operation_id
+
+    problems = []
+    seen: dict[str, str] = {}
+    paths = doc.data.get("paths")
+    for path, item in (paths.items() if isinstance(paths, dict) else []):
+        if not isinstance(item, dict):
+            continue
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if not isinstance(operation, dict):
+                continue
+            parts: tuple[Part, ...] = ("paths", path, method)
+            op_id = operation.get("operationId")
+            if op_id is None:
+                name = derived_operation_id(method, path)
+                problems.append(doc.problem(
+                    Level.WARNING, make_pointer(parts),
+                    f"{method.upper()} {path} has no operationId; its method will be `{name}`",
+                    "add `operationId:` to choose the name"))
+                continue
+            pointer = make_pointer((*parts, "operationId"))
+            if op_id in seen:
+                line = doc.position(seen[op_id])
+                first = f" (line {line[0]})" if line else ""
+                problems.append(doc.problem(
+                    Level.ERROR, pointer,
+                    f"duplicate operationId {op_id!r}: also used at {seen[op_id]}{first}",
+                    "operationIds name the generated methods and must be unique"))
+            else:
+                seen[str(op_id)] = pointer
+    return problems
