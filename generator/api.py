@@ -75,11 +75,14 @@ def render(
     parts: Iterable[str] = PARTS,
     root: Path | None = None,
     validate_spec: bool = True,
+    previous: dict[str, str] | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
+    `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
+    from .formatting import format_package
     from .parse import build_api
     from .render import render_package
 
@@ -99,7 +102,8 @@ def render(
         overlay_sha256=overlay_doc.sha256 if overlay_doc else None,
         parts=tuple(parts),
     )
-    return render_package(api), [p for p in problems if p.level is Level.WARNING]
+    files = format_package(render_package(api), previous or {})
+    return files, [p for p in problems if p.level is Level.WARNING]
 
 
 def generate(
@@ -109,10 +113,23 @@ def generate(
     overlay: str | Path | None = None,
     parts: Iterable[str] = PARTS,
     root: Path | None = None,
+    package: str | None = None,
 ) -> list[Path]:
-    """Write the generated package into `out`, which the generator owns whole."""
-    files, _ = render(spec, overlay=overlay, parts=parts, root=root)
+    """Write the generated package into `out`, which the generator owns whole.
+
+    `package` is the import name `out` will have; the generated modules import each other
+    relatively, so it is only checked to be usable as one.
+    """
+    if package is not None and not package.isidentifier():
+        raise ValueError(f"package name {package!r} is not a Python identifier")
+    files, _ = render(spec, overlay=overlay, parts=parts, root=root,
+                      previous=read_package(Path(out)))
     return write_package(Path(out), files)
+
+
+def read_package(out: Path) -> dict[str, str]:
+    """The generator-owned files of a package directory as they are now."""
+    return {p.name: p.read_text(encoding="utf-8") for p in _owned_files(out)}
 
 
 def write_package(out: Path, files: dict[str, str]) -> list[Path]:
@@ -169,8 +186,10 @@ def targets_from(config: Path | None = None) -> list[Target]:
 
 
 def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, str]:
+    """What `target` generates now (reusing its formatted modules where they are current)."""
     files, _ = render(target.spec_path, overlay=target.overlay_path, parts=target.parts,
-                      root=target.root, validate_spec=validate_spec)
+                      root=target.root, validate_spec=validate_spec,
+                      previous=read_package(target.out_path))
     return files
 
 

@@ -36,7 +36,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .api import render, render_target, targets_from, write_package
+    from .api import read_package, render, render_target, targets_from, write_package
 
     if args.spec is None:
         if args.out is not None or args.overlay is not None:
@@ -50,7 +50,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
     parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
-    files, warnings = render(args.spec, overlay=args.overlay, parts=parts)
+    files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
+                             previous=read_package(Path(args.out)))
     _print_problems(warnings)
     write_package(Path(args.out), files)
     print(f"generated {args.out} from {args.spec}")

@@ -60,35 +60,23 @@ def _docstring(text: Any, indent: int = 4) -> str:
 
 
 def render_package(api: Api) -> dict[str, str]:
-    """File name -> formatted source, for every file of the generated package."""
+    """File name -> unformatted source, for every file of the generated package."""
     env = _environment()
     contexts = {
-        "models.py": _models_context(api),
-        "errors.py": _errors_context(api),
-        "server.py": _server_context(api),
-        "client.py": _client_context(api),
-        "__init__.py": _init_context(api),
+        "models.py": _models_context,
+        "errors.py": _errors_context,
+        "server.py": _server_context,
+        "client.py": _client_context,
+        "__init__.py": _init_context,
     }
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
     files: dict[str, str] = {}
     for name in sorted(wanted):
-        source = env.get_template(TEMPLATE_FILES[name]).render(api=api, **contexts[name])
-        files[name] = format_source(source, name)
+        template = env.get_template(TEMPLATE_FILES[name])
+        files[name] = template.render(api=api, **contexts[name](api))
     files["openapi.json"] = api.spec_json
     return files
-
-
-def format_source(source: str, name: str = "<generated>") -> str:
-    """black, in memory, so that drift checks compare final text."""
-    import black
-
-    mode = black.Mode(target_versions={black.TargetVersion.PY311})
-    try:
-        return black.format_str(source, mode=mode)
-    except black.InvalidInput as exc:  # a template bug, not a user error
-        numbered = "\n".join(f"{i + 1:5}: {line}" for i, line in enumerate(source.splitlines()))
-        raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
 
 
 # -- models ------------------------------------------------------------------------------------
