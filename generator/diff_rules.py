@@ -171,11 +171,13 @@ class Side:
                 if len(members) == 1 and not props:
                     # `allOf: [$ref]` is how 3.0 puts siblings beside a $ref: it *is* the target
                     pointer = part.pointer
-        inner = self._nullable_member(schema, pointer, seen)
+        inner, nullable = self._union_nullability(schema, pointer, seen)
         if inner is not None:
             rest = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
-            schema = {**inner.schema, **rest, "nullable": True}
+            schema = {**inner.schema, **rest}
             pointer, pointers = inner.pointer, {**inner.property_pointers, **pointers}
+        if nullable:
+            schema["nullable"] = True
         for kw, bound in (("exclusiveMaximum", "maximum"), ("exclusiveMinimum", "minimum")):
             if isinstance(schema.get(kw), bool):  # OpenAPI 3.0 spelling
                 if schema.pop(kw) and bound in schema:
@@ -184,19 +186,28 @@ class Side:
             schema["enum"] = [schema.pop("const")]
         return View(pointer, schema, pointers)
 
-    def _nullable_member(
+    def _union_nullability(
         self, schema: Mapping[str, Json], pointer: str, seen: frozenset[str]
-    ) -> View | None:
-        """The X of `anyOf: [X, {type: null}]` (or oneOf), the 3.1 spelling of nullable X."""
+    ) -> tuple[View | None, bool]:
+        """Whether a union accepts null, and its only other member if it has one.
+
+        A union takes null if a member does, whether that member is `{type: null}` (3.1) or has
+        `nullable: true` (3.0), so nullability is read at the union; `anyOf: [X, {type: null}]`
+        is then just a nullable X.
+        """
         for kw in ("oneOf", "anyOf"):
             members = schema.get(kw)
-            if not isinstance(members, list) or len(members) != 2:
+            if not isinstance(members, list):
                 continue
-            kinds = [self.is_null(m, f"{pointer}/{kw}/{i}") for i, m in enumerate(members)]
-            if kinds.count(True) == 1:
-                index = kinds.index(False)
-                return self.view(members[index], f"{pointer}/{kw}/{index}", seen | {pointer})
-        return None
+            at = [(m, f"{pointer}/{kw}/{i}") for i, m in enumerate(members)]
+            kept = [(m, p) for m, p in at if not self.is_null(m, p)]
+            nullable = len(kept) < len(at) or any(
+                types_of(_mapping(self.resolve(m, p)[0]))[1] for m, p in kept
+            )
+            if nullable and len(kept) == 1:
+                return self.view(*kept[0], seen | {pointer}), True
+            return None, nullable
+        return None, False
 
     def is_null(self, node: Json, pointer: str) -> bool:
         """Whether a schema accepts only null."""
@@ -286,6 +297,7 @@ class Site:
     root: str  # "body" | "parameter" | "header": what the top-level schema describes
     path: str = ""  # e.g. "/input/code"
     inert: str = ""  # why nothing under here can break a client (readOnly in a request, ...)
+    in_union: bool = False  # a union member, whose nullability is read at the union
 
     @property
     def subject(self) -> str:
@@ -305,7 +317,7 @@ class Site:
 
     def child(self, segment: str) -> Site:
         """The site of a nested schema."""
-        return replace(self, path=self.path + segment)
+        return replace(self, path=self.path + segment, in_union=False)
 
 
 class SchemaDiff:
@@ -344,8 +356,11 @@ class SchemaDiff:
             return
         self._active.add(key)
         try:
+            if not site.in_union:
+                self._nullability(o, n, site)
             if _union(o) or _union(n):
-                self._unions((old, new), (old_ptr, new_ptr), o, n, site)
+                members = replace(site, in_union=True)
+                self._unions((old, new), (old_ptr, new_ptr), o, n, members)
                 if not (_union(o) and _union(n)):
                     return
             self._unresolved(o, n, site)
@@ -370,9 +385,8 @@ class SchemaDiff:
                 n.pointer,
             )
 
-    def _types(self, o: View, n: View, site: Site) -> None:
-        old_types, old_null = types_of(o.schema)
-        new_types, new_null = types_of(n.schema)
+    def _nullability(self, o: View, n: View, site: Site) -> None:
+        old_null, new_null = types_of(o.schema)[1], types_of(n.schema)[1]
         if old_null != new_null:
             effect: Effect = "widens" if new_null else "narrows"
             became = "nullable" if new_null else "not-nullable"
@@ -383,6 +397,9 @@ class SchemaDiff:
                 f"the value became {became.replace('-', ' ')}",
                 n.pointer,
             )
+
+    def _types(self, o: View, n: View, site: Site) -> None:
+        old_types, new_types = types_of(o.schema)[0], types_of(n.schema)[0]
         old_fmt, new_fmt = o.schema.get("format"), n.schema.get("format")
         fmt_effect: Effect = "none"
         if old_fmt != new_fmt:
@@ -719,7 +736,9 @@ def _members(
     )
     used: set[str] = set()
     for index, (member, at) in enumerate(found):
-        key = _member_key(doc, member, at, disc)
+        if union is not None and doc.is_null(member, at):
+            continue  # read as the union's nullability
+        key = _member_key(doc, member, at, disc) or f"#{index}"
         if key in used:
             key = f"{key} #{index}"
         used.add(key)
@@ -742,4 +761,4 @@ def _member_key(doc: Side, member: Json, pointer: str, disc: Mapping[str, Json])
     if isinstance(title := view.schema.get("title"), str):
         return title
     types = types_of(view.schema)[0]
-    return f"of type {'/'.join(sorted(types))}" if types else "an inline schema"
+    return f"of type {'/'.join(sorted(types))}" if types else ""

@@ -284,6 +284,8 @@ CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] 
      {("request-property-became-required", B)}, {("request-property-became-optional", OK)}),
     ("request property type narrowed", put((*ITEM_IN, "weight", "type"), "integer"),
      {("request-property-type-changed", B)}, {("request-property-type-generalized", OK)}),
+    ("request format set", put((*ITEM_IN, "count", "format"), "int32"),
+     {("request-property-type-changed", B)}, {("request-property-type-generalized", OK)}),
     ("request property became not nullable", put((*ITEM_IN, "note", "type"), "string"),
      {("request-property-became-not-nullable", B)}, {("request-property-became-nullable", OK)}),
     ("request enum value removed", remove((*ITEM_IN, "status", "enum"), "archived"),
@@ -474,6 +476,37 @@ def test_openapi_30_and_31_nullability_are_equal() -> None:
     }
 
 
+def test_union_nullability_is_read_at_the_union() -> None:
+    key = (*ITEM, "size")
+    with_null = {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+    on_member = {"oneOf": [{"type": "string", "nullable": True}, {"type": "integer"}]}
+    on_union = {"oneOf": [{"type": "string"}, {"type": "integer"}], "nullable": True}
+    for old, new in [(with_null, on_member), (on_member, on_union), (on_union, with_null)]:
+        assert diff_documents(mutated(put(key, old)), mutated(put(key, new))) == []
+    not_null = {"oneOf": [{"type": "string"}, {"type": "integer"}]}
+    assert kinds(diff_documents(mutated(put(key, with_null)), mutated(put(key, not_null)))) == {
+        ("response-property-became-not-nullable", False)
+    }
+    # a nullable string that became a union: one member added, and null no longer sent
+    plain = {"type": "string", "nullable": True}
+    assert kinds(diff_documents(mutated(put(key, plain)), mutated(put(key, not_null)))) == {
+        ("response-property-one-of-added", True),
+        ("response-property-became-not-nullable", False),
+    }
+
+
+def test_tpmjs_overlay_changes_nothing_a_client_sees() -> None:
+    # The overlay rewrites a 3.1-style `{type: 'null'}` union member into 3.0 `nullable`, and
+    # says it does so "without changing what it accepts": the diff agrees.
+    from contractgen.loader import load_document
+    from contractgen.overlay import apply_overlay
+
+    spec = load_document(ROOT / "specs" / "tpmjs-executor.openapi.yaml")
+    repaired, _ = apply_overlay(spec, ROOT / "specs" / "tpmjs-executor.overlay.yaml")
+    assert spec.data != repaired.data
+    assert diff_documents(spec.data, repaired.data) == []
+
+
 def test_schemas_are_compared_through_refs() -> None:
     # inlining a component, or renaming it, changes nothing a client sees
     inline = copy.deepcopy(BASE["components"]["schemas"]["ItemInput"])
@@ -571,6 +604,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
         for seed in ("0", "4242")
     }
     assert len(outputs) == 1
+    assert json.loads(outputs.pop())["breaking"] > 10
 
 
 def _write_pair(tmp_path: Path, new: Doc, *, old: Doc = BASE) -> tuple[Path, Path]:
