@@ -15,11 +15,11 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, escape, show
+from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, as_mapping, escape, show
 
 __all__ = ["Change", "diff_documents", "format_json", "format_text", "run_diff"]
 
@@ -362,7 +362,11 @@ class _Walk:
             old_media, new_media = olds[media], news[media]
             if not isinstance(old_media, Mapping) or not isinstance(new_media, Mapping):
                 continue
-            at = site if media == _JSON or len(news) == 1 else replace_where(site, f"[{media}]")
+            at = (
+                site
+                if media == _JSON or len(news) == 1
+                else replace(site, where=f"{site.where} [{media}]")
+            )
             self.schemas.compare(
                 old_media.get("schema", {}),
                 new_media.get("schema", {}),
@@ -422,60 +426,59 @@ class _Walk:
         new_ptr: str,
         where: str,
     ) -> None:
-        olds = {k.lower(): (k, v) for k, v in _items(old.get("headers"))}
-        news = {k.lower(): (k, v) for k, v in _items(new.get("headers"))}
-        for key in sorted(olds.keys() | news.keys()):
-            if key in olds:
-                old_name, raw = olds[key]
-                old_header, old_at = self.old.resolve(raw, f"{old_ptr}/headers/{escape(old_name)}")
-            if key in news:
-                new_name, raw = news[key]
-                new_header, new_at = self.new.resolve(raw, f"{new_ptr}/headers/{escape(new_name)}")
-            if key not in news:
-                required = _mapping(old_header).get("required") is True
+        olds, news = _headers(self.old, old, old_ptr), _headers(self.new, new, new_ptr)
+        for key in sorted(olds.keys() - news.keys()):
+            name, header, at = olds[key]
+            required = header.get("required") is True
+            self.add(
+                f"{'required' if required else 'optional'}-response-header-removed",
+                required,
+                "response",
+                f"{where} header {name}",
+                (
+                    "the response header was removed, so clients relying on it fail"
+                    if required
+                    else "the optional response header was removed, which clients already cope with"
+                ),
+                at=at,
+            )
+        for key in sorted(news.keys() - olds.keys()):
+            name, _, at = news[key]
+            self.add(
+                "response-header-added",
+                False,
+                "response",
+                f"{where} header {name}",
+                "the response header was added; clients that do not know it ignore it",
+                at=at,
+            )
+        for key in sorted(olds.keys() & news.keys()):
+            (_, old_header, old_at), (name, new_header, new_at) = olds[key], news[key]
+            site = Site("response", f"{where} header {name}", "header")
+            old_req, new_req = (
+                old_header.get("required") is True,
+                new_header.get("required") is True,
+            )
+            if old_req != new_req:
                 self.add(
-                    f"{'required' if required else 'optional'}-response-header-removed",
-                    required,
+                    f"response-header-became-{'required' if new_req else 'optional'}",
+                    not new_req,
                     "response",
-                    f"{where} header {old_name}",
-                    "the response header was removed"
-                    + (", so clients relying on it fail" if required else ""),
-                    at=old_at,
-                )
-            elif key not in olds:
-                self.add(
-                    "response-header-added",
-                    False,
-                    "response",
-                    f"{where} header {new_name}",
-                    "the response header was added; clients that do not know it ignore it",
+                    site.location,
+                    (
+                        "the response header became optional, so clients relying on it may not get it"
+                        if old_req
+                        else "the response header became required, which clients already handle"
+                    ),
                     at=new_at,
                 )
-            else:
-                site = Site("response", f"{where} header {new_name}", "header")
-                old_req = _mapping(old_header).get("required") is True
-                new_req = _mapping(new_header).get("required") is True
-                if old_req != new_req:
-                    self.add(
-                        f"response-header-became-{'required' if new_req else 'optional'}",
-                        not new_req,
-                        "response",
-                        site.location,
-                        (
-                            "the response header became optional, so clients relying on it may "
-                            "not get it"
-                            if old_req
-                            else "the response header became required, which clients already handle"
-                        ),
-                        at=new_at,
-                    )
-                self.schemas.compare(
-                    _mapping(old_header).get("schema", {}),
-                    _mapping(new_header).get("schema", {}),
-                    f"{old_at}/schema",
-                    f"{new_at}/schema",
-                    site,
-                )
+            self.schemas.compare(
+                old_header.get("schema", {}),
+                new_header.get("schema", {}),
+                f"{old_at}/schema",
+                f"{new_at}/schema",
+                site,
+            )
 
     # -- security -----------------------------------------------------------------------------
 
@@ -562,13 +565,13 @@ class _Walk:
 
     def _security_schemes(self) -> None:
         def schemes(doc: Side) -> dict[str, Json]:
-            return dict(_items(_mapping(doc.data.get("components")).get("securitySchemes")))
+            return dict(_items(as_mapping(doc.data.get("components")).get("securitySchemes")))
 
         olds, news = schemes(self.old), schemes(self.new)
         base = "/components/securitySchemes"
         for name in sorted(olds.keys() & news.keys()):
-            old = _mapping(self.old.resolve(olds[name], f"{base}/{escape(name)}")[0])
-            new = _mapping(self.new.resolve(news[name], f"{base}/{escape(name)}")[0])
+            old = as_mapping(self.old.resolve(olds[name], f"{base}/{escape(name)}")[0])
+            new = as_mapping(self.new.resolve(news[name], f"{base}/{escape(name)}")[0])
             for field in ("type", "scheme", "in", "name"):
                 if show(old.get(field)) != show(new.get(field)):
                     self.add(
@@ -582,13 +585,15 @@ class _Walk:
                     )
 
 
-def replace_where(site: Site, suffix: str) -> Site:
-    """The same site with a qualifier appended to where it is."""
-    return Site(site.direction, f"{site.where} {suffix}", site.root, site.path, site.inert)
-
-
-def _mapping(value: Json) -> Mapping[str, Json]:
-    return value if isinstance(value, Mapping) else {}
+def _headers(
+    side: Side, response: Mapping[str, Json], pointer: str
+) -> dict[str, tuple[str, Mapping[str, Json], str]]:
+    """A response's headers keyed by case-folded name: (name as written, header, pointer)."""
+    found = {}
+    for name, raw in _items(response.get("headers")):
+        header, at = side.resolve(raw, f"{pointer}/headers/{escape(name)}")
+        found[name.lower()] = (name, as_mapping(header), at)
+    return found
 
 
 def _operations(doc: Side) -> dict[tuple[str, str], _Operation]:
@@ -636,7 +641,7 @@ def _parameter_schema(param: Mapping[str, Json], pointer: str) -> tuple[Json, st
     if "schema" in param:
         return param["schema"], f"{pointer}/schema"
     for media, body in _items(param.get("content")):
-        return _mapping(body).get("schema", {}), f"{pointer}/content/{escape(media)}/schema"
+        return as_mapping(body).get("schema", {}), f"{pointer}/content/{escape(media)}/schema"
     return {}, pointer
 
 

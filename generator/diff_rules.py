@@ -202,7 +202,7 @@ class Side:
             at = [(m, f"{pointer}/{kw}/{i}") for i, m in enumerate(members)]
             kept = [(m, p) for m, p in at if not self.is_null(m, p)]
             nullable = len(kept) < len(at) or any(
-                types_of(_mapping(self.resolve(m, p)[0]))[1] for m, p in kept
+                types_of(as_mapping(self.resolve(m, p)[0]))[1] for m, p in kept
             )
             if nullable and len(kept) == 1:
                 return self.view(*kept[0], seen | {pointer}), True
@@ -524,8 +524,8 @@ class SchemaDiff:
         )
 
     def _object(self, o: View, n: View, site: Site) -> None:
-        old_props = _mapping(o.schema.get("properties"))
-        new_props = _mapping(n.schema.get("properties"))
+        old_props = as_mapping(o.schema.get("properties"))
+        new_props = as_mapping(n.schema.get("properties"))
         old_req = set(o.schema.get("required") or ())
         new_req = set(n.schema.get("required") or ())
         for name in sorted(old_props.keys() | new_props.keys()):
@@ -675,7 +675,7 @@ class SchemaDiff:
         """Match union members across versions: removed, added, and compared in pairs."""
         kw = (_union(o) or _union(n) or ("oneOf", []))[0]
         fragment = "one-of" if kw == "oneOf" else "any-of"
-        disc = _mapping(n.schema.get("discriminator") or o.schema.get("discriminator"))
+        disc = as_mapping(n.schema.get("discriminator") or o.schema.get("discriminator"))
         old_members = dict(_members(self.old, o, raw[0], ptrs[0], disc))
         new_members = dict(_members(self.new, n, raw[1], ptrs[1], disc))
         for key in sorted(old_members.keys() - new_members.keys()):
@@ -697,8 +697,8 @@ class SchemaDiff:
         for key in sorted(old_members.keys() & new_members.keys()):
             (old_member, old_at), (new_member, new_at) = old_members[key], new_members[key]
             self.compare(old_member, new_member, old_at, new_at, site)
-        old_prop = _mapping(o.schema.get("discriminator")).get("propertyName")
-        new_prop = _mapping(n.schema.get("discriminator")).get("propertyName")
+        old_prop = as_mapping(o.schema.get("discriminator")).get("propertyName")
+        new_prop = as_mapping(n.schema.get("discriminator")).get("propertyName")
         if old_prop and new_prop and old_prop != new_prop:
             self.emit(
                 site,
@@ -709,7 +709,8 @@ class SchemaDiff:
             )
 
 
-def _mapping(value: Json) -> Mapping[str, Json]:
+def as_mapping(value: Json) -> Mapping[str, Json]:
+    """The value if it is a mapping, else an empty one."""
     return value if isinstance(value, Mapping) else {}
 
 
@@ -747,11 +748,11 @@ def _members(
 
 def _member_key(doc: Side, member: Json, pointer: str, disc: Mapping[str, Json]) -> str:
     ref = member.get("$ref") if isinstance(member, Mapping) else None
-    for value, target in sorted(_mapping(disc.get("mapping")).items()):
+    for value, target in sorted(as_mapping(disc.get("mapping")).items()):
         if isinstance(ref, str) and target in (ref, ref.rsplit("/", 1)[-1]):
             return str(value)
     view = doc.view(member, pointer)
-    prop = _mapping(view.schema.get("properties")).get(str(disc.get("propertyName")))
+    prop = as_mapping(view.schema.get("properties")).get(str(disc.get("propertyName")))
     if prop is not None:
         values = doc.view(prop, pointer).schema.get("enum")
         if isinstance(values, list) and len(values) == 1:
