@@ -1,0 +1,290 @@
+// Runs exactly one tool call, then exits. Started by tpmjs_executor.runner, possibly ahead of time.
+//
+//   node harness.mjs --control-fd N --result-fd M
+//
+// Control pipe (service -> harness): one JSON line with the call, then optionally the line
+// "abort" (the service's timeout fired). Result pipe (harness -> service): the line
+// {"ready":true} as soon as the harness is loaded, then one result line:
+//   {"ok":true,"output":<json>,"logs":[...]}  or  {"ok":false,"code":"...","message":"...","logs":[...]}
+// Tools print freely: stdout and stderr are captured into `logs`, never mixed with the result.
+import fs from 'node:fs';
+import net from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
+
+const argValue = (flag) => Number(process.argv[process.argv.indexOf(flag) + 1]);
+
+// Reopen the pipes through /proc: the copies are close-on-exec, so a child process the tool
+// starts cannot hold the result pipe open (or write into it) after we are gone.
+function reopen(fd, flags) {
+  try {
+    const copy = fs.openSync(`/proc/self/fd/${fd}`, flags);
+    fs.closeSync(fd);
+    return copy;
+  } catch {
+    return fd;
+  }
+}
+
+const resultFd = reopen(argValue('--result-fd'), 'w');
+const controlFd = reopen(argValue('--control-fd'), 'r');
+const realExit = process.exit.bind(process);
+
+let logBytes = 0;
+let maxLogBytes = 65536;
+let logsTruncated = false;
+const logs = [];
+
+function capture(chunk, encoding) {
+  let text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString(typeof encoding === 'string' ? encoding : 'utf8');
+  if (logsTruncated) return;
+  if (logBytes + text.length > maxLogBytes) {
+    text = text.slice(0, Math.max(0, maxLogBytes - logBytes));
+    logsTruncated = true;
+  }
+  logBytes += text.length;
+  for (const line of text.split('\n')) {
+    if (line !== '') logs.push(line);
+  }
+  if (logsTruncated) logs.push('[logs truncated]');
+}
+
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = (chunk, encoding, callback) => {
+    capture(chunk, encoding);
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done);
+    return true;
+  };
+}
+
+let sent = false;
+
+function send(message) {
+  const buffer = Buffer.from(`${JSON.stringify(message)}\n`);
+  let offset = 0;
+  while (offset < buffer.length) {
+    offset += fs.writeSync(resultFd, buffer, offset, buffer.length - offset);
+  }
+}
+
+function finish(message) {
+  if (sent) return;
+  sent = true;
+  send({ ...message, logs });
+  realExit(0);
+}
+
+function fail(code, message) {
+  finish({ ok: false, code, message });
+}
+
+const errorMessage = (err) => (err instanceof Error ? err.message || err.name : typeof err === 'string' ? err : inspect(err));
+
+let exitCalledWith = null;
+process.exit = (code) => {
+  exitCalledWith = code ?? process.exitCode ?? 0;
+  realExit(code);
+};
+process.on('exit', () => {
+  if (sent) return;
+  sent = true;
+  const message = exitCalledWith !== null
+    ? `Tool called process.exit(${exitCalledWith}) before returning a result`
+    : 'Tool returned a promise that never settled (nothing was left to wait for)';
+  send({ ok: false, code: 'TOOL_EXECUTION_ERROR', message, logs });
+});
+process.on('uncaughtException', (err) => fail('TOOL_EXECUTION_ERROR', `Uncaught exception: ${errorMessage(err)}`));
+process.on('unhandledRejection', (err) => fail('TOOL_EXECUTION_ERROR', `Unhandled rejection: ${errorMessage(err)}`));
+
+// JSON for anything a tool may return: undefined and functions vanish from objects and become
+// null in arrays and at the top, BigInt becomes a decimal string, a reference back to an
+// enclosing object becomes "[Circular]", toJSON() is honoured (Date -> ISO string),
+// Map -> object, Set -> array, Error -> {name, message}, non-finite numbers -> null.
+function jsonSafe(value, ancestors) {
+  if (value === null) return null;
+  switch (typeof value) {
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'string':
+    case 'boolean':
+      return value;
+    default:
+      break;
+  }
+  if (ancestors.includes(value)) return '[Circular]';
+  if (typeof value.toJSON === 'function') {
+    let replaced;
+    try {
+      replaced = value.toJSON();
+    } catch {
+      replaced = undefined;
+    }
+    if (replaced !== value) {
+      ancestors.push(value);
+      try {
+        return jsonSafe(replaced, ancestors);
+      } finally {
+        ancestors.pop();
+      }
+    }
+  }
+  ancestors.push(value);
+  try {
+    const item = (v) => {
+      const safe = jsonSafe(v, ancestors);
+      return safe === undefined ? null : safe;
+    };
+    if (Array.isArray(value) || value instanceof Set) return Array.from(value, item);
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value, item);
+    if (value instanceof Map) {
+      return Object.fromEntries(Array.from(value, ([k, v]) => [String(k), item(v)]));
+    }
+    const out = {};
+    if (value instanceof Error) {
+      out.name = value.name;
+      out.message = value.message;
+    }
+    for (const key of Object.keys(value)) {
+      let safe;
+      try {
+        safe = jsonSafe(value[key], ancestors);
+      } catch {
+        safe = undefined;
+      }
+      if (safe !== undefined) out[key] = safe;
+    }
+    return out;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+const isTool = (v) => v !== null && (typeof v === 'object' || typeof v === 'function') && typeof v.execute === 'function';
+const isObject = (v) => v !== null && (typeof v === 'object' || typeof v === 'function');
+
+function exportNames(ns) {
+  const names = new Set(Object.keys(ns).filter((k) => k !== 'default' && k !== 'module.exports'));
+  if (isObject(ns.default)) {
+    for (const key of Object.keys(ns.default)) if (key !== '__esModule') names.add(key);
+    if (isTool(ns.default) || typeof ns.default === 'function') names.add('default');
+  } else if (ns.default !== undefined) {
+    names.add('default');
+  }
+  const sorted = [...names].sort();
+  return sorted.length > 50 ? [...sorted.slice(0, 50), `... (${sorted.length - 50} more)`] : sorted;
+}
+
+// Resolution order: pkg[name], then pkg.default[name], then pkg.default itself only when
+// `name` is "default" (covered by the first step) or the default export is a function whose
+// own name is `name`. A missing name never falls back to an unrelated default export.
+function resolveExport(ns, name) {
+  if (Object.hasOwn(ns, name)) return ns[name];
+  if (isObject(ns.default) && Object.hasOwn(ns.default, name)) return ns.default[name];
+  if (typeof ns.default === 'function' && ns.default.name === name) return ns.default;
+  return undefined;
+}
+
+async function call(request) {
+  const { loader, packageName, label, name, params, env, toolCallId, maxOutputBytes } = request;
+  maxLogBytes = request.maxLogBytes ?? maxLogBytes;
+  for (const [key, value] of Object.entries(env ?? {})) process.env[key] = value;
+
+  let ns;
+  try {
+    const load = (await import(pathToFileURL(loader).href)).default;
+    ns = await load(packageName);
+  } catch (err) {
+    return fail('TOOL_EXECUTION_ERROR', `Package ${label} failed to load: ${errorMessage(err)}`);
+  }
+
+  let tool = resolveExport(ns, name);
+  if (tool === undefined) {
+    const names = exportNames(ns);
+    const available = names.length ? `Available exports: ${names.join(', ')}` : 'It has no exports';
+    return fail('TOOL_NOT_FOUND', `Tool "${name}" not found in package ${label}. ${available}`);
+  }
+  if (typeof tool === 'function' && !isTool(tool)) {
+    if (/^class[\s{]/.test(Function.prototype.toString.call(tool))) {
+      return fail('TOOL_INVALID', `Export "${name}" of ${label} is a class, not a tool`);
+    }
+    let made;
+    try {
+      made = await tool();
+    } catch (err) {
+      return fail('TOOL_EXECUTION_ERROR', `Tool factory "${name}" threw: ${errorMessage(err)}`);
+    }
+    if (!isTool(made)) {
+      return fail('TOOL_INVALID', `Export "${name}" of ${label} is a function that returns no tool when called without arguments`);
+    }
+    tool = made;
+  }
+  if (!isTool(tool)) {
+    const kind = tool === null ? 'null' : Array.isArray(tool) ? 'array' : typeof tool;
+    return fail('TOOL_INVALID', `Export "${name}" of ${label} is not a tool: it has no execute() function (it is ${kind})`);
+  }
+
+  const controller = new AbortController();
+  abortCurrent = (reason) => controller.abort(reason);
+  let result;
+  try {
+    result = await tool.execute(params ?? {}, { toolCallId, messages: [], abortSignal: controller.signal });
+  } catch (err) {
+    return fail('TOOL_EXECUTION_ERROR', errorMessage(err));
+  }
+  let text;
+  try {
+    const safe = jsonSafe(result, []);
+    text = JSON.stringify(safe === undefined ? null : safe);
+  } catch (err) {
+    return fail('TOOL_EXECUTION_ERROR', `Tool output could not be converted to JSON: ${errorMessage(err)}`);
+  }
+  const size = Buffer.byteLength(text);
+  if (size > maxOutputBytes) {
+    return fail('TOOL_EXECUTION_ERROR', `Tool output is ${size} bytes of JSON, over the ${maxOutputBytes}-byte limit`);
+  }
+  return finish({ ok: true, output: JSON.parse(text) });
+}
+
+let abortCurrent = null;
+let pending = '';
+let started = false;
+const control = new net.Socket({ fd: controlFd, readable: true, writable: false });
+control.setEncoding('utf8');
+control.on('data', (data) => {
+  pending += data;
+  let newline;
+  while ((newline = pending.indexOf('\n')) !== -1) {
+    const line = pending.slice(0, newline);
+    pending = pending.slice(newline + 1);
+    if (!started) {
+      started = true;
+      // After the request, only an abort can arrive: the pipe must not keep the loop alive.
+      control.unref();
+      let request;
+      try {
+        request = JSON.parse(line);
+      } catch (err) {
+        fail('INTERNAL_ERROR', `Harness received a malformed request: ${errorMessage(err)}`);
+        return;
+      }
+      call(request).catch((err) => fail('INTERNAL_ERROR', `Harness failure: ${errorMessage(err)}`));
+    } else if (line === 'abort' && abortCurrent) {
+      abortCurrent(new DOMException('The execution timed out', 'TimeoutError'));
+    }
+  }
+});
+control.on('end', () => {
+  if (!started) realExit(0);
+});
+control.on('error', () => {
+  if (!started) realExit(0);
+});
+
+send({ ready: true });

@@ -1,0 +1,86 @@
+"""Validation of what a request may ask npm for: a registry package name and a version spec.
+
+Names follow validate-npm-package-name's rules for new packages
+(https://github.com/npm/validate-npm-package-name): at most 214 characters, lowercase,
+URL-safe, optional `@scope/`, no leading `.` or `_`. We also refuse a leading `-`, which npm's
+command line would read as an option. Versions are an exact version, a range or a dist-tag;
+URLs, paths, git and alias specs are refused, so a request can only name registry packages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .semver import Range, parse_range, parse_version
+
+__all__ = ["InvalidSpec", "PackageSpec", "parse_package_spec", "validate_package_name"]
+
+_MAX_NAME = 214
+_MAX_VERSION = 256
+_NAME_PART = r"[a-z0-9][a-z0-9._-]*"
+_NAME = re.compile(rf"^(?:@(?P<scope>{_NAME_PART})/)?(?P<name>[a-z0-9._-]+)$")
+_TAG = re.compile(r"^[A-Za-z][A-Za-z0-9._-]*$")
+_RANGE_CHARS = re.compile(r"^[0-9A-Za-z.+\-<>=^~*|\s]+$")
+_BLOCKED = {"node_modules", "favicon.ico"}
+
+
+class InvalidSpec(ValueError):
+    """A package name or version a request may not use; the message says why."""
+
+
+def validate_package_name(name: str) -> str:
+    """Return `name` when npm would accept it for a new package, else raise InvalidSpec."""
+    if not isinstance(name, str) or not name:
+        raise InvalidSpec("packageName must be a non-empty string")
+    if len(name) > _MAX_NAME:
+        raise InvalidSpec(f"packageName is longer than {_MAX_NAME} characters")
+    if name != name.strip():
+        raise InvalidSpec("packageName must not have leading or trailing spaces")
+    if name.lower() != name:
+        raise InvalidSpec(f"packageName {name!r} must be lowercase")
+    if name[0] in "._-":
+        raise InvalidSpec(f"packageName {name!r} must not start with '{name[0]}'")
+    match = _NAME.match(name)
+    if not match or match["name"][0] in "._-" and match["scope"] is None:
+        raise InvalidSpec(
+            f"packageName {name!r} is not a valid npm package name "
+            "(lowercase letters, digits, '-', '.', '_', optionally '@scope/')"
+        )
+    if name in _BLOCKED:
+        raise InvalidSpec(f"packageName {name!r} is not allowed by npm")
+    return name
+
+
+@dataclass(frozen=True)
+class PackageSpec:
+    """A validated `name@version` request: the version is exact, a range or a dist-tag."""
+
+    name: str
+    spec: str
+    kind: Literal["version", "range", "tag"]
+    range: Range | None = None
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.spec}"
+
+
+def parse_package_spec(name: str, version: str | None) -> PackageSpec:
+    """Validate a name and version spec (None or empty means `latest`); raise InvalidSpec."""
+    validate_package_name(name)
+    spec = (version or "").strip() or "latest"
+    if len(spec) > _MAX_VERSION:
+        raise InvalidSpec(f"version is longer than {_MAX_VERSION} characters")
+    exact = parse_version(spec)
+    if exact is not None:
+        return PackageSpec(name, str(exact), "version")
+    if _TAG.match(spec) and parse_range(spec) is None:
+        return PackageSpec(name, spec, "tag")
+    parsed = parse_range(spec) if _RANGE_CHARS.match(spec) else None
+    if parsed is None:
+        raise InvalidSpec(
+            f"version {spec!r} is not a semver version, range or dist-tag "
+            "(URLs, paths, git and alias specs are not accepted)"
+        )
+    return PackageSpec(name, spec, "range", parsed)

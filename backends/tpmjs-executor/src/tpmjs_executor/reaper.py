@@ -1,0 +1,83 @@
+"""Reaping orphans: the service adopts the process trees it starts and collects their zombies.
+
+When a tool's process dies, its own children are re-parented. On hosts whose PID 1 does not
+reap (containers started without an init), they would stay zombies forever, so the service
+marks itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER) and periodically waits for
+zombie children it did not start itself. Processes it started (tracked here) are left to
+asyncio, which waits for them by pid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["become_subreaper", "reap_orphans", "spawning", "track", "untrack"]
+
+_PR_SET_CHILD_SUBREAPER = 36
+_tracked: set[int] = set()
+_spawning = 0
+
+
+def become_subreaper() -> bool:
+    """Ask Linux to re-parent orphaned descendants to this process; False when unsupported."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+@contextlib.contextmanager
+def spawning() -> Iterator[None]:
+    """Hold while starting a process, so a sweep never mistakes it for an orphan."""
+    global _spawning
+    _spawning += 1
+    try:
+        yield
+    finally:
+        _spawning -= 1
+
+
+def track(pid: int) -> None:
+    """Mark `pid` as started by us (asyncio waits for it)."""
+    _tracked.add(pid)
+
+
+def untrack(pid: int) -> None:
+    """Forget `pid` once it has been waited for."""
+    _tracked.discard(pid)
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError, ValueError):
+            out.extend(int(p) for p in (task / "children").read_text().split())
+    return out
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] == "Z"
+
+
+def reap_orphans() -> int:
+    """Wait for zombie children this process did not start; return how many were reaped."""
+    if _spawning:
+        return 0
+    reaped = 0
+    for pid in _children(os.getpid()):
+        if pid in _tracked or not _is_zombie(pid):
+            continue
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                reaped += 1
+    return reaped

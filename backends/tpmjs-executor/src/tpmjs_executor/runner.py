@@ -1,0 +1,306 @@
+"""Running one tool call in its own Node process, fresh or taken from a pool of started ones.
+
+Every call gets a process of its own, used once: the harness (harness/harness.mjs) loaded in
+a sandbox for the call's package. The call goes in over a control pipe; the result comes back
+over a result pipe, so whatever the tool prints cannot corrupt it. When the result is in, or
+the time limit passes, the whole sandbox is killed: under bubblewrap by killing the PID
+namespace's init (which takes every process inside with it), otherwise the process group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import reaper
+from .config import Settings
+from .sandbox import Sandbox, SandboxPlan
+
+__all__ = ["LOADER", "RunOutcome", "Runner", "ToolCall"]
+
+# Written into every store entry: a dynamic import from inside the entry resolves the package
+# from the entry's node_modules with ESM rules, for ESM and CommonJS packages alike.
+LOADER = Path(".tpmjs") / "load.mjs"
+_STDERR_TAIL = 4096
+_READY_TIMEOUT_S = 10.0
+_ABORT_GRACE_S = 0.1
+_IDLE_MAX_AGE_S = 300.0
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """What the harness needs for one call."""
+
+    package_name: str
+    label: str  # name@version, for messages
+    name: str
+    params: dict[str, Any] | None
+    env: dict[str, str]
+    tool_call_id: str
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """A call's result: `ok` with `output`, or an error `code` and `message`."""
+
+    ok: bool
+    output: Any = None
+    code: str | None = None
+    message: str | None = None
+    logs: tuple[str, ...] = ()
+
+
+@dataclass
+class _Process:
+    """One started harness process and its pipes."""
+
+    plan: SandboxPlan
+    proc: asyncio.subprocess.Process
+    reader: asyncio.StreamReader
+    control: asyncio.WriteTransport
+    results: asyncio.ReadTransport
+    stderr_task: asyncio.Task[None]
+    stderr_tail: bytearray = field(default_factory=bytearray)
+    started: float = field(default_factory=time.monotonic)
+
+
+class Runner:
+    """Starts tool processes (keeping up to `pool_size` idle ones ready) and runs calls."""
+
+    def __init__(self, settings: Settings, sandbox: Sandbox) -> None:
+        self._settings = settings
+        self._sandbox = sandbox
+        self._idle: OrderedDict[Path, list[_Process]] = OrderedDict()
+        self._refills: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    @property
+    def idle_count(self) -> int:
+        """Started processes waiting for a call."""
+        return sum(len(v) for v in self._idle.values())
+
+    async def run(self, entry_dir: Path, call: ToolCall, timeout_ms: int) -> RunOutcome:
+        """Run `call` against the package installed in `entry_dir`, within `timeout_ms`."""
+        process = self._take_idle(entry_dir) or await self._start(entry_dir)
+        try:
+            return await self._call(process, call, timeout_ms)
+        finally:
+            await self._kill(process)
+            if self._settings.pool_size > 0 and not self._closed:
+                task = asyncio.create_task(self._refill(entry_dir))
+                self._refills.add(task)
+                task.add_done_callback(self._refills.discard)
+
+    async def discard(self, entry_dir: Path) -> None:
+        """Kill the idle processes started for `entry_dir` (its entry is being removed)."""
+        for process in self._idle.pop(entry_dir, []):
+            await self._kill(process)
+
+    async def prune(self) -> None:
+        """Kill idle processes that died or waited too long."""
+        now = time.monotonic()
+        for entry_dir, processes in list(self._idle.items()):
+            keep = []
+            for process in processes:
+                if process.proc.returncode is None and now - process.started < _IDLE_MAX_AGE_S:
+                    keep.append(process)
+                else:
+                    await self._kill(process)
+            if keep:
+                self._idle[entry_dir] = keep
+            else:
+                self._idle.pop(entry_dir, None)
+
+    async def close(self) -> None:
+        """Kill every idle process and stop refilling."""
+        self._closed = True
+        for task in list(self._refills):
+            task.cancel()
+        await asyncio.gather(*self._refills, return_exceptions=True)
+        for entry_dir in list(self._idle):
+            await self.discard(entry_dir)
+
+    def _take_idle(self, entry_dir: Path) -> _Process | None:
+        processes = self._idle.get(entry_dir)
+        while processes:
+            process = processes.pop(0)
+            if process.proc.returncode is None:
+                return process
+            task = asyncio.create_task(self._kill(process))
+            self._refills.add(task)
+            task.add_done_callback(self._refills.discard)
+        return None
+
+    async def _refill(self, entry_dir: Path) -> None:
+        if entry_dir in self._idle and len(self._idle[entry_dir]) >= 1:
+            return
+        process = await self._start(entry_dir)
+        if self._closed or not entry_dir.is_dir():
+            await self._kill(process)
+            return
+        self._idle.setdefault(entry_dir, []).append(process)
+        self._idle.move_to_end(entry_dir)
+        while self.idle_count > self._settings.pool_size:
+            oldest = next(iter(self._idle))
+            victims = self._idle[oldest]
+            victim = victims.pop(0)
+            if not victims:
+                del self._idle[oldest]
+            await self._kill(victim)
+
+    async def _start(self, entry_dir: Path) -> _Process:
+        loop = asyncio.get_running_loop()
+        control_r, control_w = os.pipe()
+        result_r, result_w = os.pipe()
+        err_r, err_w = os.pipe()
+        plan = self._sandbox.plan(entry_dir, control_r, result_w)
+        try:
+            with reaper.spawning():
+                proc = await asyncio.create_subprocess_exec(
+                    *plan.argv,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=err_w,
+                    pass_fds=(control_r, result_w),
+                    env=plan.env,
+                    cwd=plan.cwd,
+                    start_new_session=True,
+                )
+                reaper.track(proc.pid)
+        except BaseException:
+            for fd in (control_w, result_r, err_r):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (control_r, result_w, err_w):
+                os.close(fd)
+        limit = self._settings.max_output_bytes + self._settings.max_log_bytes * 2 + 65536
+        reader = asyncio.StreamReader(limit=limit)
+        results, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(result_r, "rb", buffering=0)
+        )
+        control, _ = await loop.connect_write_pipe(
+            asyncio.Protocol, os.fdopen(control_w, "wb", buffering=0)
+        )
+        tail = bytearray()
+        stderr_task = asyncio.create_task(_drain(err_r, tail))
+        return _Process(plan, proc, reader, control, results, stderr_task, tail)
+
+    async def _call(self, process: _Process, call: ToolCall, timeout_ms: int) -> RunOutcome:
+        request = {
+            "loader": str(Path(process.plan.package_dir) / LOADER),
+            "packageName": call.package_name,
+            "label": call.label,
+            "name": call.name,
+            "params": call.params,
+            "env": call.env,
+            "toolCallId": call.tool_call_id,
+            "maxOutputBytes": self._settings.max_output_bytes,
+            "maxLogBytes": self._settings.max_log_bytes,
+        }
+        process.control.write(json.dumps(request).encode() + b"\n")
+        try:
+            return await asyncio.wait_for(self._result(process), timeout_ms / 1000)
+        except TimeoutError:
+            with contextlib.suppress(Exception):
+                process.control.write(b"abort\n")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(process.proc.wait(), _ABORT_GRACE_S)
+            return RunOutcome(
+                False,
+                code="EXECUTION_TIMEOUT",
+                message=f"Execution exceeded {timeout_ms}ms time limit",
+            )
+
+    async def _result(self, process: _Process) -> RunOutcome:
+        while True:
+            try:
+                line = await process.reader.readline()
+            except ValueError:
+                return RunOutcome(False, code="TOOL_EXECUTION_ERROR", message="Tool output too large")
+            if not line:
+                return await self._died(process)
+            message = json.loads(line)
+            if message.get("ready"):
+                continue
+            logs = tuple(str(x) for x in message.get("logs", ()))
+            if message.get("ok"):
+                return RunOutcome(True, output=message.get("output"), logs=logs)
+            code = message.get("code") or "INTERNAL_ERROR"
+            return RunOutcome(False, code=code, message=str(message.get("message")), logs=logs)
+
+    async def _died(self, process: _Process) -> RunOutcome:
+        status = await process.proc.wait()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(process.stderr_task), 0.2)
+        stderr = process.stderr_tail.decode(errors="replace")
+        if "heap out of memory" in stderr or "Reached heap limit" in stderr:
+            message = (
+                f"Tool ran out of memory (heap limit {self._settings.memory_mb} MB) "
+                "and was stopped"
+            )
+        else:
+            how = f"signal {-status}" if status < 0 else f"exit code {status}"
+            last = [line for line in stderr.splitlines() if line.strip()][-1:]
+            message = f"Tool process ended without a result ({how})" + (
+                f": {last[0][:500]}" if last else ""
+            )
+        return RunOutcome(False, code="TOOL_EXECUTION_ERROR", message=message)
+
+    async def _kill(self, process: _Process) -> None:
+        proc = process.proc
+        if proc.returncode is None:
+            if self._sandbox.bwrap:
+                # Kill the namespace's init (bwrap's child): every process inside dies with it,
+                # and the outer bwrap, our child, then exits and is reaped normally.
+                for child in _children(proc.pid):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(child, signal.SIGKILL)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(proc.wait(), 1.0)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        elif not self._sandbox.bwrap:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        await proc.wait()
+        reaper.untrack(proc.pid)
+        process.control.close()
+        process.results.close()
+        process.stderr_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await process.stderr_task
+        if process.plan.scratch is not None:
+            await asyncio.to_thread(shutil.rmtree, process.plan.scratch, True)
+        reaper.reap_orphans()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+async def _drain(fd: int, tail: bytearray) -> None:
+    """Read a pipe to its end in a thread-free way, keeping only its last bytes."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    transport, _ = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0)
+    )
+    try:
+        while chunk := await reader.read(65536):
+            tail.extend(chunk)
+            del tail[:-_STDERR_TAIL]
+    finally:
+        transport.close()

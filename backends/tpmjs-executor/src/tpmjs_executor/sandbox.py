@@ -1,0 +1,124 @@
+"""How a tool process is started: the bubblewrap sandbox, or a plain process group.
+
+Under bubblewrap a tool sees a read-only system (/usr and the library dirs, a few /etc files),
+its own package at /pkg (read-only), the harness at /harness, a private tmpfs at /tmp (also its
+HOME and cwd), a fresh /proc and /dev, and nothing else: not the service's files, not the
+store's other packages. It runs as `nobody` in new user, PID, IPC and UTS namespaces (and a new
+network namespace when the network is off). Without bubblewrap a tool is a separate process
+in its own process group with a private HOME, and can read whatever the service's user can.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from .config import Settings
+
+__all__ = ["HARNESS", "Sandbox", "SandboxPlan"]
+
+HARNESS = Path(str(resources.files("tpmjs_executor") / "harness" / "harness.mjs"))
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+_ETC_FILES = (
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/pki",
+    "/etc/resolv.conf",
+    "/etc/hosts",
+    "/etc/nsswitch.conf",
+    "/etc/host.conf",
+    "/etc/gai.conf",
+    "/etc/localtime",
+)
+_PASSWD = "root:x:0:0:root:/root:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin\n"
+_GROUP = "root:x:0:\nnogroup:x:65534:\n"
+_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+@dataclass(frozen=True)
+class SandboxPlan:
+    """One process to start: its argv, environment and working directory."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str
+    package_dir: str
+    scratch: Path | None  # host dir to delete when the process is gone
+
+
+class Sandbox:
+    """Builds the command line that runs the harness for one package entry."""
+
+    def __init__(self, settings: Settings, work_dir: Path) -> None:
+        self._settings = settings
+        self.bwrap = settings.use_bwrap()
+        if not settings.network and not self.bwrap:
+            raise ValueError("turning the network off needs the bubblewrap sandbox (isolation=bwrap)")
+        self._work_dir = work_dir
+        node = shutil.which(settings.node)
+        if node is None:
+            raise ValueError(f"Node.js executable {settings.node!r} not found on PATH")
+        self.node = os.path.realpath(node)
+        self._bwrap_path = shutil.which(settings.bwrap) if self.bwrap else None
+        if self.bwrap and self._bwrap_path is None:
+            raise ValueError(f"bubblewrap executable {settings.bwrap!r} not found on PATH")
+        self._etc = work_dir / "sandbox-etc"
+        self._etc.mkdir(parents=True, exist_ok=True)
+        (self._etc / "passwd").write_text(_PASSWD)
+        (self._etc / "group").write_text(_GROUP)
+
+    @property
+    def isolation(self) -> str:
+        """The protocol's isolation level: namespaces make a container, else a process."""
+        return "container" if self.bwrap else "process"
+
+    def plan(self, entry_dir: Path, control_fd: int, result_fd: int) -> SandboxPlan:
+        """The command that starts the harness for the package installed in `entry_dir`."""
+        node_args = [f"--max-old-space-size={self._settings.memory_mb}"]
+        fds = ["--control-fd", str(control_fd), "--result-fd", str(result_fd)]
+        if not self.bwrap:
+            scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self._work_dir))
+            env = self._env(str(scratch))
+            argv = [self.node, *node_args, str(HARNESS), *fds]
+            return SandboxPlan(argv, env, str(scratch), str(entry_dir), scratch)
+        argv = [str(self._bwrap_path), *self._bwrap_args(entry_dir)]
+        argv += ["--", self.node, *node_args, "/harness/harness.mjs", *fds]
+        return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None)
+
+    def _env(self, home: str) -> dict[str, str]:
+        # Only these reach a tool (and bwrap itself, whose environment a tool could read
+        # through /proc): never the service's own variables.
+        return {"PATH": _PATH, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
+
+    def _bwrap_args(self, entry_dir: Path) -> list[str]:
+        args = [
+            "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+            "--uid", "65534", "--gid", "65534", "--hostname", "tpmjs-tool",
+        ]  # fmt: skip
+        if not self._settings.network:
+            args.append("--unshare-net")
+        for path in _SYSTEM_DIRS:
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+            elif os.path.isdir(path):
+                args += ["--ro-bind", path, path]
+        node_root = str(Path(self.node).parent.parent)
+        if not any(self.node.startswith(d + "/") for d in _SYSTEM_DIRS):
+            args += ["--ro-bind", node_root, node_root]
+        for path in _ETC_FILES:
+            args += ["--ro-bind-try", path, path]
+        args += [
+            "--ro-bind", str(self._etc / "passwd"), "/etc/passwd",
+            "--ro-bind", str(self._etc / "group"), "/etc/group",
+            "--proc", "/proc", "--dev", "/dev",
+            "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/tmp",
+            "--ro-bind", str(entry_dir), "/pkg",
+            "--ro-bind", str(HARNESS.parent), "/harness",
+            "--chdir", "/tmp",
+        ]  # fmt: skip
+        return args

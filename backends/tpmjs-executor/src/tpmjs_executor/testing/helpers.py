@@ -1,0 +1,35 @@
+"""Helpers to drive an Executor from synchronous code (tests, benchmarks)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+from ..config import Settings
+from ..executor import ExecutionRequest, ExecutionResult, Executor
+
+__all__ = ["execute", "run", "with_executor"]
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion in a fresh event loop."""
+    return asyncio.run(coro)
+
+
+async def with_executor(settings: Settings, body: Callable[[Executor], Awaitable[T]]) -> T:
+    """Start an Executor, run `body` with it, close it."""
+    executor = Executor(settings)
+    await executor.start()
+    try:
+        return await body(executor)
+    finally:
+        await executor.close()
+
+
+def execute(settings: Settings, package: str, name: str, **kwargs: Any) -> ExecutionResult:
+    """One call through a fresh Executor, from synchronous code."""
+    request = ExecutionRequest(package_name=package, name=name, **kwargs)
+    return run(with_executor(settings, lambda ex: ex.execute(request)))
