@@ -34,6 +34,7 @@ _CONSTRUCT = {
 # keeps every column where it was, and only the positions are read from that parse.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _YAML_HINTS = (
+    ("(a tab)", "indent with spaces; YAML does not allow tabs for indentation"),
     ("'\\t'", "indent with spaces; YAML does not allow tabs for indentation"),
     ("mapping values are not allowed", "quote the value if it contains ': ', or fix the indentation"),
     ("could not find expected ':'", "a key needs ': ' after it; check the line above for an unclosed quote"),
@@ -170,7 +171,7 @@ def _parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        raise _yaml_error(exc, path) from exc
+        raise _yaml_error(exc, path, text) from exc
     except yaml.YAMLError as exc:  # unmarked: reader errors such as control characters
         raise SpecError(
             [Problem(Level.ERROR, f"YAML syntax error: {exc}", str(path), None, None, "")]
@@ -292,12 +293,15 @@ class _Builder:
         )
 
 
-def _yaml_error(exc: yaml.MarkedYAMLError, path: Path) -> SpecError:
+def _yaml_error(exc: yaml.MarkedYAMLError, path: Path, text: str) -> SpecError:
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or "invalid YAML"
     message = f"YAML syntax error: {problem}"
     if exc.context and exc.context_mark and exc.problem:
         message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    lines = text.splitlines()
+    if mark and mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+        message += " (a tab)"  # libyaml does not name the character
     hint = next((h for needle, h in _YAML_HINTS if needle in message), None)
     line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
     return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])

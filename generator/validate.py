@@ -75,9 +75,11 @@ def validate_document(doc: Document) -> list[Problem]:
     if not fast_check(doc.data):
         problems = [problem for error in schema_validator.iter_errors(doc.data)
                     for problem in _schema_problems(doc, error, is_30)]
-    problems.extend(lint_document(doc, version))
-    if not has_errors(problems):
+    lints = lint_document(doc, version)
+    # The semantic checks walk the spec as the schema describes it, following $refs.
+    if not problems and not has_errors(p for p in lints if p.pointer.endswith("/$ref")):
         problems.extend(_semantic_problems(doc, spec_validator_cls))
+    problems.extend(lints)
     return sorted_problems(problems)
 
 
@@ -143,17 +145,21 @@ def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
         return [replace(p, message=f"default value is invalid: {p.message}") for p in found]
     if isinstance(error.validator, str):  # a schema checked against its JSON Schema dialect
         return _schema_problems(doc, error, is_30=False, prefix=parts)
+    hint = None
     if name == "UnresolvableParameterError":
         match = _UNRESOLVED_PARAM.match(message)
         if match:
             param, _, url = match.groups()
-            message = (f"path parameter {param!r} is not declared (`in: path`)"
-                       if "{" + param + "}" in url else
+            in_url = "{" + param + "}" in url
+            message = (f"path parameter {param!r} is not declared (`in: path`)" if in_url else
                        f"path parameter {param!r} does not appear in the path {url}")
+            other = [n for n in re.findall(r"\{([^}]+)\}", url) if n.lower() == param.lower()]
+            if not in_url and other:
+                hint = f"names are case-sensitive: the path says {{{other[0]}}}"
     elif name == "ExtraParametersError":
         message = message.replace("Required list has not defined properties",
                                   "`required` names properties that are not defined")
-    return [doc.problem(Level.ERROR, make_pointer(parts), message[:1].lower() + message[1:])]
+    return [doc.problem(Level.ERROR, make_pointer(parts), message[:1].lower() + message[1:], hint)]
 
 
 def _schema_problems(doc: Document, error: Any, is_30: bool, prefix: tuple[Part, ...] = ()

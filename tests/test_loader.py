@@ -1,0 +1,280 @@
+"""Loading specs with positions, loader errors, and inlining references to other files."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from contractgen.loader import document_from_data, load_document
+from contractgen.problems import Level, Problem, SpecError
+from contractgen.resolve import resolve_external_refs
+
+REPO = Path(__file__).resolve().parent.parent
+TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def only_problem(exc: pytest.ExceptionInfo[SpecError]) -> Problem:
+    assert len(exc.value.problems) == 1, exc.value
+    return exc.value.problems[0]
+
+
+YAML = """\
+openapi: 3.0.3
+info:
+  title: t
+  version: '1'
+paths:
+  /a:
+    get:
+      responses:
+        200:
+          description: ok
+tags:
+  - name: one
+  - name: two
+    x-date: 2024-01-02
+    x-when: 2024-01-02T03:04:05Z
+"""
+
+
+def test_yaml_positions_of_keys_items_and_missing_nodes(tmp_path: Path) -> None:
+    doc = load_document(write(tmp_path, "s.yaml", YAML))
+    assert doc.position("") == (1, 1)
+    assert doc.position("/info/title") == (3, 3)
+    assert doc.position("/paths/~1a/get/responses/200/description") == (10, 11)
+    assert doc.position("/tags/1") == (13, 5)
+    assert doc.position("/tags/1/name") == (13, 5)
+    # A pointer that does not exist: its deepest existing ancestor.
+    assert doc.position("/paths/~1a/get/parameters/0") == (7, 5)
+    assert doc.position("/tags/7") == (11, 1)
+
+
+def test_yaml_keys_are_strings_as_written_and_dates_stay_strings(tmp_path: Path) -> None:
+    doc = load_document(write(tmp_path, "s.yaml", YAML))
+    assert list(doc.data["paths"]["/a"]["get"]["responses"]) == ["200"]
+    assert doc.data["tags"][1]["x-date"] == "2024-01-02"
+    assert doc.data["tags"][1]["x-when"] == "2024-01-02T03:04:05Z"
+    assert list(doc.data) == ["openapi", "info", "paths", "tags"]  # order as written
+
+
+def test_document_identity_text_and_hash(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.yaml", YAML)
+    doc = load_document(path)
+    assert doc.path == path
+    assert doc.text == YAML
+    assert doc.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_yaml_aliases_and_merge_keys(tmp_path: Path) -> None:
+    text = "base: &b {type: string, maxLength: 3}\nuse: *b\nmerged:\n  <<: *b\n  maxLength: 9\n"
+    doc = load_document(write(tmp_path, "s.yaml", text))
+    assert doc.data["use"] == {"type": "string", "maxLength": 3}
+    assert doc.data["merged"] == {"maxLength": 9, "type": "string"}
+    assert doc.position("/merged/maxLength") == (5, 3)
+
+
+def test_yaml_syntax_error_has_line_column_and_hint(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.yaml", "openapi: 3.0.3\ninfo:\n  title: a: b\n")
+    with pytest.raises(SpecError) as exc:
+        load_document(path)
+    problem = only_problem(exc)
+    assert (problem.level, problem.file, problem.line, problem.col) == (Level.ERROR, str(path), 3, 11)
+    assert "mapping values are not allowed" in problem.message
+    assert problem.hint and "quote the value" in problem.hint
+    assert str(exc.value) == problem.format()
+
+
+def test_yaml_tab_indentation_hint(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_document(write(tmp_path, "s.yaml", "info:\n\ttitle: x\n"))
+    problem = only_problem(exc)
+    assert problem.line == 2
+    assert problem.hint == "indent with spaces; YAML does not allow tabs for indentation"
+
+
+def test_yaml_duplicate_key_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_document(write(tmp_path, "s.yaml", "a: 1\nb:\n  c: 1\n  c: 2\n"))
+    problem = only_problem(exc)
+    assert (problem.line, problem.col) == (4, 3)
+    assert problem.message == "duplicate key 'c' (first at line 3)"
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [("- a\n- b\n", "a list"), ("just text\n", "a string"), ("", "nothing")],
+)
+def test_top_level_must_be_a_mapping(tmp_path: Path, text: str, found: str) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_document(write(tmp_path, "s.yaml", text))
+    problem = only_problem(exc)
+    assert problem.message == f"the document must be a mapping (an OpenAPI object), found {found}"
+    assert problem.line == 1
+    assert problem.hint
+
+
+def test_unreadable_and_undecodable_files(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_document(tmp_path / "missing.yaml")
+    problem = only_problem(exc)
+    assert problem.format() == (
+        f"{tmp_path / 'missing.yaml'}: error: /: cannot read the file: No such file or directory "
+        "(hint: check the path)"
+    )
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"info:\n  title: caf\xe9\n")
+    with pytest.raises(SpecError) as exc:
+        load_document(path)
+    assert (only_problem(exc).line, only_problem(exc).col) == (2, 13)
+
+
+def test_json_positions_and_data(tmp_path: Path) -> None:
+    text = '{\n  "openapi": "3.1.0",\n  "paths": {\n    "/a": {"get": {"x": "\\ud83d\\ude00"}}\n  }\n}\n'
+    doc = load_document(write(tmp_path, "s.json", text))
+    assert doc.data["paths"]["/a"]["get"]["x"] == "\U0001f600"
+    assert doc.position("/paths/~1a/get/x") == (4, 20)
+    assert doc.position("/openapi") == (2, 3)
+
+
+def test_json_syntax_error_has_line_and_hint(tmp_path: Path) -> None:
+    path = write(tmp_path, "s.json", '{\n  "a": 1,\n  "b": [1, 2,],\n}\n')
+    with pytest.raises(SpecError) as exc:
+        load_document(path)
+    problem = only_problem(exc)
+    assert (problem.line, problem.col) == (3, 14)
+    assert problem.message == "JSON syntax error: Expecting value"
+    assert problem.hint == "JSON allows no trailing commas, comments or single quotes"
+
+
+def test_json_duplicate_keys_are_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as exc:
+        load_document(write(tmp_path, "s.json", '{"a": 1,\n "a": 2}'))
+    assert only_problem(exc).line == 2
+
+
+def test_tpmjs_position_of_the_null_member() -> None:
+    doc = load_document(TPMJS)
+    pointer = "/components/schemas/ExecuteToolSuccessResponse/properties/output/oneOf/5"
+    assert doc.position(pointer) == (417, 15)
+    assert doc.data["paths"]["/health"]["get"]["responses"]["200"]["description"]
+
+
+def test_document_from_data_and_problem_helper(tmp_path: Path) -> None:
+    doc = document_from_data({"a": 1}, tmp_path / "x.json", text='{"a": 1}')
+    assert doc.sha256 == hashlib.sha256(b'{"a": 1}').hexdigest()
+    assert doc.position("/a") is None
+    problem = doc.problem(Level.WARNING, "/a", "odd")
+    assert problem.format() == f"{tmp_path / 'x.json'}: warning: /a: odd"
+
+
+def test_problem_format() -> None:
+    problem = Problem(Level.ERROR, "bad", "s.yaml", 3, 7, "/a~1b", "fix it")
+    assert problem.format() == "s.yaml:3:7: error: /a~1b: bad (hint: fix it)"
+    assert Problem(Level.WARNING, "m", "s.yaml", 3, None, "").format() == "s.yaml:3: warning: /: m"
+
+
+# --- references to other files -----------------------------------------------------------
+
+MAIN = """\
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: './common.yaml#/components/schemas/Pet'
+components:
+  schemas:
+    Local:
+      type: object
+      properties:
+        self: {$ref: '#/components/schemas/Local'}
+        node: {$ref: 'common.yaml#/components/schemas/Node'}
+        count: {$ref: 'count.yaml'}
+"""
+COMMON = """\
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {$ref: '#/components/schemas/Name'}
+        born: {type: string, example: 2020-01-01}
+    Name: {type: string}
+    Node:
+      type: object
+      properties:
+        next: {$ref: '#/components/schemas/Node'}
+"""
+
+
+def test_external_refs_are_inlined_and_local_refs_kept(tmp_path: Path) -> None:
+    write(tmp_path, "common.yaml", COMMON)
+    write(tmp_path, "count.yaml", "type: integer\nminimum: 0\n")
+    doc = load_document(write(tmp_path, "main.yaml", MAIN))
+    data = resolve_external_refs(doc)
+    schema = data["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    # common.yaml's own `#/...` reference means common.yaml's node, so it is inlined too.
+    assert schema == {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "born": {"type": "string", "example": "2020-01-01"}},
+    }
+    local = data["components"]["schemas"]["Local"]["properties"]
+    assert local["self"] == {"$ref": "#/components/schemas/Local"}
+    assert local["count"] == {"type": "integer", "minimum": 0}
+    # A recursive schema from another file is copied once into components and referred to.
+    assert local["node"] == {"$ref": "#/components/schemas/Node"}
+    assert data["components"]["schemas"]["Node"] == {
+        "type": "object",
+        "properties": {"next": {"$ref": "#/components/schemas/Node"}},
+    }
+    assert "$ref" in doc.data["components"]["schemas"]["Local"]["properties"]["count"]  # untouched
+
+
+def test_missing_external_file_is_reported_at_the_ref(tmp_path: Path) -> None:
+    path = write(tmp_path, "main.yaml", MAIN)
+    write(tmp_path, "common.yaml", COMMON)
+    with pytest.raises(SpecError) as exc:
+        resolve_external_refs(load_document(path))
+    problem = only_problem(exc)
+    assert problem.pointer == "/components/schemas/Local/properties/count/$ref"
+    assert (problem.line, problem.col) == (20, 17)
+    assert problem.message == (
+        "cannot resolve $ref 'count.yaml': cannot read the file: No such file or directory"
+    )
+
+
+def test_bad_pointer_inside_an_external_file_is_reported_there(tmp_path: Path) -> None:
+    write(tmp_path, "count.yaml", "type: integer\n")
+    write(tmp_path, "common.yaml", COMMON.replace("schemas/Name'", "schemas/Nme'"))
+    with pytest.raises(SpecError) as exc:
+        resolve_external_refs(load_document(write(tmp_path, "main.yaml", MAIN)))
+    problem = only_problem(exc)
+    assert problem.file == str(tmp_path / "common.yaml")
+    assert (problem.line, problem.pointer) == (6, "/components/schemas/Pet/properties/name/$ref")
+    assert problem.hint == "did you mean 'Name'?"
+
+
+def test_no_external_refs_is_a_fast_path_without_prance() -> None:
+    code = (
+        "import sys\nfrom contractgen.loader import load_document\n"
+        "from contractgen.resolve import resolve_external_refs\n"
+        f"doc = load_document({str(TPMJS)!r})\n"
+        "assert resolve_external_refs(doc) is doc.data\n"
+        "assert not any(m.startswith(('prance', 'openapi_spec_validator')) for m in sys.modules)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
