@@ -15,7 +15,7 @@ from typing import Any
 
 from .jsonpath import JSONPathError, find
 from .loader import Document, Pos, document_from_data, load_document
-from .problems import Level, Problem
+from .problems import Level, Problem, sorted_problems
 from .tree import Part, copy_data, make_pointer
 
 _VERSION = re.compile(r"^1\.0\.\d+$")
@@ -39,7 +39,7 @@ def apply_overlay(doc: Document, overlay_path: str | Path) -> tuple[Document, li
         positions=positions,
         overlay_path=overlay.path,
     )
-    return result, problems
+    return result, sorted_problems(problems)
 
 
 def _check_document(overlay: Document) -> list[Problem]:

@@ -49,16 +49,22 @@ components:
 """
 
 
-def run(tmp_path: Path, actions: str, spec: str = SPEC) -> tuple[Document, Document, list[Problem]]:
+def apply_text(tmp_path: Path, overlay_text: str, spec: str = SPEC
+               ) -> tuple[Document, Document, list[Problem]]:
+    """Write the spec and the overlay, apply one to the other."""
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(spec, encoding="utf-8")
     overlay_path = tmp_path / "spec.overlay.yaml"
-    overlay_path.write_text(
-        "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n" + actions, encoding="utf-8"
-    )
+    overlay_path.write_text(overlay_text, encoding="utf-8")
     doc = load_document(spec_path)
     result, problems = apply_overlay(doc, overlay_path)
     return doc, result, problems
+
+
+def run(tmp_path: Path, actions: str, spec: str = SPEC) -> tuple[Document, Document, list[Problem]]:
+    """Apply a well-formed overlay with these actions."""
+    return apply_text(tmp_path, "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n" + actions,
+                      spec)
 
 
 def test_update_merges_objects_appends_arrays_and_replaces_scalars(tmp_path: Path) -> None:
@@ -179,39 +185,31 @@ def test_unsupported_jsonpath_is_an_error_naming_it(tmp_path: Path, target: str,
 
 
 def test_overlay_shape_problems(tmp_path: Path) -> None:
-    overlay_path = tmp_path / "o.yaml"
-    overlay_path.write_text(
+    _, _, problems = apply_text(
+        tmp_path,
         "overlay: 2.0.0\nextra: 1\nactions:\n  - description: no target\n    remove: true\n"
         "  - target: $.info\n  - target: $.info\n    copy: $.paths\n  - target: $.info\n"
         "    remove: yes please\n  - just a string\n",
-        encoding="utf-8",
     )
-    spec = tmp_path / "s.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
-    _, problems = apply_overlay(load_document(spec), overlay_path)
-    lines = [p.format().replace(f"{overlay_path}:", "") for p in problems]
+    lines = [p.format().replace(f"{tmp_path / 'spec.overlay.yaml'}:", "") for p in problems]
     assert lines == [
+        "1:1: warning: /: `info` needs a `title` and a `version` (strings)",
         "1:1: error: /overlay: unsupported overlay version '2.0.0' (hint: contractgen applies "
         "Overlay 1.0.x; write `overlay: 1.0.0`)",
-        "1:1: warning: /: `info` needs a `title` and a `version` (strings)",
         "2:1: warning: /extra: unknown field 'extra' is ignored",
         "4:5: error: /actions/0: the action has no `target` (a JSONPath string) "
         "(hint: for example `target: $.paths['/users'].get`)",
         "6:5: warning: /actions/1: the action has neither `update` nor `remove: true`; it does nothing",
+        "7:5: warning: /actions/2: the action has neither `update` nor `remove: true`; it does nothing",
         "8:5: error: /actions/2/copy: `copy` is Overlay 1.1 and not supported "
         "(hint: write the copied value out in `update`)",
-        "7:5: warning: /actions/2: the action has neither `update` nor `remove: true`; it does nothing",
         "10:5: error: /actions/3/remove: `remove` must be true or false, not 'yes please'",
         "11:5: error: /actions/4: an action must be a mapping with a `target`",
     ]
 
 
 def test_missing_actions_and_bad_update_type(tmp_path: Path) -> None:
-    overlay_path = tmp_path / "o.yaml"
-    overlay_path.write_text("overlay: 1.0.0\ninfo: {title: o, version: '1'}\n", encoding="utf-8")
-    spec = tmp_path / "s.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
-    _, problems = apply_overlay(load_document(spec), overlay_path)
+    _, _, problems = apply_text(tmp_path, "overlay: 1.0.0\ninfo: {title: o, version: '1'}\n")
     assert [p.message for p in problems] == ["`actions` must be a non-empty list"]
     _, _, problems = run(tmp_path, """\
   - target: $.info.title
@@ -229,13 +227,9 @@ def test_missing_actions_and_bad_update_type(tmp_path: Path) -> None:
 
 
 def test_overlay_syntax_error_raises(tmp_path: Path) -> None:
-    overlay_path = tmp_path / "o.yaml"
-    overlay_path.write_text("overlay: 1.0.0\nactions: [\n", encoding="utf-8")
-    spec = tmp_path / "s.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
     with pytest.raises(SpecError) as exc:
-        apply_overlay(load_document(spec), overlay_path)
-    assert exc.value.problems[0].file == str(overlay_path)
+        apply_text(tmp_path, "overlay: 1.0.0\nactions: [\n")
+    assert exc.value.problems[0].file == str(tmp_path / "spec.overlay.yaml")
 
 
 def test_tpmjs_with_its_overlay_is_clean_and_means_the_same() -> None:
