@@ -20,11 +20,16 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
     is_30 = version.startswith("3.0")
     problems: list[Problem] = []
     loaded: dict[Path, Document | SpecError] = {}
+    with_id: list[tuple[Part, ...]] = []
     for path, obj in walk_objects(doc.data):
         pointer = make_pointer(path)
+        if isinstance(obj.get("$id"), str):
+            with_id.append(path)
         ref = obj.get("$ref")
         if isinstance(ref, str):
-            problems.extend(check_ref(doc, pointer, ref, loaded))
+            # Under a JSON Schema `$id`, references are relative to that schema, not this file.
+            if not any(path[: len(base)] == base for base in with_id):
+                problems.extend(check_ref(doc, pointer, ref, loaded))
             siblings = sorted(k for k in obj if k != "$ref" and not k.startswith("x-"))
             if is_30 and siblings:
                 problems.append(doc.problem(

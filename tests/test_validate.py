@@ -142,6 +142,15 @@ def test_unresolvable_local_ref_points_at_the_ref(tmp_path: Path) -> None:
     assert problems[0].hint == "did you mean 'Person'?"
 
 
+def test_refs_under_a_schema_id_are_left_to_json_schema(tmp_path: Path) -> None:
+    body = (
+        "paths: {}\ncomponents:\n  schemas:\n    A:\n      $id: https://example.com/a\n"
+        "      $defs: {B: {type: string}}\n      properties:\n        b: {$ref: '#/$defs/B'}\n"
+    )
+    # openapi-spec-validator cannot follow it either; that is a warning, not an error.
+    assert [p.level for p in validate_text(tmp_path, HEAD_31 + body)] == [Level.WARNING]
+
+
 def test_ref_siblings_warn_in_30_only(tmp_path: Path) -> None:
     body = (
         "paths: {}\ncomponents:\n  schemas:\n    A: {type: string}\n"
