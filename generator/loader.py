@@ -9,9 +9,11 @@ composer, which reads JSON as YAML.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,8 +75,13 @@ class Document:
     text: str
     sha256: str
     data: dict[str, Any]
-    positions: Pos | None = field(default=None, repr=False, compare=False)
+    locate: Callable[[], Pos | None] = field(default=lambda: None, repr=False, compare=False)
     overlay_path: Path | None = None
+
+    @functools.cached_property
+    def positions(self) -> Pos | None:
+        """Where each node was written; found on first use for JSON (YAML has it already)."""
+        return self.locate()
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, else of its deepest existing ancestor."""
@@ -113,7 +120,7 @@ def document_from_data(
 ) -> Document:
     """A Document for data built in memory; `sha256` defaults to the hash of `text`."""
     digest = sha256 or hashlib.sha256(text.encode()).hexdigest()
-    return Document(Path(path), text, digest, data, positions, overlay_path)
+    return Document(Path(path), text, digest, data, lambda: positions, overlay_path)
 
 
 def load_document(path: str | Path) -> Document:
@@ -121,17 +128,21 @@ def load_document(path: str | Path) -> Document:
     path = Path(path)
     raw = read_bytes(path)
     text = decode(raw, path)
+    root = Pos(1, 1)
     if path.suffix.lower() == ".json":
-        data, positions = _parse_json(text, path)
+        data, locate = _parse_json(text, path)
     else:
         data, positions = _parse_yaml(text, path)
+        root = positions or root
+        locate = lambda: positions  # noqa: E731
     if not isinstance(data, dict):
         kind = "nothing" if data is None else f"a {_kind(data)}"
-        raise _error(
-            path, positions, f"the document must be a mapping (an OpenAPI object), found {kind}",
+        raise SpecError([Problem(
+            Level.ERROR, f"the document must be a mapping (an OpenAPI object), found {kind}",
+            str(path), root.line, root.col, "",
             "a spec starts with `openapi: 3.x.y` at the top level",
-        )
-    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, positions)
+        )])
+    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate)
 
 
 def read_bytes(path: Path) -> bytes:
@@ -160,13 +171,6 @@ def decode(raw: bytes, path: Path) -> str:
         ) from exc
 
 
-def parse_text(text: str, path: Path) -> tuple[Any, Pos | None]:
-    """Data and positions of YAML or JSON text (by `path`'s suffix); SpecError on bad syntax."""
-    if path.suffix.lower() == ".json":
-        return _parse_json(text, path)
-    return _parse_yaml(text, path)
-
-
 def _parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
     try:
         root = yaml.compose(text, Loader=_Loader)
@@ -182,9 +186,17 @@ def _parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
     return data, Pos(root.start_mark.line + 1, root.start_mark.column + 1, children)
 
 
-def _parse_json(text: str, path: Path) -> tuple[Any, Pos | None]:
+def _parse_json(text: str, path: Path) -> tuple[Any, Callable[[], Pos | None]]:
+    duplicated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicated
+        obj = dict(items)
+        duplicated = duplicated or len(obj) < len(items)
+        return obj
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         hint = None
         if "property name" in exc.msg or "Expecting value" in exc.msg:
@@ -193,13 +205,21 @@ def _parse_json(text: str, path: Path) -> tuple[Any, Pos | None]:
             [Problem(Level.ERROR, f"JSON syntax error: {exc.msg}", str(path), exc.lineno,
                      exc.colno, "", hint)]
         ) from exc
+    if duplicated:
+        _json_positions(text, path)  # raises, saying where
+        raise SpecError([Problem(Level.ERROR, "duplicate key in an object", str(path), None,
+                                 None, "", "remove one of them; JSON would keep the last")])
+    return data, lambda: _json_positions(text, path)
+
+
+def _json_positions(text: str, path: Path) -> Pos | None:
+    """Positions of JSON text, read as YAML; None when YAML cannot read it."""
     try:
-        _, positions = _parse_yaml(_SURROGATE_ESCAPE.sub(r"\\u0041", text), path)
+        return _parse_yaml(_SURROGATE_ESCAPE.sub(r"\\u0041", text), path)[1]
     except SpecError as exc:
         if any("duplicate key" in p.message for p in exc.problems):
             raise
-        positions = None  # valid JSON that YAML cannot read: no positions, same data
-    return data, positions
+        return None
 
 
 class _Builder:
@@ -304,11 +324,6 @@ def _yaml_error(exc: yaml.MarkedYAMLError, path: Path, text: str) -> SpecError:
         message += " (a tab)"  # libyaml does not name the character
     hint = next((h for needle, h in _YAML_HINTS if needle in message), None)
     line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-    return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
-
-
-def _error(path: Path, positions: Pos | None, message: str, hint: str) -> SpecError:
-    line, col = (positions.line, positions.col) if positions else (None, None)
     return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
 
 
