@@ -27,6 +27,14 @@ def only_problem(exc: pytest.ExceptionInfo[SpecError]) -> Problem:
     return exc.value.problems[0]
 
 
+def load_error(path: Path) -> Problem:
+    """The one problem that loading `path` raises."""
+    with pytest.raises(SpecError) as exc:
+        load_document(path)
+    assert str(exc.value) == exc.value.problems[0].format()
+    return only_problem(exc)
+
+
 YAML = """\
 openapi: 3.0.3
 info:
@@ -84,27 +92,20 @@ def test_yaml_aliases_and_merge_keys(tmp_path: Path) -> None:
 
 def test_yaml_syntax_error_has_line_column_and_hint(tmp_path: Path) -> None:
     path = write(tmp_path, "s.yaml", "openapi: 3.0.3\ninfo:\n  title: a: b\n")
-    with pytest.raises(SpecError) as exc:
-        load_document(path)
-    problem = only_problem(exc)
+    problem = load_error(path)
     assert (problem.level, problem.file, problem.line, problem.col) == (Level.ERROR, str(path), 3, 11)
     assert "mapping values are not allowed" in problem.message
     assert problem.hint and "quote the value" in problem.hint
-    assert str(exc.value) == problem.format()
 
 
 def test_yaml_tab_indentation_hint(tmp_path: Path) -> None:
-    with pytest.raises(SpecError) as exc:
-        load_document(write(tmp_path, "s.yaml", "info:\n\ttitle: x\n"))
-    problem = only_problem(exc)
+    problem = load_error(write(tmp_path, "s.yaml", "info:\n\ttitle: x\n"))
     assert problem.line == 2
     assert problem.hint == "indent with spaces; YAML does not allow tabs for indentation"
 
 
 def test_yaml_duplicate_key_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(SpecError) as exc:
-        load_document(write(tmp_path, "s.yaml", "a: 1\nb:\n  c: 1\n  c: 2\n"))
-    problem = only_problem(exc)
+    problem = load_error(write(tmp_path, "s.yaml", "a: 1\nb:\n  c: 1\n  c: 2\n"))
     assert (problem.line, problem.col) == (4, 3)
     assert problem.message == "duplicate key 'c' (first at line 3)"
 
@@ -114,27 +115,21 @@ def test_yaml_duplicate_key_is_an_error(tmp_path: Path) -> None:
     [("- a\n- b\n", "a list"), ("just text\n", "a string"), ("", "nothing")],
 )
 def test_top_level_must_be_a_mapping(tmp_path: Path, text: str, found: str) -> None:
-    with pytest.raises(SpecError) as exc:
-        load_document(write(tmp_path, "s.yaml", text))
-    problem = only_problem(exc)
+    problem = load_error(write(tmp_path, "s.yaml", text))
     assert problem.message == f"the document must be a mapping (an OpenAPI object), found {found}"
     assert problem.line == 1
     assert problem.hint
 
 
 def test_unreadable_and_undecodable_files(tmp_path: Path) -> None:
-    with pytest.raises(SpecError) as exc:
-        load_document(tmp_path / "missing.yaml")
-    problem = only_problem(exc)
-    assert problem.format() == (
+    assert load_error(tmp_path / "missing.yaml").format() == (
         f"{tmp_path / 'missing.yaml'}: error: /: cannot read the file: No such file or directory "
         "(hint: check the path)"
     )
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"info:\n  title: caf\xe9\n")
-    with pytest.raises(SpecError) as exc:
-        load_document(path)
-    assert (only_problem(exc).line, only_problem(exc).col) == (2, 13)
+    problem = load_error(path)
+    assert (problem.line, problem.col) == (2, 13)
 
 
 def test_json_positions_and_data(tmp_path: Path) -> None:
@@ -146,19 +141,14 @@ def test_json_positions_and_data(tmp_path: Path) -> None:
 
 
 def test_json_syntax_error_has_line_and_hint(tmp_path: Path) -> None:
-    path = write(tmp_path, "s.json", '{\n  "a": 1,\n  "b": [1, 2,],\n}\n')
-    with pytest.raises(SpecError) as exc:
-        load_document(path)
-    problem = only_problem(exc)
+    problem = load_error(write(tmp_path, "s.json", '{\n  "a": 1,\n  "b": [1, 2,],\n}\n'))
     assert (problem.line, problem.col) == (3, 14)
     assert problem.message == "JSON syntax error: Expecting value"
     assert problem.hint == "JSON allows no trailing commas, comments or single quotes"
 
 
 def test_json_duplicate_keys_are_an_error(tmp_path: Path) -> None:
-    with pytest.raises(SpecError) as exc:
-        load_document(write(tmp_path, "s.json", '{"a": 1,\n "a": 2}'))
-    assert only_problem(exc).line == 2
+    assert load_error(write(tmp_path, "s.json", '{"a": 1,\n "a": 2}')).line == 2
 
 
 def test_tpmjs_position_of_the_null_member() -> None:
