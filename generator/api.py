@@ -37,38 +37,26 @@ def load(spec: str | Path, *, overlay: str | Path | None = None) -> tuple[Docume
         problems.extend(overlay_problems)
         if has_errors(problems):
             raise SpecError(problems)
-    if _has_external_refs(document.data):
-        from dataclasses import replace
+    from dataclasses import replace
 
-        from .resolve import resolve_external_refs
+    from .resolve import resolve_external_refs
 
-        document = replace(document, data=resolve_external_refs(document))
+    resolved = resolve_external_refs(document)
+    if resolved is not document.data:
+        document = replace(document, data=resolved)
     return document, problems
-
-
-def _has_external_refs(node: object) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            ref = current.get("$ref")
-            if isinstance(ref, str) and not ref.startswith("#"):
-                return True
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-    return False
 
 
 def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Problem]:
     """Every problem of a spec (after the overlay): errors and warnings, located."""
+    from .problems import sorted_problems
     from .validate import validate_document
 
     try:
         document, problems = load(spec, overlay=overlay)
     except SpecError as exc:
-        return list(exc.problems)
-    return problems + validate_document(document)
+        return sorted_problems(exc.problems)
+    return sorted_problems(problems + validate_document(document))
 
 
 def _file_sha256(path: str | Path) -> str:
