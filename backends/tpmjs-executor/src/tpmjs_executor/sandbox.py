@@ -119,6 +119,7 @@ class Sandbox:
             "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/tmp",
             "--ro-bind", str(entry_dir), "/pkg",
             "--ro-bind", str(HARNESS.parent), "/harness",
+            "--remount-ro", "/",
             "--chdir", "/tmp",
         ]  # fmt: skip
         return args

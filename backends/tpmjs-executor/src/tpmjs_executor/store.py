@@ -258,9 +258,13 @@ class PackageStore:
         meta = {"name": name, "version": actual, "size": size, "installedAt": time.time()}
         (staging / ".tpmjs" / "entry.json").write_text(json.dumps(meta))
         final = self._packages / _entry_dirname(name, actual)
-        if final.exists():
-            await asyncio.to_thread(shutil.rmtree, final, True)
-        os.rename(staging, final)
+        try:
+            os.rename(staging, final)
+        except OSError:
+            # Already there (renames are atomic, so it is complete): keep the existing copy.
+            if not (final / ".tpmjs" / "entry.json").is_file():
+                raise
+            await asyncio.to_thread(shutil.rmtree, staging, True)
         entry = Entry(name, actual, final, size, time.time())
         self._entries[(name, actual)] = entry
         return entry

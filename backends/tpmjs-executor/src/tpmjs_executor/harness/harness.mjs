@@ -170,11 +170,14 @@ const isTool = (v) => v !== null && (typeof v === 'object' || typeof v === 'func
 const isObject = (v) => v !== null && (typeof v === 'object' || typeof v === 'function');
 
 function exportNames(ns) {
-  const names = new Set(Object.keys(ns).filter((k) => k !== 'default' && k !== 'module.exports'));
-  if (isObject(ns.default)) {
-    for (const key of Object.keys(ns.default)) if (key !== '__esModule') names.add(key);
-    if (isTool(ns.default) || typeof ns.default === 'function') names.add('default');
-  } else if (ns.default !== undefined) {
+  const hidden = new Set(['default', 'module.exports', '__esModule']);
+  const names = new Set(Object.keys(ns).filter((k) => !hidden.has(k)));
+  const fallback = ns.default;
+  if (isTool(fallback) || typeof fallback === 'function') {
+    names.add('default');
+  } else if (isObject(fallback)) {
+    for (const key of Object.keys(fallback)) if (!hidden.has(key)) names.add(key);
+  } else if (fallback !== undefined) {
     names.add('default');
   }
   const sorted = [...names].sort();
