@@ -391,9 +391,10 @@ def test_invalid_example_is_rejected(
 
 
 def _generated_packages(generated: dict[str, Any]) -> list[str]:
-    failed = [n for n, r in generated["results"].items() if r["error"]]
-    assert not failed, f"generation failed for {failed}; see test_generates_the_package_files"
-    return [f"{name}_api" for name in sorted(SPECS)]
+    # Specs that failed to generate fail test_generates_the_package_files; check the rest.
+    ok = [f"{name}_api" for name, r in sorted(generated["results"].items()) if not r["error"]]
+    assert ok, "nothing generated"
+    return ok
 
 
 @pytest.mark.timeout(240)
