@@ -1,0 +1,438 @@
+"""One sandbox: a bubblewrap container (or, with isolation "none", a bare process) running
+the agent, and the calls made to it.
+
+bwrap is started under a host uid of the sandbox's own (when the service is root) with an
+empty environment, its arguments on a pipe rather than its command line, and
+``--die-with-parent``. Its PID 1 is bwrap's own reaper, so zombies inside never reach the
+service; killing that PID 1 ends every process in the sandbox at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .agentio import Capture, Channel, ProtocolError, output_pipe
+from .config import Config
+from .exceptions import SandboxUnavailable
+from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
+
+logger = logging.getLogger(__name__)
+
+WORKSPACE = "/workspace"
+AGENT_HOME = "/opt/otari"
+LAUNCHER = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    f"from {AGENT_PACKAGE}.main import main; raise SystemExit(main(sys.argv[2:]))"
+)
+START_TIMEOUT = 15.0
+EOF_GRACE = 0.5
+
+_SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+_ETC_ENTRIES = (
+    "alternatives", "bash.bashrc", "ca-certificates", "ca-certificates.conf", "debian_version",
+    "fonts", "host.conf", "inputrc", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
+    "magic", "magic.mime", "mime.types", "nsswitch.conf", "os-release", "protocols", "python3",
+    "python3.11", "services", "ssl", "timezone",
+)
+
+
+def sandbox_environment(workspace: str) -> dict[str, str]:
+    """The whole environment user code sees."""
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": workspace,
+        "USER": SANDBOX_USER,
+        "LOGNAME": SANDBOX_USER,
+        "SHELL": "/bin/bash",
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "TMPDIR": "/tmp",
+        "PAGER": "cat",
+        "PYTHONUNBUFFERED": "1",
+        "MPLBACKEND": "Agg",
+        "MPLCONFIGDIR": "/tmp/.matplotlib",
+        "XDG_CACHE_HOME": "/tmp/.cache",
+    }
+
+
+def bwrap_arguments(config: Config, layout: Layout, workspace: Path) -> list[str]:
+    """The bwrap options (passed through ``--args``) for one sandbox."""
+    args = ["--unshare-all", "--unshare-user", "--disable-userns"]
+    if config.network:
+        args.append("--share-net")
+    args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    args += ["--ro-bind", "/usr", "/usr"]
+    for name in _SYSTEM_DIRS:
+        host = Path("/") / name
+        if host.is_symlink():
+            args += ["--symlink", os.readlink(host), str(host)]
+        elif host.is_dir():
+            args += ["--ro-bind", str(host), str(host)]
+    for name in _ETC_ENTRIES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    if config.network:
+        args += ["--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"]
+    for name in ("passwd", "group", "hosts"):
+        args += ["--ro-bind", str(layout.etc / name), f"/etc/{name}"]
+    tmp_size = str(config.tmp_mb * 1024 * 1024)
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
+    args += ["--dir", "/var/tmp", "--ro-bind", str(layout.agent_home), AGENT_HOME]
+    args += ["--bind", str(workspace), WORKSPACE, "--chdir", WORKSPACE, "--clearenv"]
+    for key, value in sorted(sandbox_environment(WORKSPACE).items()):
+        args += ["--setenv", key, value]
+    return args
+
+
+@dataclass
+class CallResult:
+    """What came back from one call, before it is shaped into a tool result."""
+
+    return_code: int
+    stdout: bytes = b""
+    stdout_dropped: int = 0
+    stderr: bytes = b""
+    stderr_dropped: int = 0
+    timed_out: bool = False
+    notes: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    # Why the interpreter is gone, when it is: "unresponsive", "died", "destroyed", "reaped".
+    failure: str | None = None
+
+
+class Sandbox:
+    """Starts, calls and ends one sandbox; a stopped sandbox can be started again."""
+
+    def __init__(self, config: Config, layout: Layout, workspace: Path, uid: int | None) -> None:
+        self.config = config
+        self.layout = layout
+        self.workspace = workspace
+        self.uid = uid
+        self.stop_reason: str | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._proc_fd: int | None = None
+        self._init_fd: int | None = None
+        self._stderr_fd: int | None = None
+        self._channel: Channel | None = None
+        self._stopped = asyncio.Event()
+        self._reaping: asyncio.Future[None] | None = None
+        self._seq = 0
+        self._in_call = False
+
+    @property
+    def alive(self) -> bool:
+        """True while the agent can take a call."""
+        return self._channel is not None and self._proc is not None and self._proc.poll() is None
+
+    @property
+    def kill_mode(self) -> str:
+        """How the agent finds the processes a call left behind."""
+        if self.config.isolation == "bwrap":
+            return "namespace"
+        return "uid" if self.uid is not None else "descendants"
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Spawn the sandbox and wait for the agent's hello."""
+        self.stop_reason = None
+        self._stopped = asyncio.Event()
+        self._reaping = None
+        parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        info_read: int | None = None
+        try:
+            argv, pass_fds, env, cwd, info_read, to_close = self._command(child.fileno())
+            stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
+            try:
+                self._proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=stderr_write,
+                    pass_fds=pass_fds,
+                    env=env,
+                    cwd=cwd,
+                    start_new_session=self.config.isolation == "none",
+                )
+            finally:
+                os.close(stderr_write)
+                for fd in to_close:
+                    os.close(fd)
+            self._stderr_fd = stderr_read
+            self._proc_fd = os.pidfd_open(self._proc.pid)
+        except OSError as exc:
+            parent.close()
+            if info_read is not None:
+                os.close(info_read)
+            raise SandboxUnavailable(f"could not start a sandbox: {exc}") from exc
+        finally:
+            child.close()
+        channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
+        try:
+            hello = await asyncio.wait_for(channel.receive(), START_TIMEOUT)
+            if hello.get("ready") is not True:
+                raise ProtocolError("no hello")
+            if info_read is not None:
+                self._init_fd = await self._read_init_pid(info_read)
+        except (TimeoutError, EOFError, ProtocolError, OSError, ValueError) as exc:
+            channel.close()
+            detail = self._startup_error()
+            self._kill_now()
+            await self._reap()
+            raise SandboxUnavailable(f"sandbox did not start: {detail or exc!r}") from exc
+        finally:
+            if info_read is not None:
+                os.close(info_read)
+        self._channel = channel
+
+    def _command(
+        self, agent_fd: int
+    ) -> tuple[list[str], tuple[int, ...], dict[str, str], str | None, int | None, list[int]]:
+        config = self.config
+        inside = WORKSPACE if config.isolation == "bwrap" else str(self.workspace)
+        home = AGENT_HOME if config.isolation == "bwrap" else str(self.layout.agent_home)
+        own_uid = self.uid is not None
+        agent = [
+            config.python, "-I", "-c", LAUNCHER, home,
+            "--fd", str(agent_fd), "--workspace", inside, "--kill", self.kill_mode,
+            "--memory-mb", str(config.memory_mb), "--nproc", str(config.nproc if own_uid else 0),
+            "--fsize-mb", str(config.fsize_mb), "--open-files", str(config.open_files),
+            "--cpu-seconds", str(config.cpu_seconds), "--output-cap", str(config.output_cap_bytes),
+        ]
+        prefix: list[str] = []
+        if self.uid is not None:
+            setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+            prefix = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--"]
+        if config.isolation == "none":
+            env = sandbox_environment(inside)
+            return [*prefix, *agent], (agent_fd,), env, inside, None, []
+        info_read, info_write = os.pipe2(os.O_CLOEXEC)
+        args_read, args_write = os.pipe2(os.O_CLOEXEC)
+        options = [*bwrap_arguments(config, self.layout, self.workspace), "--info-fd", str(info_write)]
+        # Through a pipe so /proc/1/cmdline inside does not show the host's paths; a few
+        # KiB, well under the pipe's buffer.
+        os.write(args_write, b"".join(os.fsencode(a) + b"\0" for a in options))
+        os.close(args_write)
+        argv = [*prefix, config.bwrap, "--args", str(args_read), *agent]
+        # bwrap's own environment stays readable through /proc inside: give it none.
+        return argv, (args_read, info_write, agent_fd), {}, None, info_read, [args_read, info_write]
+
+    async def _read_init_pid(self, info_read: int) -> int:
+        os.set_blocking(info_read, False)
+        data = b""
+        for _ in range(1000):
+            try:
+                chunk = os.read(info_read, 4096)
+            except BlockingIOError:
+                await asyncio.sleep(0.001)
+                continue
+            data += chunk
+            with contextlib.suppress(ValueError):
+                return os.pidfd_open(int(json.loads(data)["child-pid"]))
+            if not chunk:
+                break
+        raise ProtocolError("bwrap reported no child pid")
+
+    def _startup_error(self) -> str:
+        if self._stderr_fd is None:
+            return ""
+        os.set_blocking(self._stderr_fd, False)
+        with contextlib.suppress(OSError):
+            return os.read(self._stderr_fd, 4096).decode("utf-8", "replace").strip()
+        return ""
+
+    def _kill_now(self) -> None:
+        """SIGKILL the sandbox's PID 1, which ends everything inside at once.
+
+        bwrap's outer process then exits by itself after reaping that PID 1; killing it as
+        well would orphan the PID 1 as a zombie nobody reaps. It is killed only when there
+        is no PID 1 to aim at (isolation "none", or a start that failed early).
+        """
+        self._stopped.set()
+        if self._init_fd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._init_fd, signal.SIGKILL)
+            return
+        if self.config.isolation == "none" and self.uid is not None:
+            # No PID namespace: everything under the sandbox's own uid is the sandbox.
+            setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+            with contextlib.suppress(OSError):
+                subprocess.run(
+                    [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
+                     "--", "kill", "-KILL", "-1"],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                )
+        self._kill_outer()
+
+    def _kill_outer(self) -> None:
+        if self._proc_fd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._proc_fd, signal.SIGKILL)
+        if self._proc is not None and self.config.isolation == "none":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
+
+    async def _reap(self) -> None:
+        # Shared: a destroy and the call it interrupts both wait for the same reaping.
+        if self._reaping is None:
+            self._reaping = asyncio.ensure_future(self._reap_once())
+        await asyncio.shield(self._reaping)
+
+    async def _reap_once(self) -> None:
+        if self._proc_fd is not None:
+            if not await self._wait_exit(self._proc_fd, 2.0):
+                self._kill_outer()
+                await self._wait_exit(self._proc_fd, 5.0)
+            os.close(self._proc_fd)
+            self._proc_fd = None
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=0.1)
+        if self._init_fd is not None:
+            # Only ours to reap if bwrap's monitor died first and we are the subreaper.
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitid(os.P_PIDFD, self._init_fd, os.WEXITED | os.WNOHANG)
+            os.close(self._init_fd)
+            self._init_fd = None
+        if self._stderr_fd is not None:
+            os.close(self._stderr_fd)
+            self._stderr_fd = None
+
+    @staticmethod
+    async def _wait_exit(pidfd: int, timeout: float) -> bool:
+        loop = asyncio.get_running_loop()
+        exited: asyncio.Future[None] = loop.create_future()
+
+        def _done() -> None:
+            if not exited.done():
+                exited.set_result(None)
+
+        loop.add_reader(pidfd, _done)
+        try:
+            await asyncio.wait_for(exited, timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            loop.remove_reader(pidfd)
+
+    async def stop(self, reason: str = "stopped") -> None:
+        """End every process of the sandbox; an in-flight call returns with ``reason``."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+        self._kill_now()
+        await self._reap()
+        if not self._in_call and self._channel is not None:
+            self._channel.close()
+            self._channel = None
+
+    # -- calls --------------------------------------------------------------------------
+
+    async def call(self, request: dict[str, Any], *, capture: bool, deadline: float) -> CallResult:
+        """Send one request; wait at most ``deadline`` seconds for the answer."""
+        channel = self._channel
+        if channel is None or not self.alive:
+            return CallResult(-1, failure=self.stop_reason or "died")
+        captures: list[Capture] = []
+        self._in_call = True
+        try:
+            write_ends: list[int] = []
+            if capture:
+                for _ in range(2):
+                    pipe, write_end = output_pipe(self.config.output_cap_bytes)
+                    captures.append(pipe)
+                    write_ends.append(write_end)
+            self._seq += 1
+            reply, failure = await self._exchange(channel, {**request, "id": self._seq}, write_ends, deadline)
+            if failure is not None:
+                self.stop_reason = self.stop_reason or failure
+                self._kill_now()
+                await self._reap()
+            for pipe in captures:
+                await pipe.wait_eof(EOF_GRACE)
+            return _result(reply, captures, self.stop_reason if failure else None)
+        except asyncio.CancelledError:
+            # The caller gave up mid-call: the agent's state is unknown, so it goes.
+            self.stop_reason = self.stop_reason or "died"
+            self._kill_now()
+            raise
+        finally:
+            for pipe in captures:
+                pipe.close()
+            self._in_call = False
+            if self.stop_reason is not None and self._channel is not None:
+                self._channel.close()
+                self._channel = None
+
+    async def _exchange(
+        self, channel: Channel, request: dict[str, Any], fds: list[int], deadline: float
+    ) -> tuple[dict[str, Any], str | None]:
+        try:
+            await channel.send(request, fds)
+        except OSError:
+            return {}, "died"
+        finally:
+            for fd in fds:
+                os.close(fd)
+        receiving = asyncio.ensure_future(channel.receive())
+        stopping = asyncio.ensure_future(self._stopped.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {receiving, stopping}, timeout=deadline, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            for task in (receiving, stopping):
+                if not task.done():
+                    task.cancel()
+            await asyncio.gather(receiving, stopping, return_exceptions=True)
+        if receiving not in done:
+            return {}, "unresponsive" if stopping not in done else (self.stop_reason or "died")
+        exc = receiving.exception()
+        if exc is not None:
+            return {}, "died"
+        reply = receiving.result()
+        if reply.get("id") != request["id"] or "error" in reply:
+            return {}, "died"
+        return reply, None
+
+
+def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None) -> CallResult:
+    """Shape an (untrusted) reply and the captured streams into a CallResult."""
+    rc = reply.get("rc")
+    result = CallResult(
+        return_code=rc if isinstance(rc, int) and not isinstance(rc, bool) else -1,
+        timed_out=reply.get("timed_out") is True,
+        notes=[n[:500] for n in _strings(reply.get("notes"))[:10]],
+        files=[f for f in _strings(reply.get("files"))[:1000] if not f.startswith(("/", "../"))],
+        failure=failure,
+    )
+    if failure is not None:
+        result.return_code = -1
+    if captures:
+        result.stdout, result.stdout_dropped = bytes(captures[0].data), captures[0].dropped
+        result.stderr, result.stderr_dropped = bytes(captures[1].data), captures[1].dropped
+    else:
+        for key in ("stdout", "stderr"):
+            value = reply.get(key)
+            if isinstance(value, str):
+                setattr(result, key, value.encode("utf-8", "replace"))
+        dropped = reply.get("stdout_dropped")
+        if isinstance(dropped, int) and dropped > 0:
+            result.stdout_dropped = dropped
+    return result
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

@@ -1,0 +1,311 @@
+"""Sessions: leasing pre-warmed sandboxes, serialising calls, reclaiming what is never
+released, and tearing everything down so that nothing of a session survives it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import os
+import secrets
+import shutil
+import time
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
+from .files import Workspace
+from .layout import Layout
+from .sandbox import CallResult, Sandbox
+from .tools import ExecOutcome, prepare, shape
+
+logger = logging.getLogger(__name__)
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Adopt orphans of our own process tree (PID 1 here does not reap them)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+
+
+@dataclass
+class Box:
+    """A started sandbox with its workspace and host-uid slot."""
+
+    sandbox: Sandbox
+    workspace: Workspace
+    slot: int | None
+
+
+@dataclass
+class Session:
+    """One leased sandbox and its lifetime bookkeeping."""
+
+    session_id: str
+    box: Box
+    idle_timeout_seconds: int
+    max_lifetime_seconds: int
+    created_at: float = field(default_factory=time.time)
+    last_activity_at: float = field(default_factory=time.time)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    busy: int = 0
+    closed: bool = False
+
+    def touch(self) -> None:
+        """Record activity."""
+        self.last_activity_at = time.time()
+
+    def expired(self, now: float) -> bool:
+        """Past its lifetime, or idle too long (a running call is activity)."""
+        if now - self.created_at > self.max_lifetime_seconds:
+            return True
+        return self.busy == 0 and now - self.last_activity_at > self.idle_timeout_seconds
+
+
+class SessionManager:
+    """Owns every sandbox of the service: the warm pool and the leased sessions."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self._layout: Layout | None = None
+        self._sessions: dict[str, Session] = {}
+        self._pool: deque[Box] = deque()
+        self._reserved = 0
+        self._free_slots: deque[int] = deque()
+        self._use_uids = False
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+
+    @property
+    def layout(self) -> Layout:
+        """The state directory (after start)."""
+        if self._layout is None:
+            raise RuntimeError("SessionManager.start() has not run")
+        return self._layout
+
+    def count(self) -> int:
+        """Leased sessions."""
+        return len(self._sessions)
+
+    def pooled(self) -> int:
+        """Warm sandboxes waiting to be leased."""
+        return len(self._pool)
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Prepare the state directory, prove isolation works, start the pool and reaper."""
+        config = self.config
+        if config.isolation == "bwrap":
+            if not os.access(config.bwrap, os.X_OK):
+                raise SandboxUnavailable(
+                    f"bubblewrap not found at {config.bwrap}; install it (apt-get install "
+                    "bubblewrap) or run with --isolation none to go without isolation"
+                )
+        else:
+            logger.warning(
+                "ISOLATION IS OFF (--isolation none): user code runs as a plain process "
+                "that can read the host's files and reach the network. Never expose this."
+            )
+        try:
+            self._layout = Layout.create(config.workspace_root)
+        except OSError as exc:
+            raise SandboxUnavailable(str(exc)) from exc
+        self._use_uids = os.geteuid() == 0 and config.uid_base > 0
+        if self._use_uids:
+            # Least recently used first, so a uid is reused as late as possible.
+            self._free_slots = deque(range(config.capacity + config.pool_size + 4))
+        # One sandbox up front: a broken setup fails here, not on the first request.
+        self._pool.append(await self._new_box())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._fill()), loop.create_task(self._reap_loop())]
+
+    async def close(self) -> None:
+        """Destroy every session and pooled sandbox, then the state directory."""
+        self._closing = True
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(
+            *(self.destroy(sid, "stopped") for sid in list(self._sessions)),
+            *(self._discard(box, "stopped") for box in self._pool),
+        )
+        self._pool.clear()
+        if self._layout is not None:
+            await asyncio.to_thread(self._layout.remove)
+
+    # -- boxes --------------------------------------------------------------------------
+
+    async def _new_box(self) -> Box:
+        slot: int | None = None
+        uid: int | None = None
+        if self._use_uids:
+            if not self._free_slots:
+                raise AtCapacity("no sandbox slot is free")
+            slot = self._free_slots.popleft()
+            uid = self.config.uid_base + slot
+        path = self.layout.workspaces / secrets.token_hex(8)
+        try:
+            path.mkdir(mode=0o700)
+            if uid is not None:
+                os.chown(path, uid, uid)
+            sandbox = Sandbox(self.config, self.layout, path, uid)
+            await sandbox.start()
+        except BaseException:
+            await asyncio.to_thread(_remove_tree, path)
+            if slot is not None:
+                self._free_slots.append(slot)
+            raise
+        owner = (uid, uid) if uid is not None else None
+        return Box(sandbox, Workspace(path, owner), slot)
+
+    async def _discard(self, box: Box, reason: str) -> None:
+        try:
+            await box.sandbox.stop(reason)
+            await asyncio.to_thread(_remove_tree, box.workspace.root)
+        finally:
+            if box.slot is not None:
+                self._free_slots.append(box.slot)
+
+    async def _fill(self) -> None:
+        while not self._closing:
+            room = self.config.capacity - len(self._sessions) - self._reserved
+            if len(self._pool) >= min(self.config.pool_size, room):
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            try:
+                box = await self._new_box()
+            except (SandboxUnavailable, AtCapacity) as exc:
+                logger.warning("could not warm a sandbox: %s", exc)
+                await asyncio.sleep(1.0)
+                continue
+            self._pool.append(box)
+
+    def _take_pooled(self) -> Box | None:
+        while self._pool:
+            box = self._pool.popleft()
+            if box.sandbox.alive:
+                return box
+            asyncio.get_running_loop().create_task(self._discard(box, "died"))
+        return None
+
+    # -- sessions -----------------------------------------------------------------------
+
+    async def create(
+        self, idle_timeout_seconds: int | None = None, max_lifetime_seconds: int | None = None
+    ) -> Session:
+        """Lease a sandbox; hints are clamped to the service's ceilings."""
+        config = self.config
+        if len(self._sessions) + self._reserved >= config.capacity:
+            raise AtCapacity(f"sandbox holds {len(self._sessions)} sessions (max={config.capacity})")
+        self._reserved += 1
+        try:
+            box = self._take_pooled() or await self._new_box()
+        finally:
+            self._reserved -= 1
+            self._wake.set()
+        idle = min(max(idle_timeout_seconds or config.idle_timeout_seconds, 1), config.idle_timeout_seconds)
+        lifetime = min(
+            max(max_lifetime_seconds or config.max_lifetime_seconds, 1), config.max_lifetime_seconds
+        )
+        session = Session(f"sbx_{secrets.token_hex(12)}", box, idle, lifetime)
+        self._sessions[session.session_id] = session
+        return session
+
+    def get(self, session_id: str) -> Session:
+        """The live session with this id."""
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise SessionNotFound(f"session not found: {session_id}")
+        return session
+
+    def workspace(self, session_id: str) -> Workspace:
+        """The session's workspace, for file operations (counts as activity)."""
+        session = self.get(session_id)
+        session.touch()
+        return session.box.workspace
+
+    async def destroy(self, session_id: str, reason: str = "destroyed") -> bool:
+        """End a session; False if there was none. An in-flight call returns cleanly."""
+        session = self._sessions.pop(session_id, None)
+        if session is None:
+            return False
+        session.closed = True
+        self._wake.set()
+        await self._discard(session.box, reason)
+        return True
+
+    async def execute(
+        self, session_id: str, tool: str, payload: Mapping[str, Any], timeout: int | None
+    ) -> ExecOutcome:
+        """Run one tool call; calls within a session run one at a time."""
+        session = self.get(session_id)
+        call = prepare(tool, payload, timeout, self.config)
+        started = time.monotonic()
+        async with session.lock:
+            if session.closed:
+                raise SessionNotFound(f"session not found: {session_id}")
+            session.busy += 1
+            session.touch()
+            try:
+                result = await self._call(session, call.request, call.capture, call.timeout)
+            finally:
+                session.busy -= 1
+                session.touch()
+        elapsed = int((time.monotonic() - started) * 1000)
+        return replace(shape(call, result), execution_time_ms=elapsed)
+
+    async def _call(self, session: Session, request: dict[str, Any], capture: bool, timeout: int) -> CallResult:
+        sandbox = session.box.sandbox
+        if not sandbox.alive:
+            # A previous call lost the interpreter: a fresh one on the same workspace.
+            try:
+                await sandbox.start()
+            except SandboxUnavailable as exc:
+                return CallResult(-1, stderr=f"sandbox: {exc}\n".encode(), failure=None)
+            if session.closed:
+                await sandbox.stop("destroyed")
+                return CallResult(-1, failure="destroyed")
+        return await sandbox.call(request, capture=capture, deadline=timeout + self.config.kill_grace_seconds)
+
+    # -- reclaiming ---------------------------------------------------------------------
+
+    async def reap(self, now: float | None = None) -> list[str]:
+        """Destroy every session past its idle timeout or lifetime."""
+        now = time.time() if now is None else now
+        expired = [sid for sid, s in self._sessions.items() if s.expired(now)]
+        await asyncio.gather(*(self.destroy(sid, "reaped") for sid in expired))
+        return expired
+
+    async def _reap_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.reap_interval_seconds)
+            try:
+                reaped = await self.reap()
+            except Exception:
+                logger.exception("session reaper failed")
+                continue
+            if reaped:
+                logger.info("reaped %d idle or expired session(s)", len(reaped))
+
+
+def _remove_tree(path: Path) -> None:
+    def _unlock(_func: object, failed: str, _exc: object) -> None:
+        # User code may leave unreadable directories; a non-root service must reopen them.
+        with contextlib.suppress(OSError):
+            os.chmod(failed, 0o700)
+            if os.path.isdir(failed):
+                shutil.rmtree(failed, ignore_errors=True)
+            else:
+                os.unlink(failed)
+
+    shutil.rmtree(path, onerror=_unlock)

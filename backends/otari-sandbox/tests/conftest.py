@@ -1,0 +1,75 @@
+"""Fixtures for the otari-sandbox tests: one event loop in a thread for the whole run, so
+sandboxes (which die with the thread that started them) outlive individual tests."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import threading
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from otari_sandbox.config import Config
+from otari_sandbox.sessions import SessionManager
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An asyncio loop running in a daemon thread; ``run`` waits for a coroutine's result."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+@pytest.fixture(scope="session")
+def loop_thread() -> Iterator[LoopThread]:
+    runner = LoopThread()
+    yield runner
+    runner.stop()
+
+
+_managers = itertools.count()
+
+
+def uid_base() -> int:
+    """A host uid range of its own for each manager (xdist workers run side by side)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return 300_000 + 100_000 * int(worker.removeprefix("gw") or 0) + 1_000 * next(_managers)
+
+
+def make_manager(loop_thread: LoopThread, **overrides: Any) -> SessionManager:
+    """A started manager with small, test-friendly defaults."""
+    settings: dict[str, Any] = {
+        "uid_base": uid_base(),
+        "pool_size": 2,
+        "capacity": 8,
+        "reap_interval_seconds": 3600.0,
+        "kill_grace_seconds": 0.5,
+    }
+    settings.update(overrides)
+    manager = SessionManager(Config(**settings))
+    loop_thread.run(manager.start())
+    return manager
+
+
+@pytest.fixture(scope="module")
+def manager(loop_thread: LoopThread) -> Iterator[SessionManager]:
+    mgr = make_manager(loop_thread)
+    yield mgr
+    loop_thread.run(mgr.close())
