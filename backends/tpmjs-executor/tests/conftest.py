@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tpmjs_executor.config import Settings
 from tpmjs_executor.npm import Npm
 from tpmjs_executor.npmspec import parse_package_spec

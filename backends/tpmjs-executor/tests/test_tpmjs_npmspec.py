@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tpmjs_executor.npmspec import InvalidSpec, parse_package_spec, validate_package_name
 from tpmjs_executor.semver import max_satisfying, parse_range, parse_version
 
@@ -96,7 +95,17 @@ def test_non_registry_versions_are_refused(version: str) -> None:
         parse_package_spec("@fixture/multi", version)
 
 
-VERSIONS = ["0.0.3", "0.2.5", "1.0.0", "1.1.0", "1.2.3", "1.2.9", "2.0.0-rc.1", "2.0.0", "2.1.0-beta.1"]
+VERSIONS = [
+    "0.0.3",
+    "0.2.5",
+    "1.0.0",
+    "1.1.0",
+    "1.2.3",
+    "1.2.9",
+    "2.0.0-rc.1",
+    "2.0.0",
+    "2.1.0-beta.1",
+]
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tpmjs_executor.config import Settings
 from tpmjs_executor.executor import (
     ExecutionRequest,
@@ -181,7 +180,13 @@ def test_printing_and_timers(settings: Settings) -> None:
     started = time.monotonic()
     printed, timers = calls(settings, call("printTool"), call("timerTool"))
     assert printed.success and printed.output == {"printed": True}
-    assert printed.logs == ("log line", "error line", "raw stdout", "raw stderr", "{ structured: true }")
+    assert printed.logs == (
+        "log line",
+        "error line",
+        "raw stdout",
+        "raw stderr",
+        "{ structured: true }",
+    )
     assert timers.success and timers.output == "done"
     assert time.monotonic() - started < 5
 
@@ -189,7 +194,9 @@ def test_printing_and_timers(settings: Settings) -> None:
 def test_output_and_log_caps(settings: Settings) -> None:
     capped = replace(settings, max_output_bytes=1000)
     fits, too_big = calls(
-        capped, call("bigOutputTool", params={"size": 990}), call("bigOutputTool", params={"size": 2000})
+        capped,
+        call("bigOutputTool", params={"size": 990}),
+        call("bigOutputTool", params={"size": 2000}),
     )
     assert fits.success and len(fits.output) == 990
     assert too_big.error_code == "TOOL_EXECUTION_ERROR"
@@ -212,7 +219,11 @@ def test_env_is_per_call_and_secrets_stay_out(
     monkeypatch.setenv("SERVICE_DB_PASSWORD", secret)
     first, second, listed, at_import, probe = calls(
         mode_settings,
-        call("envTool", params={"names": ["FOO", "OPENAI_API_KEY"]}, env={"FOO": "bar", "OPENAI_API_KEY": "sk-1"}),
+        call(
+            "envTool",
+            params={"names": ["FOO", "OPENAI_API_KEY"]},
+            env={"FOO": "bar", "OPENAI_API_KEY": "sk-1"},
+        ),
         call("envTool", params={"names": ["FOO", "OPENAI_API_KEY"]}),
         call("envTool", env=["FOO"]),
         call("importEnvTool", "@fixture/import-env", env={"IMPORT_TIME_KEY": "at-import"}),
@@ -341,7 +352,9 @@ def test_concurrency_is_bounded_and_overflow_refused(settings: Settings) -> None
 
     async def body(ex: Executor) -> tuple[list[Any], float]:
         started = time.monotonic()
-        tasks = [asyncio.create_task(ex.execute(call("slowTool", params={"ms": 600}))) for _ in range(3)]
+        tasks = [
+            asyncio.create_task(ex.execute(call("slowTool", params={"ms": 600}))) for _ in range(3)
+        ]
         await asyncio.sleep(0.05)
         with pytest.raises(ExecutorBusy, match="at capacity"):
             await ex.execute(call("slowTool", params={"ms": 10}))
@@ -371,9 +384,17 @@ def test_pool_reuses_nothing_but_starts_ahead(settings: Settings) -> None:
             env = {"ROUND": str(i)} if i % 2 == 0 else None
             out.append(await ex.execute(call("envTool", params={"names": ["ROUND"]}, env=env)))
             await asyncio.sleep(0.3)  # let the pool refill
-        out.append(await ex.execute(call("importEnvTool", "@fixture/import-env", env={"IMPORT_TIME_KEY": "k"})))
+        out.append(
+            await ex.execute(
+                call("importEnvTool", "@fixture/import-env", env={"IMPORT_TIME_KEY": "k"})
+            )
+        )
         await asyncio.sleep(0.3)
-        out.append(await ex.execute(call("importEnvTool", "@fixture/import-env", env={"IMPORT_TIME_KEY": "k2"})))
+        out.append(
+            await ex.execute(
+                call("importEnvTool", "@fixture/import-env", env={"IMPORT_TIME_KEY": "k2"})
+            )
+        )
         assert ex.runner.idle_count <= 2
         return out
 
@@ -386,9 +407,19 @@ def test_pool_reuses_nothing_but_starts_ahead(settings: Settings) -> None:
 def test_version_pinning(settings: Settings) -> None:
     results = calls(
         settings,
-        *(call("versionTool", "@fixture/multi", version=v) for v in ("1.0.0", "1.1.0", "2.0.0", "next", "latest", "^1")),
+        *(
+            call("versionTool", "@fixture/multi", version=v)
+            for v in ("1.0.0", "1.1.0", "2.0.0", "next", "latest", "^1")
+        ),
     )
-    assert [r.output["version"] for r in results] == ["1.0.0", "1.1.0", "2.0.0", "2.1.0-beta.1", "2.0.0", "1.1.0"]
+    assert [r.output["version"] for r in results] == [
+        "1.0.0",
+        "1.1.0",
+        "2.0.0",
+        "2.1.0-beta.1",
+        "2.0.0",
+        "1.1.0",
+    ]
 
 
 def test_package_not_found(settings: Settings) -> None:

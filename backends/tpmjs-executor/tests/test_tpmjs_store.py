@@ -8,7 +8,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from tpmjs_executor.config import Settings
 from tpmjs_executor.npm import Npm
 from tpmjs_executor.npmspec import parse_package_spec
@@ -22,7 +21,11 @@ DEAD_REGISTRY = "http://127.0.0.1:9/"
 def make_store(root: Path, registry: str, **kwargs: object) -> PackageStore:
     """A store over `root` installing from `registry`."""
     npm = Npm("npm", registry, root, timeout_s=float(kwargs.pop("timeout_s", 30.0)))  # type: ignore[arg-type]
-    options: dict[str, object] = {"max_bytes": 1 << 30, "resolve_ttl_s": 60.0, "install_concurrency": 2}
+    options: dict[str, object] = {
+        "max_bytes": 1 << 30,
+        "resolve_ttl_s": 60.0,
+        "install_concurrency": 2,
+    }
     options.update(kwargs)
     return PackageStore(root, npm, **options)  # type: ignore[arg-type]
 
@@ -60,14 +63,25 @@ def test_concurrent_requests_install_once(registry: NpmRegistry, tmp_path: Path)
     assert json.loads((entry_dir / ".tpmjs" / "entry.json").read_text())["version"] == "1.0.0"
 
 
-def test_tags_and_ranges_resolve_against_the_packument(registry: NpmRegistry, store_dir: Path) -> None:
+def test_tags_and_ranges_resolve_against_the_packument(
+    registry: NpmRegistry, store_dir: Path
+) -> None:
     async def main() -> list[str]:
         store = make_store(store_dir, registry.url)
         await store.start()
         try:
             return [
                 await lease_label(store, "@fixture/multi", version)
-                for version in (None, "latest", "next", "^1.0.0", "1.0.0", "~1.0", "<2", ">=2.0.0-beta")
+                for version in (
+                    None,
+                    "latest",
+                    "next",
+                    "^1.0.0",
+                    "1.0.0",
+                    "~1.0",
+                    "<2",
+                    ">=2.0.0-beta",
+                )
             ]
         finally:
             await store.close()
@@ -175,7 +189,11 @@ def test_install_timeout(tmp_path: Path) -> None:
 def test_install_scripts_never_run(settings: Settings) -> None:
     result = execute(settings, "@fixture/install-script", "scriptsTool", version="1.0.0")
     assert result.success, result
-    assert result.output == {"PREINSTALL_RAN": False, "INSTALL_RAN": False, "POSTINSTALL_RAN": False}
+    assert result.output == {
+        "PREINSTALL_RAN": False,
+        "INSTALL_RAN": False,
+        "POSTINSTALL_RAN": False,
+    }
     entry = settings.store_dir / "packages" / "@fixture+install-script@1.0.0"
     assert not list(entry.rglob("*_RAN"))
 
@@ -209,7 +227,9 @@ def test_lru_eviction_past_the_budget(registry: NpmRegistry, tmp_path: Path) -> 
         evicted.append(path.name)
 
     async def main() -> list[str]:
-        store = make_store(tmp_path, registry.url, max_bytes=1, protect_recent_s=0.0, on_evict=on_evict)
+        store = make_store(
+            tmp_path, registry.url, max_bytes=1, protect_recent_s=0.0, on_evict=on_evict
+        )
         await store.start()
         try:
             await lease_label(store, "@fixture/leftpad", "1.0.0")
@@ -250,12 +270,20 @@ def test_seeding_from_tarballs_needs_no_registry(tmp_path: Path, registry: NpmRe
     for folder in ("tpmjs-hello-0.0.2", "ai-6.0.0-beta.124"):
         (seed / f"{folder}.tgz").write_bytes(build_tarball(FIXTURES / folder))
     (seed / "junk.tgz").write_bytes(b"not a tarball")
-    settings = Settings(registry=DEAD_REGISTRY, store_dir=tmp_path / "store", seed_dir=seed, pool_size=0)
+    settings = Settings(
+        registry=DEAD_REGISTRY, store_dir=tmp_path / "store", seed_dir=seed, pool_size=0
+    )
     before = len(registry.requests)
     result = execute(
-        settings, "@tpmjs/hello", "helloWorldTool", version="0.0.2", params={"includeTimestamp": False}
+        settings,
+        "@tpmjs/hello",
+        "helloWorldTool",
+        version="0.0.2",
+        params={"includeTimestamp": False},
     )
     assert result.success, result
     assert result.output == {"message": "Hello, World!"}
     assert len(registry.requests) == before
-    assert os.path.isdir(tmp_path / "store" / "packages" / "@tpmjs+hello@0.0.2" / "node_modules" / "ai")
+    assert os.path.isdir(
+        tmp_path / "store" / "packages" / "@tpmjs+hello@0.0.2" / "node_modules" / "ai"
+    )

@@ -59,7 +59,9 @@ class Settings:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         if self.max_body_bytes < 1024 or self.execution_timeout_ms < 1000:
-            raise ValueError("the protocol needs maxRequestBodyBytes >= 1024, maxExecutionTimeMs >= 1000")
+            raise ValueError(
+                "the protocol needs maxRequestBodyBytes >= 1024, maxExecutionTimeMs >= 1000"
+            )
 
     def with_overrides(self, **changes: Any) -> Settings:
         """A copy with the given fields changed (None values are ignored)."""

@@ -22,7 +22,7 @@ from . import reaper
 from .config import Settings
 from .npm import Npm
 from .npmspec import InvalidSpec, PackageSpec, parse_package_spec
-from .runner import RunOutcome, Runner, ToolCall
+from .runner import Runner, RunOutcome, ToolCall
 from .sandbox import Sandbox
 from .store import PackageStore, PackageUnavailable
 
@@ -97,7 +97,9 @@ class Executor:
         settings.store_dir.mkdir(parents=True, exist_ok=True)
         self.sandbox = Sandbox(settings, settings.store_dir)
         self.runner = Runner(settings, self.sandbox)
-        npm = Npm(settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000)
+        npm = Npm(
+            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000
+        )
         self.store = PackageStore(
             settings.store_dir,
             npm,
@@ -155,8 +157,14 @@ class Executor:
             spec = parse_package_spec(request.package_name, request.version)
         except InvalidSpec as exc:
             raise RequestError(str(exc)) from None
-        if not isinstance(request.name, str) or not request.name or len(request.name) > _MAX_TOOL_NAME:
-            raise RequestError(f"name must be a non-empty string of at most {_MAX_TOOL_NAME} characters")
+        if (
+            not isinstance(request.name, str)
+            or not request.name
+            or len(request.name) > _MAX_TOOL_NAME
+        ):
+            raise RequestError(
+                f"name must be a non-empty string of at most {_MAX_TOOL_NAME} characters"
+            )
         if request.params is not None and not isinstance(request.params, dict):
             raise RequestError("params must be an object")
         env = _check_env(request.env)

@@ -112,7 +112,9 @@ def summarize(stderr: str, specs: list[str], registry: str) -> str:
     if code == "ETARGET":
         return f"npm package {what} could not be installed: no such version"
     if code in ("ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN"):
-        return f"npm package {what} could not be installed: registry {registry} unreachable ({code})"
+        return (
+            f"npm package {what} could not be installed: registry {registry} unreachable ({code})"
+        )
     lines = [m.strip() for m in _ERROR_LINE.findall(stderr) if m.strip()]
     detail = lines[0][:300] if lines else "npm failed"
     return f"npm package {what} could not be installed ({code or 'error'}): {detail}"

@@ -43,7 +43,7 @@ def validate_package_name(name: str) -> str:
     if name[0] in "._-":
         raise InvalidSpec(f"packageName {name!r} must not start with '{name[0]}'")
     match = _NAME.match(name)
-    if not match or match["name"][0] in "._-" and match["scope"] is None:
+    if not match:
         raise InvalidSpec(
             f"packageName {name!r} is not a valid npm package name "
             "(lowercase letters, digits, '-', '.', '_', optionally '@scope/')"

@@ -20,7 +20,7 @@ __all__ = ["become_subreaper", "reap_orphans", "spawning", "track", "untrack"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 _tracked: set[int] = set()
-_spawning = 0
+_spawns_in_progress: list[None] = []  # one item per process being started
 
 
 def become_subreaper() -> bool:
@@ -35,12 +35,11 @@ def become_subreaper() -> bool:
 @contextlib.contextmanager
 def spawning() -> Iterator[None]:
     """Hold while starting a process, so a sweep never mistakes it for an orphan."""
-    global _spawning
-    _spawning += 1
+    _spawns_in_progress.append(None)
     try:
         yield
     finally:
-        _spawning -= 1
+        _spawns_in_progress.pop()
 
 
 def track(pid: int) -> None:
@@ -71,7 +70,7 @@ def _is_zombie(pid: int) -> bool:
 
 def reap_orphans() -> int:
     """Wait for zombie children this process did not start; return how many were reaped."""
-    if _spawning:
+    if _spawns_in_progress:
         return 0
     reaped = 0
     for pid in _children(os.getpid()):

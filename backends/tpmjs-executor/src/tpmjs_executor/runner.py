@@ -226,7 +226,9 @@ class Runner:
             try:
                 line = await process.reader.readline()
             except ValueError:
-                return RunOutcome(False, code="TOOL_EXECUTION_ERROR", message="Tool output too large")
+                return RunOutcome(
+                    False, code="TOOL_EXECUTION_ERROR", message="Tool output too large"
+                )
             if not line:
                 return await self._died(process)
             message = json.loads(line)
@@ -245,8 +247,7 @@ class Runner:
         stderr = process.stderr_tail.decode(errors="replace")
         if "heap out of memory" in stderr or "Reached heap limit" in stderr:
             message = (
-                f"Tool ran out of memory (heap limit {self._settings.memory_mb} MB) "
-                "and was stopped"
+                f"Tool ran out of memory (heap limit {self._settings.memory_mb} MB) and was stopped"
             )
         else:
             how = f"signal {-status}" if status < 0 else f"exit code {status}"

@@ -34,7 +34,9 @@ _ETC_FILES = (
     "/etc/gai.conf",
     "/etc/localtime",
 )
-_PASSWD = "root:x:0:0:root:/root:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin\n"
+_PASSWD = (
+    "root:x:0:0:root:/root:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/usr/sbin/nologin\n"
+)
 _GROUP = "root:x:0:\nnogroup:x:65534:\n"
 _PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -57,7 +59,9 @@ class Sandbox:
         self._settings = settings
         self.bwrap = settings.use_bwrap()
         if not settings.network and not self.bwrap:
-            raise ValueError("turning the network off needs the bubblewrap sandbox (isolation=bwrap)")
+            raise ValueError(
+                "turning the network off needs the bubblewrap sandbox (isolation=bwrap)"
+            )
         self._work_dir = work_dir
         node = shutil.which(settings.node)
         if node is None:

@@ -113,9 +113,7 @@ def _test_set(comparators: tuple[_Comparator, ...], version: Version) -> bool:
         return False
     if not version.prerelease:
         return True
-    return any(
-        c.version.prerelease and c.version._key() == version._key() for c in comparators
-    )
+    return any(c.version.prerelease and c.version._key() == version._key() for c in comparators)
 
 
 def _is_x(part: str | None) -> bool:

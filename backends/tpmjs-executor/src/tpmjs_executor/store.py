@@ -1,7 +1,7 @@
 """The package store: each (name, resolved version) installed once, into a directory of its own.
 
     <store>/packages/<name with / as +>@<version>/   package.json, node_modules/, .tpmjs/
-    <store>/staging/                                  installs in progress (renamed when done)
+    <store>/staging/p<pid>/                           installs in progress (renamed when done)
 
 Dist-tags and ranges are resolved against the registry's packument, cached for a short TTL;
 exact versions already installed need no network at all. Concurrent requests for the same
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import json
 import logging
@@ -70,6 +71,23 @@ def _entry_dirname(name: str, version: str) -> str:
     return f"{name.replace('/', '+')}@{version}"
 
 
+def _clear_stale_staging(root: Path) -> None:
+    """Remove the staging dirs of processes that are gone (and our own, from a past life)."""
+    for path in root.glob("staging/p*"):
+        try:
+            pid = int(path.name[1:])
+            if pid != os.getpid():
+                os.kill(pid, 0)
+                continue
+        except ValueError:
+            pass
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def _du(path: Path) -> int:
     total = 0
     for root, _, files in os.walk(path):
@@ -102,7 +120,8 @@ class PackageStore:
         # An entry used this recently is not evicted: its caller may not hold its lease yet.
         self._protect_recent_s = protect_recent_s
         self._packages = root / "packages"
-        self._staging = root / "staging"
+        # Per process, so another executor (or a test) sharing the store never disturbs it.
+        self._staging = root / "staging" / f"p{os.getpid()}"
         self._entries: dict[tuple[str, str], Entry] = {}
         self._installing: dict[tuple[str, str], asyncio.Task[Entry]] = {}
         self._resolved: dict[tuple[str, str], tuple[str, float]] = {}
@@ -123,7 +142,7 @@ class PackageStore:
     async def start(self, seed_dir: Path | None = None) -> None:
         """Load the entries already on disk, and start seeding from `seed_dir` if given."""
         self._packages.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(shutil.rmtree, self._staging, True)
+        await asyncio.to_thread(_clear_stale_staging, self._staging.parent)
         self._staging.mkdir(parents=True, exist_ok=True)
         for entry in await asyncio.to_thread(self._scan):
             self._entries[(entry.name, entry.version)] = entry
@@ -147,7 +166,9 @@ class PackageStore:
             try:
                 info = json.loads(meta.read_text())
                 found.append(
-                    Entry(info["name"], info["version"], path, int(info["size"]), meta.stat().st_mtime)
+                    Entry(
+                        info["name"], info["version"], path, int(info["size"]), meta.stat().st_mtime
+                    )
                 )
             except (OSError, ValueError, KeyError):
                 shutil.rmtree(path, ignore_errors=True)
@@ -219,7 +240,9 @@ class PackageStore:
         try:
             doc = response.json()
         except ValueError:
-            raise PackageUnavailable(f"npm package {name}: the registry sent invalid JSON") from None
+            raise PackageUnavailable(
+                f"npm package {name}: the registry sent invalid JSON"
+            ) from None
         if not isinstance(doc, dict) or not isinstance(doc.get("versions"), dict):
             raise PackageUnavailable(f"npm package {name} has no versions in the registry")
         return doc
@@ -303,7 +326,7 @@ class PackageStore:
             tarballs = [path, *_closure(manifest, by_name, manifests)]
             task = asyncio.create_task(self._install(key[0], key[1], tarballs))
             self._installing[key] = task
-            task.add_done_callback(lambda t, k=key: self._seeded(k, t))
+            task.add_done_callback(functools.partial(self._seeded, key))
 
     def _seeded(self, key: tuple[str, str], task: asyncio.Task[Entry]) -> None:
         self._installing.pop(key, None)

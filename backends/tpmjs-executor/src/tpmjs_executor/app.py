@@ -1,0 +1,139 @@
+"""The HTTP service: `tpmjs-executor --host H --port P [--registry URL] [...]`.
+
+Configuration comes from the environment (`EXECUTOR_*`, `npm_config_registry`; see
+config.ENV_VARS) and is overridden by flags. The API key is read from `EXECUTOR_API_KEY` or
+`--api-key-file`, never from a flag (command lines are visible to every local user).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hmac
+import logging
+import socket
+import sys
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI
+
+from . import PROTOCOL_VERSION, __version__
+from .api.server import create_app
+from .config import Settings
+from .executor import Executor
+from .middleware import ApiPrefix, Cors, RequestBody
+from .service import ExecutorService
+
+__all__ = ["build_app", "main", "parse_args"]
+
+log = logging.getLogger("tpmjs_executor")
+
+
+def _verifier(api_key: str) -> Any:
+    expected = api_key.encode()
+
+    def verify(credential: str | None) -> bool:
+        # Constant time, so the key cannot be guessed byte by byte from response times.
+        return hmac.compare_digest((credential or "").encode(), expected)
+
+    return verify
+
+
+def build_app(settings: Settings) -> Any:
+    """The whole ASGI application: generated routes, our service, CORS and limits."""
+    executor = Executor(settings)
+    service = ExecutorService(executor)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await executor.start()
+        try:
+            yield
+        finally:
+            await executor.close()
+
+    verify = _verifier(settings.api_key) if settings.api_key else None
+    app = create_app(service, verify_bearer=verify, lifespan=lifespan, version=__version__)
+    app.state.executor = executor
+    return Cors(ApiPrefix(RequestBody(app, settings.max_body_bytes)), PROTOCOL_VERSION)
+
+
+def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:
+    """Flags over environment over defaults."""
+    p = argparse.ArgumentParser(prog="tpmjs-executor", description=__doc__.splitlines()[0])
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="port, 0 for any free one (default 8080)")
+    p.add_argument("--registry", help="npm registry URL (default: $npm_config_registry or npmjs)")
+    p.add_argument("--store-dir", type=Path, help="package store directory")
+    p.add_argument("--store-max-bytes", type=int, help="disk budget of the package store")
+    p.add_argument("--seed-dir", type=Path, help="folder of .tgz packages installed at start-up")
+    p.add_argument("--install-timeout-ms", type=int)
+    p.add_argument("--execution-timeout-ms", type=int, help="per-call limit (default 120000)")
+    p.add_argument("--max-concurrency", type=int, help="calls running at once")
+    p.add_argument("--max-queue", type=int, help="calls waiting beyond those; more are refused")
+    p.add_argument("--memory-mb", type=int, help="V8 heap limit of a tool process")
+    p.add_argument("--isolation", choices=["auto", "bwrap", "process"])
+    p.add_argument("--no-network", action="store_true", help="tools get no network (bwrap only)")
+    p.add_argument("--pool-size", type=int, help="tool processes kept started ahead (0: none)")
+    p.add_argument("--max-body-bytes", type=int)
+    p.add_argument("--max-output-bytes", type=int)
+    p.add_argument("--legacy-errors", action="store_true", help="answer `error` as a string")
+    p.add_argument("--api-key-file", type=Path, help="file holding the API key")
+    p.add_argument("--name", help="executor name shown by /info")
+    p.add_argument("--log-level", default="info")
+    args = p.parse_args(argv)
+    settings = Settings.from_env().with_overrides(
+        registry=args.registry,
+        store_dir=args.store_dir,
+        store_max_bytes=args.store_max_bytes,
+        seed_dir=args.seed_dir,
+        install_timeout_ms=args.install_timeout_ms,
+        execution_timeout_ms=args.execution_timeout_ms,
+        max_concurrency=args.max_concurrency,
+        max_queue=args.max_queue,
+        memory_mb=args.memory_mb,
+        isolation=args.isolation,
+        network=False if args.no_network else None,
+        pool_size=args.pool_size,
+        max_body_bytes=args.max_body_bytes,
+        max_output_bytes=args.max_output_bytes,
+        legacy_errors=True if args.legacy_errors else None,
+        api_key=args.api_key_file.read_text().strip() if args.api_key_file else None,
+        name=args.name,
+    )
+    return args, settings
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the service until interrupted."""
+    args, settings = parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        app = build_app(settings)
+    except ValueError as exc:
+        sys.exit(f"tpmjs-executor: {exc}")
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    host, port = sock.getsockname()[:2]
+    # Printed before serving so a supervisor (or a test) can learn a port chosen by the OS.
+    print(f"tpmjs-executor listening on http://{host}:{port}", flush=True)
+    log.info(
+        "isolation=%s registry=%s store=%s auth=%s",
+        "bwrap" if settings.use_bwrap() else "process",
+        settings.registry,
+        settings.store_dir,
+        "on" if settings.api_key else "off",
+    )
+    config = uvicorn.Config(
+        app, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+"""ASGI layers around the generated app, outermost first:
+
+    Cors          CORS and protocol headers on every response, errors and 500s included
+    ApiPrefix     `/api/health`, `/api/info`, `/api/execute-tool` as aliases (as the templates do)
+    RequestBody   refuse bodies over the advertised limit while they stream in; read the
+                  execute-tool body as JSON whatever its Content-Type, refuse malformed JSON
+                  clearly, and smooth the platform's quirks (env as a list, nulls)
+
+They wrap the whole FastAPI app (not `app.add_middleware`), so that even the answers of
+Starlette's outermost error handler carry the CORS headers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+__all__ = ["CORS_HEADERS", "ApiPrefix", "Cors", "RequestBody", "normalize_execute_body"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CORS_HEADERS = {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-allow-headers": "Content-Type, Authorization, X-TPMJS-Protocol-Version",
+    "access-control-max-age": "86400",
+}
+_ENDPOINTS = ("/health", "/info", "/execute-tool")
+_PARSE_IN_THREAD = 256 * 1024
+
+
+class Cors:
+    """Adds the CORS headers and `X-TPMJS-Protocol-Version` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp, protocol_version: str) -> None:
+        self.app = app
+        extra = {**CORS_HEADERS, "x-tpmjs-protocol-version": protocol_version}
+        self._headers = [(k.encode(), v.encode()) for k, v in extra.items()]
+        self._names = {k.encode() for k in extra}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                kept = [
+                    (k, v) for k, v in message.get("headers", []) if k.lower() not in self._names
+                ]
+                message["headers"] = kept + self._headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class ApiPrefix:
+    """Serves `/api/<endpoint>` as `/<endpoint>`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith("/api/") and path[4:] in _ENDPOINTS:
+            scope = dict(scope)
+            scope["path"] = path[4:]
+            scope["raw_path"] = path[4:].encode()
+        await self.app(scope, receive, send)
+
+
+def normalize_execute_body(doc: Any) -> Any:
+    """The platform's quirks, smoothed: an `env` that is not an object (a tool's env
+    declaration is sometimes sent as a list) is dropped, and so are null `env`, `params`
+    and `version` (meaning: not given)."""
+    if not isinstance(doc, dict):
+        return doc
+    out = dict(doc)
+    if "env" in out and not isinstance(out["env"], dict):
+        del out["env"]
+    for key in ("params", "version"):
+        if key in out and out[key] is None:
+            del out[key]
+    return out
+
+
+class RequestBody:
+    """Refuses request bodies over `limit` bytes (400 INVALID_REQUEST) without reading past it,
+    and prepares the execute-tool body (see the module docstring)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.limit:
+            await _refuse(send, f"Request body exceeds the {self.limit}-byte limit")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _refuse(send, f"Request body exceeds the {self.limit}-byte limit")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if scope.get("path") == "/execute-tool":
+            try:
+                body = await _normalized(body)
+            except ValueError as exc:
+                await _refuse(send, f"Request body is not valid JSON: {exc}")
+                return
+            headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
+            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        await self.app(scope, _replay(body, receive), send)
+
+
+async def _refuse(send: Send, message: str) -> None:
+    payload = json.dumps(
+        {"success": False, "error": {"code": "INVALID_REQUEST", "message": message}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 400,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _normalized(body: bytes) -> bytes:
+    def work() -> bytes:
+        doc = json.loads(body)
+        fixed = normalize_execute_body(doc)
+        return body if fixed is doc or fixed == doc else json.dumps(fixed).encode()
+
+    # Large bodies are parsed off the event loop, so /health stays fast.
+    return await asyncio.to_thread(work) if len(body) > _PARSE_IN_THREAD else work()
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
