@@ -6,10 +6,16 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import socket
+import subprocess
+import sys
+import tempfile
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
+import httpx
 import pytest
 from otari_sandbox.config import Config
 from otari_sandbox.sessions import SessionManager
@@ -73,3 +79,47 @@ def manager(loop_thread: LoopThread) -> Iterator[SessionManager]:
     mgr = make_manager(loop_thread)
     yield mgr
     loop_thread.run(mgr.close())
+
+
+class Service:
+    """``otari-sandbox`` in a subprocess on a free loopback port."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.uid_base = uid_base()
+        command = [
+            sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())",
+            "--port", str(self.port), "--uid-base", str(self.uid_base), "--log-level", "warning",
+            *args,
+        ]
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            command, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"service exited: {self.output()}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"service did not come up: {self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()

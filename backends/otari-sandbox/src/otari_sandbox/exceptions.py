@@ -10,6 +10,7 @@
         ├── PathOutside      403
         ├── FileMissing      404
         ├── NotAFile         400 (a directory or special file where a file was expected)
+        ├── InvalidPath      400 (404 when listing): a name the filesystem refuses
         └── TooLarge         413
 """
 
@@ -56,3 +57,7 @@ class NotAFile(FileError):
 
 class TooLarge(FileError):
     """The upload is over the cap."""
+
+
+class InvalidPath(FileError):
+    """The filesystem refuses the name itself (too long, invalid)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .exceptions import FileMissing, NotAFile, PathOutside, TooLarge
+from .exceptions import FileMissing, InvalidPath, NotAFile, PathOutside, TooLarge
 
 WORKSPACE_ALIAS = "/workspace"
 MAX_LISTED = 10_000
@@ -116,7 +116,7 @@ def _translate(code: int, rel: str) -> Exception:
         return PathOutside(f"path escapes workspace: {rel}")
     if code in (errno.ENOENT, errno.ENOTDIR):
         return FileMissing(f"file not found: {rel}")
-    return OSError(code, os.strerror(code), rel)
+    return InvalidPath(f"{os.strerror(code)}: {rel}")
 
 
 class Workspace:
@@ -127,7 +127,11 @@ class Workspace:
         self.owner = owner
 
     def _root_fd(self) -> int:
-        return os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            return os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            # The session was destroyed while this request was on its way.
+            raise FileMissing("the session's workspace is gone") from None
 
     def list(self, path: str = ".") -> list[FileInfo]:
         """Every entry under ``path``, recursively, sorted; a file path lists itself."""
@@ -173,7 +177,7 @@ class Workspace:
             raise NotAFile("path is a directory: .")
         parent, name = posixpath.split(rel)
         dir_fd = self._ensure_dirs(parent)
-        tmp = f".{name[:200]}.upload-{secrets.token_hex(6)}"
+        tmp = f".upload-{secrets.token_hex(8)}.part"
         try:
             fd = os.open(
                 tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
@@ -189,6 +193,8 @@ class Workspace:
                 os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
             except IsADirectoryError:
                 raise NotAFile(f"path is a directory: {path}") from None
+            except OSError as exc:
+                raise InvalidPath(f"{exc.strerror}: {path}") from None
         except BaseException:
             try:
                 os.unlink(tmp, dir_fd=dir_fd)
@@ -216,6 +222,9 @@ class Workspace:
                         os.chown(part, *self.owner, dir_fd=current, follow_symlinks=False)
                 except FileExistsError:
                     pass
+                except OSError as exc:
+                    os.close(current)
+                    raise InvalidPath(f"{exc.strerror}: {parent}") from None
                 try:
                     nxt = open_beneath(current, part, os.O_RDONLY | os.O_DIRECTORY)
                 except FileMissing:

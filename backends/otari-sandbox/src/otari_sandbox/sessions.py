@@ -35,6 +35,17 @@ def become_subreaper() -> bool:
     return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
 
 
+def preflight(config: Config) -> None:
+    """Refuse a configuration that cannot work, with a message saying what to do."""
+    if config.isolation == "bwrap" and not os.access(config.bwrap, os.X_OK):
+        raise SandboxUnavailable(
+            f"bubblewrap not found at {config.bwrap}; install it (apt-get install "
+            "bubblewrap) or run with --isolation none to go without isolation"
+        )
+    if not os.access(config.python, os.X_OK):
+        raise SandboxUnavailable(f"no Python interpreter at {config.python} (see --python)")
+
+
 @dataclass
 class Box:
     """A started sandbox with its workspace and host-uid slot."""
@@ -104,13 +115,8 @@ class SessionManager:
     async def start(self) -> None:
         """Prepare the state directory, prove isolation works, start the pool and reaper."""
         config = self.config
-        if config.isolation == "bwrap":
-            if not os.access(config.bwrap, os.X_OK):
-                raise SandboxUnavailable(
-                    f"bubblewrap not found at {config.bwrap}; install it (apt-get install "
-                    "bubblewrap) or run with --isolation none to go without isolation"
-                )
-        else:
+        preflight(config)
+        if config.isolation == "none":
             logger.warning(
                 "ISOLATION IS OFF (--isolation none): user code runs as a plain process "
                 "that can read the host's files and reach the network. Never expose this."
