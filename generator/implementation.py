@@ -29,9 +29,10 @@ def unimplemented_operations(target: Target) -> list[str]:
     try:
         module = _import(target, module_name)
     except Exception as exc:  # anything the user's module raises while importing
+        source = _source_of(target, module_name)
         warnings.warn(f"cannot import {module_name} ({exc!r}); reading its source instead",
                       RuntimeWarning, stacklevel=2)
-        overridden = _overridden_in_source(target, module_name, class_name)
+        overridden = _overridden_in_source(target, source, module_name, class_name)
     else:
         cls = getattr(module, class_name, None)
         if not isinstance(cls, type):
@@ -84,13 +85,18 @@ def _is_generated(owner: type, target: Target) -> bool:
     return Path(source).resolve().is_relative_to(target.out_path.resolve())
 
 
-def _overridden_in_source(target: Target, module_name: str, class_name: str) -> set[str]:
+def _source_of(target: Target, module_name: str) -> Path:
     relative = Path(*module_name.split("."))
     candidates = [folder / relative.with_suffix(".py") for folder in _search_path(target)]
     candidates += [folder / relative / "__init__.py" for folder in _search_path(target)]
     source = next((path for path in candidates if path.is_file()), None)
     if source is None:
         raise _error(target, f"cannot find module {module_name} under {target.root}")
+    return source
+
+
+def _overridden_in_source(target: Target, source: Path, module_name: str,
+                          class_name: str) -> set[str]:
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     if class_name not in classes:
