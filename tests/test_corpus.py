@@ -8,12 +8,12 @@ loopback and called with the generated client.
 
 from __future__ import annotations
 
-import fcntl
 import importlib
 import importlib.util
 import inspect
 import json
 import keyword
+import os
 import re
 import subprocess
 import sys
@@ -171,30 +171,38 @@ def collect_examples(*, invalid: bool) -> list[Any]:
 # --- generation, once per session, shared between xdist workers -------------------------
 
 
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _generate_all(out: Path) -> dict[str, Any]:
+def _generate_one(name: str, out: Path) -> dict[str, Any]:
     import contractgen
 
-    results: dict[str, Any] = {}
-    for name, spec in SPECS.items():
-        package = f"{name}_api"
-        started = time.perf_counter()
+    package = f"{name}_api"
+    started = time.perf_counter()
+    try:
+        files = contractgen.generate(SPECS[name], out / package, package=package)
+        result: dict[str, Any] = {"files": [str(f) for f in files], "error": None}
+    except Exception:
+        result = {"files": [], "error": traceback.format_exc()}
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    return result
+
+
+def _generate_shared(out: Path) -> dict[str, Any]:
+    """Generate every spec once between all xdist workers: each claims specs not yet taken."""
+    results = out.parent / "corpus_results"
+    results.mkdir(parents=True, exist_ok=True)
+    # The largest spec first, so one worker takes it while the other does the rest.
+    for name in sorted(SPECS, key=lambda n: -SPECS[n].stat().st_size):
         try:
-            files = contractgen.generate(spec, out / package, package=package)
-            results[name] = {"files": [str(f) for f in files], "error": None}
-        except Exception:
-            results[name] = {"files": [], "error": traceback.format_exc()}
-        results[name]["seconds"] = round(time.perf_counter() - started, 3)
-    return results
+            os.close(os.open(results / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            continue
+        partial = results / f"{name}.part"
+        partial.write_text(json.dumps(_generate_one(name, out)))
+        partial.rename(results / f"{name}.json")
+    deadline = time.monotonic() + 600
+    while not all((results / f"{name}.json").exists() for name in SPECS):
+        assert time.monotonic() < deadline, "another worker never finished generating"
+        time.sleep(0.1)
+    return {name: json.loads((results / f"{name}.json").read_text()) for name in SPECS}
 
 
 @pytest.fixture(scope="session")
@@ -204,14 +212,11 @@ def generated(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[
     if worker_id != "master":
         base = base.parent
     out = base / "corpus_out"
-    summary = base / "corpus_out.json"
-    with _file_lock(base / "corpus_out.lock"):
-        if not summary.exists():
-            out.mkdir(exist_ok=True)
-            summary.write_text(json.dumps(_generate_all(out), indent=1))
+    out.mkdir(exist_ok=True)
+    results = _generate_shared(out)
     if str(out) not in sys.path:
         sys.path.insert(0, str(out))
-    return {"out": out, "results": json.loads(summary.read_text())}
+    return {"out": out, "results": results}
 
 
 def package(generated: dict[str, Any], name: str) -> types.SimpleNamespace:
