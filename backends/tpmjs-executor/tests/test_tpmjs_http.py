@@ -6,9 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -22,7 +19,7 @@ import jsonschema
 import pytest
 from tpmjs_executor.api import Client, errors, models
 from tpmjs_executor.api.server import contract
-from tpmjs_executor.testing import NpmRegistry, build_tarball
+from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball
 
 API_KEY = "test-key-0123456789"
 SECRET = f"service-secret-{uuid.uuid4().hex}"
@@ -66,41 +63,8 @@ def check_contract(response: httpx.Response, path: str, method: str) -> None:
         assert response.headers.get(name) == value
 
 
-class Server:
-    """A running `tpmjs-executor` process."""
-
-    def __init__(self, args: list[str], env: dict[str, str], log: Path) -> None:
-        self._log = log.open("wb")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tpmjs_executor.app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                *args,
-            ],
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 20
-        self.url = ""
-        while time.monotonic() < deadline and not self.url:
-            for line in log.read_text(errors="replace").splitlines():
-                if line.startswith("tpmjs-executor listening on "):
-                    self.url = line.rsplit(" ", 1)[1]
-            time.sleep(0.05)
-        assert self.url, log.read_text()
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/health").status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        raise AssertionError(log.read_text())
+class Server(ExecutorProcess):
+    """A running `tpmjs-executor` with helpers that check every answer against the contract."""
 
     def post(
         self, body: Any, *, headers: dict[str, str] | None = None, path: str = "/execute-tool"
@@ -117,16 +81,6 @@ class Server:
         response = self.post({"packageName": package, "name": name, **fields})
         assert response.status_code == 200, response.text
         return response.json()  # type: ignore[no-any-return]
-
-    def stop(self) -> None:
-        """SIGTERM, then wait (SIGKILL after 10 s)."""
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._log.close()
 
 
 def _env(**extra: str) -> dict[str, str]:

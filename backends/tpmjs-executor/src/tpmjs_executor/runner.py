@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import shutil
 import signal
 import time
 from collections import OrderedDict
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,8 @@ from .config import Settings
 from .sandbox import Sandbox, SandboxPlan
 
 __all__ = ["LOADER", "RunOutcome", "Runner", "ToolCall"]
+
+log = logging.getLogger("tpmjs_executor.runner")
 
 # Written into every store entry: a dynamic import from inside the entry resolves the package
 # from the entry's node_modules with ESM rules, for ESM and CommonJS packages alike.
@@ -80,7 +84,8 @@ class Runner:
         self._settings = settings
         self._sandbox = sandbox
         self._idle: OrderedDict[Path, list[_Process]] = OrderedDict()
-        self._refills: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._starting: dict[Path, int] = {}
         self._closed = False
 
     @property
@@ -94,11 +99,22 @@ class Runner:
         try:
             return await self._call(process, call, timeout_ms)
         finally:
-            await self._kill(process)
-            if self._settings.pool_size > 0 and not self._closed:
-                task = asyncio.create_task(self._refill(entry_dir))
-                self._refills.add(task)
-                task.add_done_callback(self._refills.discard)
+            # The answer does not wait for the teardown: the sandbox is killed at once, and
+            # reaped (and the pool refilled) in the background.
+            self._background(self._retire(process, entry_dir))
+
+    def _background(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _retire(self, process: _Process, entry_dir: Path) -> None:
+        await self._kill(process)
+        if self._settings.pool_size > 0 and not self._closed:
+            try:
+                await self._refill(entry_dir)
+            except Exception:
+                log.exception("could not start a pooled tool process for %s", entry_dir)
 
     async def discard(self, entry_dir: Path) -> None:
         """Kill the idle processes started for `entry_dir` (its entry is being removed)."""
@@ -121,11 +137,9 @@ class Runner:
                 self._idle.pop(entry_dir, None)
 
     async def close(self) -> None:
-        """Kill every idle process and stop refilling."""
+        """Finish teardowns, stop refilling, kill every idle process."""
         self._closed = True
-        for task in list(self._refills):
-            task.cancel()
-        await asyncio.gather(*self._refills, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         for entry_dir in list(self._idle):
             await self.discard(entry_dir)
 
@@ -135,20 +149,26 @@ class Runner:
             process = processes.pop(0)
             if process.proc.returncode is None:
                 return process
-            task = asyncio.create_task(self._kill(process))
-            self._refills.add(task)
-            task.add_done_callback(self._refills.discard)
+            self._background(self._kill(process))
         return None
 
     async def _refill(self, entry_dir: Path) -> None:
-        if entry_dir in self._idle and len(self._idle[entry_dir]) >= 1:
+        waiting = len(self._idle.get(entry_dir, ())) + self._starting.get(entry_dir, 0)
+        if waiting >= self._settings.pool_size:
             return
-        process = await self._start(entry_dir)
+        self._starting[entry_dir] = self._starting.get(entry_dir, 0) + 1
+        try:
+            process = await self._start(entry_dir)
+        finally:
+            self._starting[entry_dir] -= 1
+            if not self._starting[entry_dir]:
+                del self._starting[entry_dir]
         if self._closed or not entry_dir.is_dir():
             await self._kill(process)
             return
         self._idle.setdefault(entry_dir, []).append(process)
         self._idle.move_to_end(entry_dir)
+        # Over the budget: the least recently refilled entries give theirs up first.
         while self.idle_count > self._settings.pool_size:
             oldest = next(iter(self._idle))
             victims = self._idle[oldest]

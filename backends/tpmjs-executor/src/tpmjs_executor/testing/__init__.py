@@ -1,9 +1,11 @@
 """Test support shipped with the package: a loopback npm registry and small async helpers."""
 
 from .helpers import execute, run, with_executor
+from .process import ExecutorProcess
 from .registry import NpmRegistry, PublishedVersion, build_tarball, package_dirs
 
 __all__ = [
+    "ExecutorProcess",
     "NpmRegistry",
     "PublishedVersion",
     "build_tarball",
