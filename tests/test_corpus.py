@@ -23,6 +23,7 @@ import traceback
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -339,6 +340,35 @@ def test_every_operation_has_methods(generated: dict[str, Any], name: str) -> No
         if not inspect.iscoroutinefunction(getattr(pkg.client.AsyncClient, found, None)):
             problems.append(f"AsyncClient.{found} missing or not async")
     assert not problems, "\n".join(problems)
+
+
+def _status_phrases(status: str) -> list[str]:
+    if status == "default":
+        return ["Default"]
+    code = int(status)
+    # RFC 9110 renamed a few (413, 414, 422); accept either wording.
+    rfc9110 = {413: "ContentTooLarge", 414: "UriTooLong", 422: "UnprocessableContent"}
+    phrase = "".join(w.capitalize() for w in re.findall(r"[A-Za-z0-9]+", HTTPStatus(code).phrase))
+    return [phrase, rfc9110.get(code, phrase)]
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_declared_errors_have_typed_exceptions(generated: dict[str, Any], name: str) -> None:
+    errors = package(generated, name).errors
+    missing = []
+    for method, path, op in operations(DOCS[name]):
+        stems = {_pascal(c) for c in method_candidates(method, path, op)}
+        stems |= {"".join(w.capitalize() for w in _WORD.findall(stem)) for stem in stems}
+        for status in op.get("responses", {}):
+            if status.startswith("2"):
+                continue
+            names = [s + p for s in sorted(stems) for p in _status_phrases(status)]
+            cls = next((getattr(errors, n) for n in names if hasattr(errors, n)), None)
+            if not (isinstance(cls, type) and issubclass(cls, errors.ApiError)):
+                missing.append(f"{method.upper()} {path} {status}: none of {names}")
+            elif status.isdigit() and getattr(cls, "status_code", None) != int(status):
+                missing.append(f"{cls.__name__}.status_code != {status}")
+    assert not missing, "\n".join(missing)
 
 
 def _route_key(method: str, path: str) -> tuple[str, str]:
