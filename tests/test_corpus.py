@@ -541,3 +541,37 @@ def test_media_types_over_http(generated: dict[str, Any]) -> None:
         assert raised.value.status_code == 501
     assert received["upload"] == ("a.txt", b"hello", "d", ["x", "y"])
     assert received["replace"] == ("f2", b"\xff\xfe")
+
+
+def test_awkward_names_over_http(generated: dict[str, Any]) -> None:
+    import datetime
+    import uuid
+
+    pkg = package(generated, "awkward_names")
+    models, calls = pkg.models, []
+    keywords = DOCS["awkward_names"]["components"]["schemas"]["Keywords"]["example"]
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def get_users_user_id_repos(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append((args, kwargs))
+            return [models.IoExampleV1Item(name="w")]
+
+        async def post_users_user_id_repos(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append((args, kwargs))
+            return args[1]
+
+    request_id = uuid.UUID("0b6f3a52-7b7e-4a42-a4d6-4f6c2b1f0c8e")
+    with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
+        items = client.get_users_user_id_repos(
+            "u 1é", from_=datetime.date(2024, 1, 31), page_size=5, x_request_id=request_id,
+            session="s1",
+        )
+        assert [i.name for i in items] == ["w"]
+        echoed = client.post_users_user_id_repos(
+            "u2", models.Keywords.model_validate(keywords), if_match='"v1"'
+        )
+        assert echoed.model_dump(mode="json", by_alias=True) == keywords
+    assert calls[0] == (("u 1é",), {"from_": datetime.date(2024, 1, 31), "page_size": 5,
+                                    "x_request_id": request_id, "session": "s1"})
+    assert calls[1][0][0] == "u2"
+    assert calls[1][1] == {"x_request_id": None, "if_match": '"v1"'}
