@@ -12,7 +12,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import httpx
@@ -79,6 +79,19 @@ def manager(loop_thread: LoopThread) -> Iterator[SessionManager]:
     mgr = make_manager(loop_thread)
     yield mgr
     loop_thread.run(mgr.close())
+
+
+def processes(match: Callable[[str], bool]) -> list[int]:
+    """Host pids whose /proc entry name passes ``match`` (see callers for what they test)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if match(name):
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
 
 
 class Service:

@@ -16,7 +16,7 @@ import httpx
 import jsonschema
 import pytest
 import yaml
-from conftest import Service
+from conftest import Service, processes
 from otari_sandbox.api import AsyncClient, Client, errors, models
 
 TOKEN = "test-token-" + uuid.uuid4().hex
@@ -298,15 +298,7 @@ def test_nothing_survives_destroy(client: Client) -> None:
 
 
 def _pids_with(marker: str) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if marker.encode() in Path(f"/proc/{name}/cmdline").read_bytes():
-                    found.append(int(name))
-            except OSError:
-                pass
-    return found
+    return processes(lambda pid: marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes())
 
 
 # -- timeouts and output ----------------------------------------------------------------

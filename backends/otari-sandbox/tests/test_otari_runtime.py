@@ -3,12 +3,13 @@ output capture, timeouts, produced files and the session manager."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LoopThread
+from conftest import LoopThread, processes
 from otari_sandbox.exceptions import AtCapacity, InvalidRequest, SessionNotFound, UnknownTool
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
@@ -246,17 +247,7 @@ def test_destroy_during_a_call_returns_a_clean_result(
 
 
 def _processes_of(uid: int) -> list[int]:
-    import os
-
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                if os.stat(f"/proc/{name}").st_uid == uid:
-                    found.append(int(name))
-            except OSError:
-                pass
-    return found
+    return processes(lambda pid: os.stat(f"/proc/{pid}").st_uid == uid)
 
 
 def test_sessions_run_in_parallel(loop_thread: LoopThread, manager: SessionManager) -> None:

@@ -133,14 +133,18 @@ class Workspace:
             # The session was destroyed while this request was on its way.
             raise FileMissing("the session's workspace is gone") from None
 
-    def list(self, path: str = ".") -> list[FileInfo]:
-        """Every entry under ``path``, recursively, sorted; a file path lists itself."""
+    def _open(self, path: str) -> tuple[str, int]:
+        # O_NONBLOCK: a FIFO left by user code must not hang the service.
         rel = relative(path)
         root = self._root_fd()
         try:
-            fd = open_beneath(root, rel, os.O_RDONLY | os.O_NONBLOCK)
+            return rel, open_beneath(root, rel, os.O_RDONLY | os.O_NONBLOCK)
         finally:
             os.close(root)
+
+    def list(self, path: str = ".") -> list[FileInfo]:
+        """Every entry under ``path``, recursively, sorted; a file path lists itself."""
+        rel, fd = self._open(path)
         try:
             info = os.fstat(fd)
             if stat.S_ISREG(info.st_mode):
@@ -155,12 +159,7 @@ class Workspace:
 
     def open_read(self, path: str) -> tuple[int, int, str]:
         """An fd positioned at the start of a regular file, its size and media type."""
-        rel = relative(path)
-        root = self._root_fd()
-        try:
-            fd = open_beneath(root, rel, os.O_RDONLY | os.O_NONBLOCK)
-        finally:
-            os.close(root)
+        rel, fd = self._open(path)
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             os.close(fd)

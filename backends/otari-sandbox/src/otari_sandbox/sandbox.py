@@ -186,6 +186,9 @@ class Sandbox:
                 raise ProtocolError("no hello")
             if info_read is not None:
                 self._init_fd = await self._read_init_pid(info_read)
+            if self.uid is not None:
+                # Every process of this uid is this sandbox's (lowering needs root, as here).
+                os.setpriority(os.PRIO_USER, self.uid, 0)
         except (TimeoutError, EOFError, ProtocolError, OSError, ValueError) as exc:
             channel.close()
             detail = self._startup_error()
@@ -215,6 +218,10 @@ class Sandbox:
         if self.uid is not None:
             setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
             prefix = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--"]
+            # Warming a sandbox is background work: it boots at low priority, out of the way
+            # of live requests, and is raised to normal priority once it is ready.
+            if nice := shutil.which("nice"):
+                prefix = [nice, "-n", "15", *prefix]
         if config.isolation == "none":
             env = sandbox_environment(inside)
             return [*prefix, *agent], (agent_fd,), env, inside, None, []

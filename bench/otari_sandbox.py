@@ -1,0 +1,234 @@
+"""Benchmark: the Otari code-execution backend over real HTTP, beside floors measured in the
+same run.
+
+Not part of the test suite. Starts the real `otari-sandbox` command on loopback (bubblewrap
+isolation unless --isolation none) and measures, with a keep-alive httpx client:
+- floors: spawning `python3 -c pass`; a pipe round trip to a warm interpreter; an HTTP round
+  trip to the service (GET /health);
+- create (pool warm: creates 100 ms apart) and create with the pool drained (cold start);
+- first exec right after create; warm exec p50/p95; 50 execs in a row;
+- 20 concurrent sessions: execs per second; destroy;
+- memory per idle session (PSS of the service's process tree, 20 sessions).
+Run: `make bench` or `.venv/bin/python bench/otari_sandbox.py [--runs N] [--isolation none]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+PYTHON = "/usr/bin/python3"
+EXEC = {"tool": "code_execution", "input": {"code": "x = 1"}}
+
+
+def quantile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spawn_floor(runs: int) -> list[float]:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([PYTHON, "-c", "pass"], check=True)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+def pipe_floor(runs: int) -> list[float]:
+    echo = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line); sys.stdout.flush()\n"
+    proc = subprocess.Popen([PYTHON, "-c", echo], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc.stdin.write(b"x = 1\n")
+        proc.stdin.flush()
+        proc.stdout.readline()
+        samples.append(time.perf_counter() - start)
+    proc.stdin.close()
+    proc.wait()
+    return samples
+
+
+def timed(call: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
+def create(client: httpx.Client) -> tuple[float, str]:
+    took, response = timed(lambda: client.post("/sessions"))
+    response.raise_for_status()
+    return took, response.json()["session_id"]
+
+
+def execute(client: httpx.Client, sid: str) -> float:
+    took, response = timed(lambda: client.post(f"/sessions/{sid}/exec", json=EXEC))
+    assert response.status_code == 200 and response.json()["result_block"]["content"]["return_code"] == 0
+    return took
+
+
+def destroy(client: httpx.Client, sid: str) -> float:
+    took, response = timed(lambda: client.delete(f"/sessions/{sid}"))
+    assert response.status_code == 204
+    return took
+
+
+def sessions_phase(client: httpx.Client, runs: int) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {"create": [], "first": [], "destroy": [], "cold": []}
+    for _ in range(runs):
+        took, sid = create(client)
+        out["create"].append(took)
+        out["first"].append(execute(client, sid))
+        out["destroy"].append(destroy(client, sid))
+        time.sleep(0.1)  # one request every 100 ms lets the pool refill
+    held = []
+    for _ in range(runs):  # back to back: the pool drains and creates pay a cold start
+        took, sid = create(client)
+        out["cold"].append(took)
+        held.append(sid)
+    for sid in held:
+        destroy(client, sid)
+    return out
+
+
+async def concurrent(url: str, sessions: int, per_session: int) -> float:
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        ids = [(await client.post("/sessions")).json()["session_id"] for _ in range(sessions)]
+
+        async def drive(sid: str) -> None:
+            for _ in range(per_session):
+                response = await client.post(f"/sessions/{sid}/exec", json=EXEC)
+                assert response.status_code == 200
+
+        start = time.perf_counter()
+        await asyncio.gather(*(drive(sid) for sid in ids))
+        elapsed = time.perf_counter() - start
+        for sid in ids:
+            await client.delete(f"/sessions/{sid}")
+    return sessions * per_session / elapsed
+
+
+def tree_pss(root: int) -> int:
+    """Proportional set size (bytes) of ``root`` and every descendant."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                stat = Path(f"/proc/{name}/stat").read_bytes()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rfind(b")") + 2 :].split()[1])
+            children.setdefault(ppid, []).append(int(name))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, []))
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def memory_per_session(client: httpx.Client, pid: int, count: int) -> float:
+    time.sleep(1.0)
+    before = tree_pss(pid)
+    ids = [create(client)[1] for _ in range(count)]
+    time.sleep(2.0)  # let the pool refill to its size, so only the leased sessions differ
+    after = tree_pss(pid)
+    for sid in ids:
+        destroy(client, sid)
+    return (after - before) / count
+
+
+def start_service(isolation: str, pool: int) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())",
+        "--port", str(port), "--isolation", isolation, "--pool-size", str(pool),
+        "--log-level", "warning",
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if httpx.get(f"{url}/health").status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("otari-sandbox did not start")
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:7.2f} ms"
+
+
+def main() -> None:
+    """Run every measurement and print medians and ratios."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--isolation", choices=["bwrap", "none"], default="bwrap")
+    parser.add_argument("--pool-size", type=int, default=8)
+    args = parser.parse_args()
+    runs = args.runs
+
+    spawn = statistics.median(spawn_floor(runs))
+    pipe = statistics.median(pipe_floor(runs * 10))
+    proc, url = start_service(args.isolation, args.pool_size)
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            time.sleep(1.0)  # the pool fills
+            http = statistics.median([timed(lambda: client.get("/health"))[0] for _ in range(runs * 5)])
+            phase = sessions_phase(client, runs)
+            _, sid = create(client)
+            execute(client, sid)
+            warm = [execute(client, sid) for _ in range(runs * 10)]
+            in_a_row, _ = timed(lambda: [execute(client, sid) for _ in range(50)])
+            destroy(client, sid)
+            throughput = asyncio.run(concurrent(url, 20, 25))
+            per_session = memory_per_session(client, proc.pid, 20)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+    create_p50 = statistics.median(phase["create"])
+    first_p50 = statistics.median(phase["first"])
+    warm_p50 = statistics.median(warm)
+    print(f"otari-sandbox over HTTP (isolation: {args.isolation}, pool {args.pool_size}, {runs} runs)")
+    print(f"  floor: python3 -c pass spawn         {ms(spawn)}")
+    print(f"  floor: pipe round trip, warm python  {ms(pipe)}")
+    print(f"  floor: HTTP round trip (GET /health) {ms(http)}")
+    print(f"  create, pool warm       p50 {ms(create_p50)}  p95 {ms(quantile(phase['create'], 0.95))}"
+          f"   target <= 5 ms, reference 15.8 ms ({15.8e-3 / create_p50:4.1f}x faster)")
+    print(f"  create, pool drained    p50 {ms(statistics.median(phase['cold']))}"
+          f"   ({statistics.median(phase['cold']) / spawn:4.1f}x a bare python spawn)")
+    print(f"  first exec              p50 {ms(first_p50)}  p95 {ms(quantile(phase['first'], 0.95))}"
+          f"   target <= 5 ms, reference 30.9 ms ({30.9e-3 / first_p50:4.1f}x faster)")
+    print(f"  warm exec               p50 {ms(warm_p50)}  p95 {ms(quantile(warm, 0.95))}"
+          f"   target <= 2 ms, reference 1.8 ms; {warm_p50 / http:4.1f}x an HTTP round trip,"
+          f" {warm_p50 / pipe:4.1f}x a pipe round trip")
+    print(f"  50 execs in a row       {ms(in_a_row)} total ({ms(in_a_row / 50)} each)")
+    print(f"  20 concurrent sessions  {throughput:7.0f} execs/s")
+    print(f"  destroy                 p50 {ms(statistics.median(phase['destroy']))}")
+    print(f"  memory per idle session {per_session / 2**20:7.1f} MiB (PSS)")
+
+
+if __name__ == "__main__":
+    main()
