@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 from tpmjs_executor.api import Client, errors, models
 from tpmjs_executor.api.server import contract
-from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball
+from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball, processes_with
 
 API_KEY = "test-key-0123456789"
 SECRET = f"service-secret-{uuid.uuid4().hex}"
@@ -328,18 +328,6 @@ def test_version_pinning(server: Server) -> None:
     assert got == ["1.0.0", "2.0.0", "1.1.0", "2.1.0-beta.1", "1.1.0", "2.0.0"]
 
 
-def _processes_with(needle: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if needle in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
-
-
 @pytest.mark.skipif(not _has_bwrap(), reason="bubblewrap not installed")
 def test_timeout_leaves_no_process(server: Server) -> None:
     marker = f"{time.time_ns() % 10**6}.5"
@@ -348,9 +336,9 @@ def test_timeout_leaves_no_process(server: Server) -> None:
     )
     assert body["error"]["code"] == "EXECUTION_TIMEOUT"
     deadline = time.monotonic() + 2
-    while _processes_with(marker) and time.monotonic() < deadline:
+    while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 def test_health_stays_fast_while_installing_and_running(

@@ -20,7 +20,7 @@ from tpmjs_executor.executor import (
     ExecutorBusy,
     RequestError,
 )
-from tpmjs_executor.testing import NpmRegistry, execute, run, with_executor
+from tpmjs_executor.testing import NpmRegistry, execute, processes_with, run, with_executor
 
 ESM = "@fixture/esm-tools"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
@@ -39,19 +39,6 @@ def calls(settings: Settings, *requests: ExecutionRequest) -> list[ExecutionResu
 def call(name: str, package: str = ESM, **kwargs: Any) -> ExecutionRequest:
     """A request for `name` from `package`."""
     return ExecutionRequest(package_name=package, name=name, **kwargs)
-
-
-def processes_with(needle: str) -> list[int]:
-    """Pids whose command line contains `needle`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if needle in (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
 
 
 @pytest.fixture(params=MODES)

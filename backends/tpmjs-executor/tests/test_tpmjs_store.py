@@ -36,6 +36,23 @@ async def lease_label(store: PackageStore, name: str, version: str | None) -> st
         return entry.label
 
 
+def unavailable(root: Path, registry: str, name: str, version: str, **kwargs: object) -> str:
+    """The PackageUnavailable message for leasing `name@version` from a fresh store over `root`."""
+
+    async def main() -> str:
+        store = make_store(root, registry, **kwargs)
+        await store.start()
+        try:
+            label = await lease_label(store, name, version)
+        except PackageUnavailable as exc:
+            return str(exc)
+        finally:
+            await store.close()
+        raise AssertionError(f"{label} was installed")
+
+    return run(main())
+
+
 def test_concurrent_requests_install_once(registry: NpmRegistry, tmp_path: Path) -> None:
     tarball = "/@fixture/cjs-tools/-/cjs-tools-1.0.0.tgz"
     before = registry.requests.count(tarball)
@@ -111,18 +128,7 @@ def test_tags_and_ranges_resolve_against_the_packument(
 def test_unavailable_packages_give_short_messages(
     registry: NpmRegistry, store_dir: Path, name: str, version: str, fragment: str
 ) -> None:
-    async def main() -> str:
-        store = make_store(store_dir, registry.url)
-        await store.start()
-        try:
-            await lease_label(store, name, version)
-        except PackageUnavailable as exc:
-            return str(exc)
-        finally:
-            await store.close()
-        raise AssertionError("no error")
-
-    message = run(main())
+    message = unavailable(store_dir, registry.url, name, version)
     assert fragment in message
     assert "npm error" not in message and len(message) < 200
 
@@ -152,37 +158,15 @@ def test_installed_versions_need_no_registry(registry: NpmRegistry, store_dir: P
 
 
 def test_registry_failure_during_install_is_package_not_found(tmp_path: Path) -> None:
-    async def main() -> str:
-        store = make_store(tmp_path, DEAD_REGISTRY)
-        await store.start()
-        try:
-            await lease_label(store, "@fixture/multi", "1.0.0")
-        except PackageUnavailable as exc:
-            return str(exc)
-        finally:
-            await store.close()
-        raise AssertionError("installed from a dead registry")
-
-    assert "unreachable" in run(main())
+    assert "unreachable" in unavailable(tmp_path, DEAD_REGISTRY, "@fixture/multi", "1.0.0")
 
 
 def test_install_timeout(tmp_path: Path) -> None:
     with NpmRegistry() as slow:
         slow.publish_dir(FIXTURES / "multi-1.0.0")
         slow.set_tarball_delay(5.0)
-
-        async def main() -> str:
-            store = make_store(tmp_path, slow.url, timeout_s=1.0)
-            await store.start()
-            try:
-                await lease_label(store, "@fixture/multi", "1.0.0")
-            except PackageUnavailable as exc:
-                return str(exc)
-            finally:
-                await store.close()
-            raise AssertionError("no timeout")
-
-        assert "took longer than 1s" in run(main())
+        message = unavailable(tmp_path, slow.url, "@fixture/multi", "1.0.0", timeout_s=1.0)
+    assert "took longer than 1s" in message
     assert not list((tmp_path / "packages").iterdir())
 
 

@@ -1,6 +1,6 @@
 """Test support shipped with the package: a loopback npm registry and small async helpers."""
 
-from .helpers import execute, run, with_executor
+from .helpers import execute, processes_with, run, with_executor
 from .process import ExecutorProcess
 from .registry import NpmRegistry, PublishedVersion, build_tarball, package_dirs
 
@@ -11,6 +11,7 @@ __all__ = [
     "build_tarball",
     "execute",
     "package_dirs",
+    "processes_with",
     "run",
     "with_executor",
 ]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..config import Settings
 from ..executor import ExecutionRequest, ExecutionResult, Executor
 
-__all__ = ["execute", "run", "with_executor"]
+__all__ = ["execute", "processes_with", "run", "with_executor"]
 
 T = TypeVar("T")
 
@@ -33,3 +34,17 @@ def execute(settings: Settings, package: str, name: str, **kwargs: Any) -> Execu
     """One call through a fresh Executor, from synchronous code."""
     request = ExecutionRequest(package_name=package, name=name, **kwargs)
     return run(with_executor(settings, lambda ex: ex.execute(request)))
+
+
+def processes_with(needle: str) -> list[int]:
+    """Pids of the processes whose command line contains `needle`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if needle in cmdline:
+                found.append(int(entry.name))
+    return found
