@@ -414,3 +414,16 @@ def test_package_not_found(settings: Settings) -> None:
         settings, call("x", "@fixture/nope"), call("versionTool", "@fixture/multi", version="3.0.0")
     )
     assert unknown.error_code == bad_version.error_code == "PACKAGE_NOT_FOUND"
+
+
+def test_a_broken_sandbox_is_detected_at_start(settings: Settings) -> None:
+    async def report(ex: Executor) -> str:
+        return ex.isolation
+
+    async def isolation(changed: Settings) -> str:
+        return await with_executor(changed, report)
+
+    broken = replace(settings, bwrap="/bin/false")
+    assert run(isolation(replace(broken, isolation="auto"))) == "process"
+    with pytest.raises(RuntimeError, match=r"cannot run Node\.js tools here"):
+        run(isolation(replace(broken, isolation="bwrap")))

@@ -126,13 +126,29 @@ class Executor:
     async def start(self) -> None:
         """Become the reaper of our process trees, load the store, start seeding."""
         reaper.become_subreaper()
-        proc = await asyncio.create_subprocess_exec(
-            self.sandbox.node, "--version", stdout=asyncio.subprocess.PIPE
-        )
-        out, _ = await proc.communicate()
-        self.node_version = out.decode().strip().lstrip("v")
+        ok, output = await self._probe()
+        if not ok and self.sandbox.bwrap and self.settings.isolation == "auto":
+            log.warning("bubblewrap does not work here, tools run as plain processes: %s", output)
+            self.sandbox.fall_back_to_processes()
+            ok, output = await self._probe()
+        if not ok:
+            raise RuntimeError(f"cannot run Node.js tools here: {output}")
+        self.node_version = output.lstrip("v")
         await self.store.start(self.settings.seed_dir)
         self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _probe(self) -> tuple[bool, str]:
+        plan = self.sandbox.version_command()
+        proc = await asyncio.create_subprocess_exec(
+            *plan.argv,
+            env=plan.env,
+            cwd=plan.cwd,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        out, _ = await proc.communicate()
+        text = out.decode(errors="replace").strip()
+        return proc.returncode == 0, text[-500:]
 
     async def close(self) -> None:
         """Stop idle processes, installs and the sweeper."""

@@ -93,6 +93,19 @@ class Sandbox:
         argv += ["--", self.node, *node_args, "/harness/harness.mjs", *fds]
         return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None)
 
+    def version_command(self) -> SandboxPlan:
+        """`node --version`, run the way tools are (proves the sandbox works on this host)."""
+        if not self.bwrap:
+            return SandboxPlan([self.node, "--version"], self._env("/tmp"), "/", "", None)
+        argv = [str(self._bwrap_path), *self._bwrap_args(self._etc), "--", self.node, "--version"]
+        return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None)
+
+    def fall_back_to_processes(self) -> None:
+        """Run tools as plain processes from now on (bubblewrap does not work here)."""
+        if not self._settings.network:
+            raise ValueError("turning the network off needs a working bubblewrap sandbox")
+        self.bwrap = False
+
     def _env(self, home: str) -> dict[str, str]:
         # Only these reach a tool (and bwrap itself, whose environment a tool could read
         # through /proc): never the service's own variables.
