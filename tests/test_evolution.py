@@ -88,7 +88,8 @@ def run(*args: str | Path, cwd: Path, check: bool = True, **env: str) -> subproc
     """Run a command as a user would, with this venv's tools first on PATH."""
     environ = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
                "PYTHONDONTWRITEBYTECODE": "1", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t", **env}
+               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **env}
     environ.pop("PYTHONPATH", None)
     result = subprocess.run([str(a) for a in args], cwd=cwd, env=environ, capture_output=True,
                             text=True, timeout=300, check=False)
