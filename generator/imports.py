@@ -62,8 +62,8 @@ def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
     for name in names:
         if name in ("Any", "Literal", "Annotated"):
             imports.name("typing", name)
-        elif name == "Field":
-            imports.name("pydantic", "Field")
+        elif name in ("Field", "AfterValidator"):
+            imports.name("pydantic", name)
         elif "." in name:
             imports.module(name.split(".")[0])
         elif name == "Decimal":

@@ -7,7 +7,7 @@ defaults and imports the templates print, computed here once.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 # Imports a type expression may need, by the name it prints.
@@ -16,6 +16,7 @@ _TYPE_IMPORTS = {
     "Literal": "from typing import Literal",
     "Annotated": "from typing import Annotated",
     "Field": "from pydantic import Field",
+    "AfterValidator": "from pydantic import AfterValidator",
     "datetime.datetime": "import datetime",
     "datetime.date": "import datetime",
     "datetime.time": "import datetime",
@@ -38,14 +39,14 @@ class TypeRef:
     constraints: tuple[tuple[str, str], ...] = ()  # pydantic Field keyword arguments, as source
     discriminator: str | None = None
     nullable: bool = False
+    excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
 
     def with_nullable(self, nullable: bool = True) -> TypeRef:
-        return TypeRef(self.kind, self.name, self.args, self.literals, self.constraints,
-                       self.discriminator, nullable)
+        return replace(self, nullable=nullable)
 
     def bare(self) -> TypeRef:
         """The same type without constraints and nullability (for parameters and unions)."""
-        return TypeRef(self.kind, self.name, self.args, self.literals, (), self.discriminator)
+        return replace(self, constraints=(), nullable=False, excluded=None)
 
     @property
     def is_nullable(self) -> bool:
@@ -54,13 +55,13 @@ class TypeRef:
 
     @property
     def is_any(self) -> bool:
-        return self.kind == "any"
+        return self.kind == "any" and self.excluded is None
 
     def render(self, prefix: str = "") -> str:
         """Source text, with `prefix` before generated model names (`models.` outside models.py)."""
         if self.kind == "any":
-            return "Any"
-        if self.kind == "builtin":
+            text = "Any"
+        elif self.kind == "builtin":
             text = self.name
         elif self.kind == "model":
             text = prefix + self.name
@@ -77,10 +78,13 @@ class TypeRef:
         kwargs = list(self.constraints)
         if self.discriminator:
             kwargs.append(("discriminator", repr(self.discriminator)))
-        if kwargs:
-            text = f"Annotated[{text}, Field({', '.join(f'{k}={v}' for k, v in kwargs)})]"
-        nullable = self.nullable or (self.kind == "union" and any(a.nullable for a in self.args))
-        if nullable and "None" not in text.split(" | "):
+        metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
+        if self.excluded is not None:
+            types, values = self.excluded
+            metadata.append(f"AfterValidator({prefix}Excluding({types!r}, {values!r}))")
+        if metadata:
+            text = f"Annotated[{text}, {', '.join(metadata)}]"
+        if self.is_nullable and self.kind != "any" and "None" not in text.split(" | "):
             text += " | None"
         return text
 
@@ -97,10 +101,17 @@ class TypeRef:
         if self.constraints or self.discriminator:
             yield "Annotated"
             yield "Field"
+        if self.excluded is not None:
+            yield "Annotated"
+            yield "AfterValidator"
+            yield "Excluding"
 
     def model_names(self) -> Iterable[str]:
+        """Names this expression takes from models.py (generated classes, `Excluding`)."""
         if self.kind == "model":
             yield self.name
+        if self.excluded is not None:
+            yield "Excluding"
         for arg in self.args:
             yield from arg.model_names()
 
@@ -152,7 +163,8 @@ class FieldDef:
     @property
     def rejects_null(self) -> bool:
         """Optional, not nullable, no default: may be absent, may not be `null`."""
-        return not self.required and not self.type.nullable and not self.has_default
+        return (not self.required and not self.type.is_nullable and not self.has_default
+                and not self.type.is_any)
 
     @property
     def omit_when_unset(self) -> bool:
@@ -224,12 +236,18 @@ class EnumDef:
 
 @dataclass(frozen=True)
 class AliasDef:
-    """A type alias for a schema that is not an object: a union, an array, a primitive."""
+    """A type alias for a schema that is not an object: a union, an array, a primitive.
+
+    `adapter` names the `TypeAdapter` generated beside it; `recursive` aliases (that reach
+    themselves through other aliases) are spelled with `TypeAliasType` and a forward reference.
+    """
 
     template: ClassVar[str] = "type_alias"
     name: str
     description: str | None
     type: TypeRef
+    adapter: str = ""
+    recursive: bool = False
 
     def dependencies(self) -> set[str]:
         return set(self.type.model_names())
@@ -425,6 +443,23 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def uses_excluding(self) -> bool:
+        """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
+        refs: list[TypeRef] = []
+        for definition in self.definitions:
+            if isinstance(definition, ModelDef):
+                refs.extend(f.type for f in definition.fields)
+                refs.extend([definition.extra_type] if definition.extra_type else [])
+            elif isinstance(definition, AliasDef):
+                refs.append(definition.type)
+        while refs:
+            ref = refs.pop()
+            if ref.excluded is not None:
+                return True
+            refs.extend(ref.args)
+        return False
 
     @property
     def error_classes(self) -> tuple[ErrorClass, ...]:

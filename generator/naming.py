@@ -23,7 +23,8 @@ _RESERVED_CLASS_NAMES = frozenset(
         "Any", "Annotated", "BaseModel", "ClassVar", "ConfigDict", "Enum", "Field", "IntEnum",
         "Literal", "RootModel", "StrEnum", "TypeAdapter", "Union", "datetime", "date", "time",
         "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
-        "AsyncClient", "Binary", "FileContent",
+        "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
+        "TypeAlias", "SerializationInfo", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
     }
 )
 
@@ -53,7 +54,9 @@ def _dodge(name: str, reserved: frozenset[str] = frozenset()) -> str:
         name = "value"
     if name[0].isdigit():
         name = "n" + name if name.isdigit() else "field_" + name
-    if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in reserved:
+    # E741: `l`, `O` and `I` read as digits.
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in reserved or name in (
+            "l", "O", "I"):
         name += "_"
     return name
 

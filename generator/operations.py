@@ -121,8 +121,10 @@ class OperationBuilder:
             if location == "header" and wire.lower() in _IGNORED_HEADERS:
                 continue
             schema = param.get("schema")
-            if schema is None and isinstance(param.get("content"), dict):
-                schema = next(iter(param["content"].values()), {}).get("schema")
+            content = param.get("content")
+            if schema is None and isinstance(content, dict) and content:
+                media = next(iter(content.values()))
+                schema = media.get("schema") if isinstance(media, dict) else None
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             if type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
                 type_ref = TypeRef("builtin", "str")
@@ -153,7 +155,7 @@ class OperationBuilder:
         for media in media_types:
             if _is_json(media):
                 schema = (content[media] or {}).get("schema")
-                type_ref = self.schemas.convert(schema, prefix + "Request") if schema else ANY
+                type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
         for media, kind in (("multipart/form-data", "multipart"),
                             ("application/x-www-form-urlencoded", "form")):
@@ -220,7 +222,7 @@ class OperationBuilder:
         for media, entry in content.items():
             if _is_json(media):
                 schema = (entry or {}).get("schema")
-                type_ref = self.schemas.convert(schema, hint) if schema else ANY
+                type_ref = self.schemas.named_union(schema, hint) if schema else ANY
                 return Response(status, "json", media, type_ref, description), schema
         media = next(iter(content))
         kind = "text" if media.startswith("text/") else "binary"

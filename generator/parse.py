@@ -43,7 +43,7 @@ def build_api(
         version=str(info.get("version") or ""),
         openapi_version=str(data.get("openapi", "")),
         description=info.get("description") if isinstance(info.get("description"), str) else None,
-        definitions=tuple(converter.definitions.values()),
+        definitions=tuple(converter.finished()),
         operations=tuple(operations),
         security_schemes=_security_schemes(data),
         header=header(spec_display, spec_sha256 or document.sha256, overlay_display,

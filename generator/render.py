@@ -115,7 +115,11 @@ def _models_context(api: Api) -> dict[str, Any]:
     ):
         imports.name("pydantic", "Field")
     if aliases:
+        imports.name("pydantic", "TypeAdapter")
+    if any(not a.recursive for a in aliases):
         imports.name("typing", "TypeAlias")
+    if any(a.recursive for a in aliases):
+        imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
         imports.name("enum", enum.base)
     for model in classes:
@@ -309,8 +313,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.module("html", "inspect", "json", "logging")
     imports.name("collections.abc", "AsyncIterable", "Awaitable", "Callable")
     imports.name("importlib", "resources")
-    imports.name("typing", "Annotated", "Any", "TypeAlias")
-    imports.name("fastapi", "APIRouter", "Depends", "FastAPI", "Request")
+    imports.name("typing", "Any", "TypeAlias")
+    imports.name("fastapi", "APIRouter", "FastAPI", "Request")
     imports.name("fastapi.exceptions", "RequestValidationError")
     imports.name("fastapi.responses", "HTMLResponse", "JSONResponse", "Response",
                  "StreamingResponse")
@@ -321,10 +325,14 @@ def _server_context(api: Api) -> dict[str, Any]:
     for op in api.operations:
         for type_ref in _op_types(op):
             add_type_names(imports, type_ref.names())
-        for param in op.path_params:
+        if op.secured:
+            imports.name("fastapi", "Depends")
+        if op.path_params or op.keyword_params or (
+            op.body is not None and (op.body.kind == "json" or op.body.is_form)
+        ):
+            imports.name("typing", "Annotated")  # route parameters are Annotated[..., Marker()]
+        if op.path_params:
             imports.name("fastapi", "Path")
-            if param.type.constraints:
-                pass
         for param in op.keyword_params:
             imports.name("fastapi", param.fastapi_marker)
         if op.body is not None and op.body.kind == "json":
@@ -414,7 +422,9 @@ def _client_context(api: Api) -> dict[str, Any]:
     imports.module("datetime", "enum", "functools", "httpx")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias", "cast")
+    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias")
+    if any(r.kind == "json" for op in api.operations for r in op.success):
+        imports.name("typing", "cast")
     imports.name("urllib.parse", "quote")
     imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
     imports.name(".", "errors")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
@@ -125,12 +126,34 @@ class SchemaConverter:
         if self._is_object_model(schema):
             self._build_model(name, schema, ref)
             return
-        enum_def = self._enum_definition(name, schema)
+        # A nullable enum stays a Literal alias, so that the name itself accepts null.
+        enum_def = None if self._nullable(schema) else self._enum_definition(name, schema)
         if enum_def is not None:
             self.definitions[name] = enum_def
             return
         type_ref = self.convert(schema, name, named=False)
-        self.definitions[name] = AliasDef(name, description, type_ref)
+        self.definitions[name] = AliasDef(name, _text(description), type_ref,
+                                          self.claim(name + "Adapter"))
+
+    def named_union(self, schema: Any, hint: str) -> TypeRef:
+        """An inline oneOf/anyOf (a request or response body) as a named alias, else as is."""
+        if not isinstance(schema, dict) or "$ref" in schema or not _is_union(schema):
+            return self.convert(schema, hint)
+        name = self.claim(hint)
+        type_ref = self.convert(schema, name)
+        self.definitions[name] = AliasDef(name, _text(schema.get("description")), type_ref,
+                                          self.claim(name + "Adapter"))
+        return TypeRef("model", name, nullable=type_ref.is_nullable)
+
+    def finished(self) -> list[Definition]:
+        """Every definition, aliases that reach themselves marked recursive."""
+        aliases = {n: d for n, d in self.definitions.items() if isinstance(d, AliasDef)}
+        result: list[Definition] = []
+        for name, definition in self.definitions.items():
+            if isinstance(definition, AliasDef) and _reaches(name, aliases):
+                definition = replace(definition, recursive=True)
+            result.append(definition)
+        return result
 
     # -- conversion --------------------------------------------------------------------------
     def convert(self, schema: Any, hint: str, *, named: bool = True) -> TypeRef:
@@ -144,7 +167,8 @@ class SchemaConverter:
             if self.component_name(ref) is not None:
                 result = self.component(ref)
                 target = self.definitions.get(result.name)
-                if isinstance(target, AliasDef) and target.type.nullable:
+                if (isinstance(target, AliasDef) and target.type.is_nullable) or self._nullable(
+                        self._deref(schema)):
                     result = result.with_nullable()
             else:
                 try:
@@ -155,7 +179,20 @@ class SchemaConverter:
             return result.with_nullable(self._nullable(schema)) if self._nullable(schema) else result
         nullable = self._nullable(schema)
         result = self._convert_inner(schema, hint, named)
+        excluded = self._excluded(schema.get("not"))
+        if excluded is not None:
+            result = replace(result, excluded=excluded)
         return result.with_nullable(True) if nullable else result
+
+    def _excluded(self, schema: Any) -> tuple[tuple[str, ...], tuple[object, ...]] | None:
+        """What a `not` rules out, when it is a type, an enum or a const (else not enforced)."""
+        target = self._deref(schema)
+        kind = target.get("type")
+        types = tuple(kind) if isinstance(kind, list) else (kind,) if isinstance(kind, str) else ()
+        values = tuple(target.get("enum") or ()) + ((target["const"],) if "const" in target else ())
+        if not types and not values:
+            return None
+        return tuple(str(t) for t in types), values
 
     def _convert_inner(self, schema: dict[str, Any], hint: str, named: bool) -> TypeRef:
         if "const" in schema:
@@ -271,13 +308,15 @@ class SchemaConverter:
         siblings = {k: v for k, v in schema.items()
                     if k in ("type", "properties", "required", "additionalProperties")}
         args: list[TypeRef] = []
+        merged: list[Any] = []
         for index, member in enumerate(real):
             if isinstance(member, dict) and siblings and "$ref" not in member:
                 member = {**siblings, **member}
+            merged.append(member)
             args.append(self.convert(member, self._member_hint(member, hint, index)))
         if len(args) == 1:
             return args[0]
-        discriminator = self._discriminator(schema, args)
+        discriminator = self._discriminator(schema, merged, args)
         return TypeRef("union", args=tuple(args), discriminator=discriminator)
 
     def _member_hint(self, member: Any, hint: str, index: int) -> str:
@@ -293,30 +332,62 @@ class SchemaConverter:
                 return hint + pascal_case(kind)
         return f"{hint}Variant{index + 1}"
 
-    def _discriminator(self, schema: dict[str, Any], args: list[TypeRef]) -> str | None:
-        models: list[ModelDef] = []
-        for arg in args:
-            definition = self.definitions.get(arg.name) if arg.kind == "model" else None
-            if not isinstance(definition, ModelDef) or arg.nullable:
+    def _discriminator(self, schema: dict[str, Any], members: list[Any],
+                       args: list[TypeRef]) -> str | None:
+        """The field telling the members apart, read from the schemas (members may still be
+        under construction when a union is recursive)."""
+        if any(arg.kind != "model" or arg.nullable for arg in args):
+            return None
+        infos: list[tuple[dict[str, Any], list[str], list[str], dict[str, str]]] = []
+        for member in members:
+            target = self._deref(member)
+            if not self._is_object_model(target):
                 return None
-            models.append(definition)
+            ref = member.get("$ref") if isinstance(member, dict) else None
+            properties, required, _, owners = self._merged(target)
+            refs = [*owners, ref] if isinstance(ref, str) else owners
+            infos.append((properties, required, refs, self._field_names(properties)))
         disc = schema.get("discriminator")
         wanted = disc.get("propertyName") if isinstance(disc, dict) else None
-        candidates = [wanted] if isinstance(wanted, str) else [f.wire for f in models[0].fields]
+        candidates = [wanted] if isinstance(wanted, str) else list(infos[0][0])
         for wire in candidates:
             seen: set[object] = set()
-            field_name: str | None = None
-            for model in models:
-                match = next((f for f in model.fields if f.wire == wire), None)
-                if match is None or match.type.kind != "literal" or match.type.nullable:
+            names: set[str] = set()
+            for properties, required, refs, field_names in infos:
+                tags = self._tags(properties, required, refs, wire)
+                if not tags or seen & set(tags):
                     break
-                if seen & set(match.type.literals):
-                    break
-                seen.update(match.type.literals)
-                field_name = match.name
+                seen.update(tags)
+                names.add(field_names[wire])
             else:
-                return field_name
+                if len(names) == 1:
+                    return names.pop()
         return None
+
+    def _tags(self, properties: dict[str, Any], required: list[str], refs: list[str],
+              wire: str) -> tuple[object, ...]:
+        """The tag values a member's `wire` property is typed to (a Literal), or ()."""
+        if wire not in properties:
+            return ()
+        prop = self._deref(properties[wire])
+        if self._nullable(prop) or self._nullable(properties[wire]):
+            return ()
+        mapped = self._mapped_tags(refs, wire)
+        tags: tuple[object, ...] = ()
+        enum = prop.get("enum")
+        if "const" in prop:
+            tags = (prop["const"],)
+        elif isinstance(enum, list) and enum and None not in enum and (
+                len(enum) == 1 or all(isinstance(v, bool) for v in enum)):
+            tags = tuple(enum)
+        elif mapped:
+            tags = mapped
+        has_default = "default" in prop or (bool(mapped) and len(tags) == 1)
+        return tags if wire in required or has_default else ()
+
+    def _mapped_tags(self, refs: list[str], wire: str) -> tuple[str, ...]:
+        found = [v for r in refs for v in self._discriminator_values.get((r, wire), [])]
+        return tuple(dict.fromkeys(found))
 
     # -- objects -----------------------------------------------------------------------------
     def _is_object_model(self, schema: dict[str, Any]) -> bool:
@@ -371,22 +442,46 @@ class SchemaConverter:
             extra = False
         return properties, required, extra, owners
 
+    def _field_names(self, properties: dict[str, Any]) -> dict[str, str]:
+        """Wire name -> Python name for a model's fields, decided from the schemas alone.
+
+        A field may not take a name its class's annotations or defaults use (`list: list[str]`,
+        `winner: winner | None = None`): with postponed annotations pydantic would resolve the
+        name to the field's default. Such fields get a suffix and keep the wire name as alias.
+        """
+        shadowed = set(_TYPE_NAMES)
+        for prop in properties.values():
+            for node in _walk(prop):
+                ref = node.get("$ref")
+                name = self.component_name(ref) if isinstance(ref, str) else None
+                if name is not None:
+                    shadowed.add(name)
+        names: dict[str, str] = {}
+        used: set[str] = set()
+        for wire in properties:
+            py_name = PythonIdentifier(wire)
+            while py_name in used or py_name in shadowed:
+                py_name = PythonIdentifier(py_name + "_")
+            used.add(py_name)
+            names[wire] = py_name
+        return names
+
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         properties, required, extra, owners = self._merged(schema)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
-        used: set[str] = set()
+        names = self._field_names(properties)
         for wire, prop in properties.items():
             prop_schema = prop if isinstance(prop, dict) else {}
             type_ref = self.convert(prop_schema, name + pascal_case(wire))
-            tags = [v for r in refs for v in self._discriminator_values.get((r, wire), [])]
+            tags = self._mapped_tags(refs, wire)
             if tags and type_ref.kind != "literal":
-                type_ref = TypeRef("literal", literals=tuple(dict.fromkeys(tags)))
-            py_name = PythonIdentifier(wire)
-            while py_name in used:
-                py_name = PythonIdentifier(py_name + "_")
-            used.add(py_name)
-            fields.append(self._field(py_name, wire, prop_schema, type_ref, wire in required))
+                type_ref = TypeRef("literal", literals=tags)
+            if (tags and wire not in required and len(type_ref.literals) == 1
+                    and "default" not in prop_schema):
+                # A discriminator tag must be present to tell the union's members apart.
+                prop_schema = {**prop_schema, "default": type_ref.literals[0]}
+            fields.append(self._field(names[wire], wire, prop_schema, type_ref, wire in required))
         extra_type: TypeRef | None = None
         if extra is False:
             mode = "forbid"
@@ -451,10 +546,37 @@ class SchemaConverter:
         return EnumDef(name, _text(schema.get("description")), base, tuple(members))
 
 
+# Names a field annotation or default may print (besides generated classes).
+_TYPE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "list", "dict", "datetime", "uuid", "ipaddress",
+     "Decimal", "Any", "Literal", "Annotated", "Field", "ClassVar", "frozenset"}
+)
 _ANNOTATIONS = frozenset(
     {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
      "externalDocs", "xml", "default", "nullable", "$comment"}
 )
+
+
+def _is_union(schema: dict[str, Any]) -> bool:
+    for key in ("oneOf", "anyOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and sum(not _is_null_schema(m) for m in members) > 1:
+            return True
+    return False
+
+
+def _reaches(start: str, aliases: Mapping[str, AliasDef]) -> bool:
+    """True when alias `start` refers back to itself through aliases."""
+    stack = sorted(aliases[start].dependencies() & aliases.keys())
+    seen: set[str] = set()
+    while stack:
+        current = stack.pop()
+        if current == start:
+            return True
+        if current not in seen:
+            seen.add(current)
+            stack.extend(sorted(aliases[current].dependencies() & aliases.keys()))
+    return False
 
 
 def _is_null_schema(schema: Any) -> bool:
