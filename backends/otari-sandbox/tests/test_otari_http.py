@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -206,7 +208,7 @@ def test_malformed_calls_are_422(service: Service, sid: str) -> None:
         {"tool": "text_editor_code_execution", "input": {"command": "insert", "path": "a", "new_str": "x"}},
         {"tool": "text_editor_code_execution", "input": {"command": "delete", "path": "a"}},
         {"tool": "text_editor_code_execution", "input": {"command": "view", "path": "a", "view_range": [1]}},
-        {"tool": "web_search", "input": {"query": "x"}},  # unknown tool kind: 400 or 422
+        {"input": {"code": "1"}},
         "not json",
     ]
     for body in bodies:
@@ -214,6 +216,11 @@ def test_malformed_calls_are_422(service: Service, sid: str) -> None:
         response = raw(service, "POST", f"/sessions/{sid}/exec", **kwargs)
         assert response.status_code == 422, (body, response.text)
         conforms("Error", response.json())
+
+
+def test_unknown_tool_kind_is_400(service: Service, sid: str) -> None:
+    response = raw(service, "POST", f"/sessions/{sid}/exec", json={"tool": "web_search", "input": {}})
+    assert response.status_code == 400 and response.json() == {"detail": "unknown tool: web_search"}
 
 
 def test_file_errors(service: Service, client: Client, sid: str) -> None:
@@ -384,3 +391,12 @@ def _ignore_errors(call: Any) -> None:
         call()
     except errors.ExecuteNotFound:
         pass
+
+
+def test_the_command_refuses_to_run_without_bubblewrap() -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())"],
+        env={**os.environ, "SANDBOX_BWRAP": "/nonexistent/bwrap"},
+        capture_output=True, text=True, timeout=30, check=False,
+    )
+    assert run.returncode == 2 and "--isolation none" in run.stderr

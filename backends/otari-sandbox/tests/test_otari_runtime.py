@@ -3,13 +3,14 @@ output capture, timeouts, produced files and the session manager."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LoopThread, processes
+from conftest import LoopThread, make_manager, processes
 from otari_sandbox.exceptions import AtCapacity, InvalidRequest, SessionNotFound, UnknownTool
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
@@ -209,8 +210,6 @@ def test_agent_protocol_abuse_only_hurts_its_own_session(run: Runner) -> None:
 
 
 def test_session_lifecycle_capacity_and_reaping(loop_thread: LoopThread) -> None:
-    from conftest import make_manager
-
     manager = make_manager(loop_thread, capacity=2, pool_size=1, idle_timeout_seconds=60)
     try:
         first = loop_thread.run(manager.create(idle_timeout_seconds=10_000, max_lifetime_seconds=5))
@@ -251,8 +250,6 @@ def _processes_of(uid: int) -> list[int]:
 
 
 def test_sessions_run_in_parallel(loop_thread: LoopThread, manager: SessionManager) -> None:
-    import asyncio
-
     async def one(i: int) -> str:
         session = await manager.create()
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hmac
+import inspect
 import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -11,8 +12,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 
+from .api import errors, models
 from .api.server import create_app
 from .config import Config, from_env
 from .exceptions import SandboxUnavailable
@@ -49,6 +53,7 @@ def build_app(config: Config) -> FastAPI:
     verify = bearer_verifier(config.auth_token) if config.auth_token else None
     app = create_app(service, verify_bearer=verify, lifespan=lifespan, title="otari-sandbox")
     app.add_middleware(UploadLimit, max_bytes=config.max_upload_bytes)
+    _answer_unknown_tools_with_400(app)
     app.state.manager = manager
 
     @app.get("/health", include_in_schema=False)
@@ -62,6 +67,29 @@ def build_app(config: Config) -> FastAPI:
         }
 
     return app
+
+
+def _answer_unknown_tools_with_400(app: FastAPI) -> None:
+    """Execute declares 400 for an unknown tool kind; the generated server answers every
+    validation failure with 422, so the one case is told apart here."""
+    generated = app.exception_handlers[RequestValidationError]
+
+    async def on_validation_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        route = request.scope.get("route")
+        problems = exc.errors()
+        if getattr(route, "name", None) == "Execute" and any(
+            p.get("type") == "union_tag_invalid" and tuple(p.get("loc", ())) == ("body",)
+            for p in problems
+        ):
+            sent: object = next((p.get("input") for p in problems), None)
+            kind = sent.get("tool") if isinstance(sent, dict) else None
+            body = models.Error(detail=f"unknown tool: {kind}").model_dump(mode="json")
+            return JSONResponse(body, status_code=errors.ExecuteBadRequest.status_code)
+        result = generated(request, exc)
+        return await result if inspect.isawaitable(result) else result
+
+    app.add_exception_handler(RequestValidationError, on_validation_error)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -75,7 +75,9 @@ class Layout:
         for name, text in (("passwd", _PASSWD), ("group", _GROUP), ("hosts", _HOSTS)):
             (layout.etc / name).write_text(text)
             os.chmod(layout.etc / name, 0o644)
-        layout.workspaces.mkdir(exist_ok=True)
+        # A fresh service has no sessions: whatever is here was left by one that died.
+        shutil.rmtree(layout.workspaces, ignore_errors=True)
+        layout.workspaces.mkdir()
         os.chmod(layout.workspaces, 0o711)
         return layout
 

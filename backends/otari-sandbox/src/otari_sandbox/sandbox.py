@@ -195,6 +195,10 @@ class Sandbox:
             self._kill_now()
             await self._reap()
             raise SandboxUnavailable(f"sandbox did not start: {detail or exc!r}") from exc
+        except asyncio.CancelledError:
+            channel.close()
+            self._kill_now()
+            raise
         finally:
             if info_read is not None:
                 os.close(info_read)
