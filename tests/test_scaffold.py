@@ -128,19 +128,24 @@ def test_the_built_package_carries_the_template(built: Path) -> None:
 
 
 def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> None:
-    shutil.copy(OTARI, tmp_path / "contract.yaml")
+    shutil.copy(TPMJS, tmp_path / "contract.yaml")
+    shutil.copy(TPMJS_OVERLAY, tmp_path / "overlay.yaml")
     where = run(PYTHON, "-c", "import contractgen; print(contractgen.__file__)", cwd=tmp_path,
                 PYTHONPATH=str(built))
     assert where.stdout.strip() == str(built / "contractgen/__init__.py")
-    created = run(PYTHON, "-m", "contractgen.cli", "new", "My Sandbox", "--spec", "contract.yaml",
-                  cwd=tmp_path, PYTHONPATH=str(built))
-    assert "created My Sandbox" in created.stdout
-    project = tmp_path / "My Sandbox"
+    created = run(PYTHON, "-m", "contractgen.cli", "new", "My Runner", "--spec", "contract.yaml",
+                  "--overlay", "overlay.yaml", cwd=tmp_path, PYTHONPATH=str(built))
+    assert "created My Runner" in created.stdout
+    project = tmp_path / "My Runner"
     recorded = answers(project)
     assert recorded["_src_path"] == str(built / "contractgen/templates")
-    assert recorded["project_name"] == "my-sandbox" and recorded["package_name"] == "my_sandbox"
+    assert recorded["project_name"] == "my-runner" and recorded["package_name"] == "my_runner"
     assert recorded["spec_path"] == "specs/contract.yaml"
-    assert (project / "specs/contract.yaml").read_bytes() == OTARI.read_bytes()
+    assert recorded["overlay_path"] == "specs/overlay.yaml"
+    assert (project / "specs/contract.yaml").read_bytes() == TPMJS.read_bytes()
+    assert (project / "specs/overlay.yaml").read_bytes() == TPMJS_OVERLAY.read_bytes()
+    assert "# Overlay applied: specs/overlay.yaml" in (
+        project / "src/my_runner/api/models.py").read_text("utf-8")
     assert "generated code matches" in run(PYTHON, "-m", "contractgen.cli", "check", cwd=project,
                                           PYTHONPATH=str(built)).stdout
 
@@ -177,7 +182,7 @@ def test_new_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
-def test_an_invalid_spec_creates_nothing(tmp_path: Path) -> None:
+def test_an_invalid_spec_or_name_creates_nothing(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text("openapi: 3.1.0\ninfo: {title: x}\npaths: {}\n", "utf-8")
     failed = run(BIN / "contractgen", "new", "broken", "--spec", "broken.yaml", cwd=tmp_path,
                  check=False)
@@ -185,6 +190,11 @@ def test_an_invalid_spec_creates_nothing(tmp_path: Path) -> None:
     assert "broken.yaml:2:1: error: /info: missing required field `version`" in failed.stderr
     assert failed.stderr.rstrip().splitlines()[-1].startswith("contractgen new: copier could not")
     assert not (tmp_path / "broken").exists()
+    named = run(BIN / "contractgen", "new", "named", "--spec", OTARI, "--name", "Not A Name",
+                cwd=tmp_path, check=False)
+    assert named.returncode == 1
+    assert "Validation error for question 'project_name'" in named.stderr
+    assert not (tmp_path / "named").exists()
 
 
 @pytest.fixture(scope="module")
