@@ -18,8 +18,8 @@ import httpx
 import jsonschema
 import pytest
 import yaml
-from conftest import Service, processes
 from otari_sandbox.api import AsyncClient, Client, errors, models
+from otari_support import Service, processes
 
 TOKEN = "test-token-" + uuid.uuid4().hex
 SECRET = "hunter2-" + uuid.uuid4().hex

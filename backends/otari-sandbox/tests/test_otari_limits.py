@@ -7,11 +7,11 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import LoopThread, make_manager
 from otari_sandbox.config import Config
 from otari_sandbox.exceptions import SandboxUnavailable
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
+from otari_support import LoopThread, make_manager
 
 SECRET = "OTARI_TEST_SECRET"
 

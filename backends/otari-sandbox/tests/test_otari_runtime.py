@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import LoopThread, make_manager, processes
 from otari_sandbox.exceptions import AtCapacity, InvalidRequest, SessionNotFound, UnknownTool
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
+from otari_support import LoopThread, make_manager, processes
 
 
 class Runner:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Service
+from otari_support import Service
 
 
 @pytest.mark.slow

@@ -1,0 +1,123 @@
+"""Helpers of the otari-sandbox tests (a module name of its own: two backends' conftests
+share the name `conftest`, so tests import from here)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+import httpx
+from otari_sandbox.config import Config
+from otari_sandbox.sessions import SessionManager
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An asyncio loop running in a daemon thread; ``run`` waits for a coroutine's result."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+_managers = itertools.count()
+
+
+def uid_base() -> int:
+    """A host uid range of its own for each manager (xdist workers run side by side)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return 300_000 + 100_000 * int(worker.removeprefix("gw") or 0) + 1_000 * next(_managers)
+
+
+def make_manager(loop_thread: LoopThread, **overrides: Any) -> SessionManager:
+    """A started manager with small, test-friendly defaults."""
+    settings: dict[str, Any] = {
+        "uid_base": uid_base(),
+        "pool_size": 2,
+        "capacity": 8,
+        "reap_interval_seconds": 3600.0,
+        "kill_grace_seconds": 0.5,
+    }
+    settings.update(overrides)
+    manager = SessionManager(Config(**settings))
+    loop_thread.run(manager.start())
+    return manager
+
+
+def processes(match: Callable[[str], bool]) -> list[int]:
+    """Host pids whose /proc entry name passes ``match`` (see callers for what they test)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if match(name):
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+class Service:
+    """``otari-sandbox`` in a subprocess on a free loopback port."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.uid_base = uid_base()
+        command = [
+            sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())",
+            "--port", str(self.port), "--uid-base", str(self.uid_base), "--log-level", "warning",
+            *args,
+        ]
+        self.log = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            command, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"service exited: {self.output()}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"service did not come up: {self.output()}")
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
