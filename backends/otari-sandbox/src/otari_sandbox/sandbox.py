@@ -18,6 +18,8 @@ import shutil
 import signal
 import socket
 import subprocess
+from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,11 +117,19 @@ class CallResult:
 class Sandbox:
     """Starts, calls and ends one sandbox; a stopped sandbox can be started again."""
 
-    def __init__(self, config: Config, layout: Layout, workspace: Path, uid: int | None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        layout: Layout,
+        workspace: Path,
+        uid: int | None,
+        spawner: Executor | None = None,
+    ) -> None:
         self.config = config
         self.layout = layout
         self.workspace = workspace
         self.uid = uid
+        self.spawner = spawner
         self.stop_reason: str | None = None
         self._proc: subprocess.Popen[bytes] | None = None
         self._proc_fd: int | None = None
@@ -155,37 +165,47 @@ class Sandbox:
         try:
             argv, pass_fds, env, cwd, info_read, to_close = self._command(child.fileno())
             stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
+            self._stderr_fd = stderr_read
             try:
-                self._proc = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=stderr_write,
-                    pass_fds=pass_fds,
-                    env=env,
-                    cwd=cwd,
-                    start_new_session=self.config.isolation == "none",
-                )
+                isolation = self.config.isolation
+
+                def popen() -> subprocess.Popen[bytes]:
+                    return subprocess.Popen(
+                        argv,
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=stderr_write,
+                        pass_fds=pass_fds,
+                        env=env,
+                        cwd=cwd,
+                        start_new_session=isolation == "none",
+                    )
+
+                self._proc = await self._spawn(popen)
             finally:
                 os.close(stderr_write)
                 for fd in to_close:
                     os.close(fd)
-            self._stderr_fd = stderr_read
             self._proc_fd = os.pidfd_open(self._proc.pid)
         except OSError as exc:
             parent.close()
             if info_read is not None:
                 os.close(info_read)
+            if self._stderr_fd is not None:
+                os.close(self._stderr_fd)
+                self._stderr_fd = None
             raise SandboxUnavailable(f"could not start a sandbox: {exc}") from exc
         finally:
             child.close()
         channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
         try:
-            hello = await asyncio.wait_for(channel.receive(), START_TIMEOUT)
+            async with asyncio.timeout(START_TIMEOUT):
+                # PID 1 first: from then on a failure can be cleaned up without orphans.
+                if info_read is not None:
+                    self._init_fd = await self._read_init_pid(info_read)
+                hello = await channel.receive()
             if hello.get("ready") is not True:
                 raise ProtocolError("no hello")
-            if info_read is not None:
-                self._init_fd = await self._read_init_pid(info_read)
             if self.uid is not None:
                 # Every process of this uid is this sandbox's (lowering needs root, as here).
                 os.setpriority(os.PRIO_USER, self.uid, 0)
@@ -203,6 +223,24 @@ class Sandbox:
             if info_read is not None:
                 os.close(info_read)
         self._channel = channel
+
+    async def _spawn(self, popen: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+        """Start the process, off the event loop when there is a spawner thread.
+
+        Popen blocks until the child has exec'd: milliseconds a live request would wait.
+        The spawner must be one long-lived thread: ``--die-with-parent`` ties each sandbox to
+        the thread that started it.
+        """
+        if self.spawner is None:
+            return popen()
+        pending = asyncio.get_running_loop().run_in_executor(self.spawner, popen)
+        try:
+            return await asyncio.shield(pending)
+        except asyncio.CancelledError:
+            proc = await pending
+            proc.kill()
+            proc.wait()
+            raise
 
     def _command(
         self, agent_fd: int
@@ -241,20 +279,20 @@ class Sandbox:
         return argv, (args_read, info_write, agent_fd), {}, None, info_read, [args_read, info_write]
 
     async def _read_init_pid(self, info_read: int) -> int:
+        """A pidfd for the sandbox's PID 1, from the JSON bwrap writes on --info-fd."""
         os.set_blocking(info_read, False)
         data = b""
-        for _ in range(1000):
+        while True:
+            await _readable(info_read)
             try:
                 chunk = os.read(info_read, 4096)
             except BlockingIOError:
-                await asyncio.sleep(0.001)
                 continue
             data += chunk
             with contextlib.suppress(ValueError):
                 return os.pidfd_open(int(json.loads(data)["child-pid"]))
             if not chunk:
-                break
-        raise ProtocolError("bwrap reported no child pid")
+                raise ProtocolError("bwrap reported no child pid")
 
     def _startup_error(self) -> str:
         if self._stderr_fd is None:
@@ -303,9 +341,9 @@ class Sandbox:
 
     async def _reap_once(self) -> None:
         if self._proc_fd is not None:
-            if not await self._wait_exit(self._proc_fd, 2.0):
+            if not await _readable(self._proc_fd, 2.0):
                 self._kill_outer()
-                await self._wait_exit(self._proc_fd, 5.0)
+                await _readable(self._proc_fd, 5.0)
             os.close(self._proc_fd)
             self._proc_fd = None
         if self._proc is not None:
@@ -320,24 +358,6 @@ class Sandbox:
         if self._stderr_fd is not None:
             os.close(self._stderr_fd)
             self._stderr_fd = None
-
-    @staticmethod
-    async def _wait_exit(pidfd: int, timeout: float) -> bool:
-        loop = asyncio.get_running_loop()
-        exited: asyncio.Future[None] = loop.create_future()
-
-        def _done() -> None:
-            if not exited.done():
-                exited.set_result(None)
-
-        loop.add_reader(pidfd, _done)
-        try:
-            await asyncio.wait_for(exited, timeout)
-            return True
-        except TimeoutError:
-            return False
-        finally:
-            loop.remove_reader(pidfd)
 
     async def stop(self, reason: str = "stopped") -> None:
         """End every process of the sandbox; an in-flight call returns with ``reason``."""
@@ -417,6 +437,25 @@ class Sandbox:
         if reply.get("id") != request["id"] or "error" in reply:
             return {}, "died"
         return reply, None
+
+
+async def _readable(fd: int, timeout: float | None = None) -> bool:
+    """Wait until ``fd`` is readable (a pidfd: until its process exits); False on timeout."""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def _done() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, _done)
+    try:
+        await asyncio.wait_for(ready, timeout)
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        loop.remove_reader(fd)
 
 
 def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None) -> CallResult:

@@ -13,6 +13,7 @@ import shutil
 import time
 from collections import deque
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,8 @@ class SessionManager:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
+        # One thread starts every sandbox (see Sandbox._spawn) and outlives them all.
+        self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-spawn")
 
     @property
     def layout(self) -> Layout:
@@ -145,6 +148,7 @@ class SessionManager:
             *(self._discard(box, "stopped") for box in self._pool),
         )
         self._pool.clear()
+        self._spawner.shutdown(wait=False)
         if self._layout is not None:
             await asyncio.to_thread(self._layout.remove)
 
@@ -163,7 +167,7 @@ class SessionManager:
             path.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(path, uid, uid)
-            sandbox = Sandbox(self.config, self.layout, path, uid)
+            sandbox = Sandbox(self.config, self.layout, path, uid, self._spawner)
             await sandbox.start()
         except BaseException:
             await asyncio.to_thread(_remove_tree, path)
