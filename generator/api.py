@@ -120,15 +120,24 @@ def render(
 
     document, problems = load(spec, overlay=overlay)
     validation = _start_validation(document) if validate_spec else None
-    api = build_api(
-        document,
-        spec_display=_display(Path(spec), root),
-        spec_sha256=_file_sha256(spec),
-        overlay_display=_display(Path(overlay), root) if overlay is not None else None,
-        overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
-        parts=tuple(parts),
-    )
-    sources = render_package(api)
+    try:
+        api = build_api(
+            document,
+            spec_display=_display(Path(spec), root),
+            spec_sha256=_file_sha256(spec),
+            overlay_display=_display(Path(overlay), root) if overlay is not None else None,
+            overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
+            parts=tuple(parts),
+        )
+        sources = render_package(api)
+    except Exception:
+        # An invalid spec can trip the model builder before validation has answered:
+        # the located validation errors are the real report.
+        if validation is not None:
+            problems += validation()
+            if has_errors(problems):
+                raise SpecError(problems) from None
+        raise
     if validation is not None:
         problems += validation()
         if has_errors(problems):
