@@ -124,17 +124,16 @@ class Runner:
     async def prune(self) -> None:
         """Kill idle processes that died or waited too long."""
         now = time.monotonic()
+        stale = []
         for entry_dir, processes in list(self._idle.items()):
-            keep = []
-            for process in processes:
-                if process.proc.returncode is None and now - process.started < _IDLE_MAX_AGE_S:
-                    keep.append(process)
-                else:
-                    await self._kill(process)
-            if keep:
-                self._idle[entry_dir] = keep
-            else:
-                self._idle.pop(entry_dir, None)
+            for process in list(processes):
+                if process.proc.returncode is not None or now - process.started > _IDLE_MAX_AGE_S:
+                    processes.remove(process)
+                    stale.append(process)
+            if not processes:
+                del self._idle[entry_dir]
+        for process in stale:
+            await self._kill(process)
 
     async def close(self) -> None:
         """Finish teardowns, stop refilling, kill every idle process."""

@@ -185,7 +185,7 @@ class PackageStore:
             if task is None:
                 task = asyncio.create_task(self._install(spec.name, version))
                 self._installing[key] = task
-                task.add_done_callback(lambda _t: self._installing.pop(key, None))
+                task.add_done_callback(functools.partial(self._installed, key))
             entry = await asyncio.shield(task)
         entry.refs += 1
         entry.last_used = time.time()
@@ -217,7 +217,7 @@ class PackageStore:
         if task is None:
             task = asyncio.create_task(self._fetch_packument(name))
             self._packuments[name] = task
-            task.add_done_callback(lambda _t: self._packuments.pop(name, None))
+            task.add_done_callback(functools.partial(_forget, self._packuments, name))
         return await asyncio.shield(task)
 
     async def _fetch_packument(self, name: str) -> dict[str, Any]:
@@ -326,12 +326,19 @@ class PackageStore:
             tarballs = [path, *_closure(manifest, by_name, manifests)]
             task = asyncio.create_task(self._install(key[0], key[1], tarballs))
             self._installing[key] = task
-            task.add_done_callback(functools.partial(self._seeded, key))
+            task.add_done_callback(functools.partial(self._installed, key))
 
-    def _seeded(self, key: tuple[str, str], task: asyncio.Task[Entry]) -> None:
-        self._installing.pop(key, None)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("seeding %s@%s failed: %s", *key, task.exception())
+    def _installed(self, key: tuple[str, str], task: asyncio.Task[Entry]) -> None:
+        error = _forget(self._installing, key, task)
+        if error is not None:
+            log.info("installing %s@%s failed: %s", *key, error)
+
+
+def _forget(tasks: dict[Any, Any], key: Any, task: asyncio.Task[Any]) -> BaseException | None:
+    """Drop a finished single-flight task; its exception is retrieved (and returned) even
+    when every waiter has gone, so asyncio never reports it as lost."""
+    tasks.pop(key, None)
+    return None if task.cancelled() else task.exception()
 
 
 def _pick(packument: dict[str, Any], spec: PackageSpec) -> str:
