@@ -188,6 +188,8 @@ def test_output_and_log_caps(settings: Settings) -> None:
     assert fits.success and len(fits.output) == 990
     assert too_big.error_code == "TOOL_EXECUTION_ERROR"
     assert "over the 1000-byte limit" in str(too_big.error_message)
+    (large,) = calls(settings, call("bigOutputTool", params={"size": 3_000_000}))
+    assert large.success and large.output == "x" * 3_000_000
 
 
 def test_params_default_to_an_empty_object_and_options_are_passed(settings: Settings) -> None:

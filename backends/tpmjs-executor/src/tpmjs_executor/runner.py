@@ -250,7 +250,12 @@ class Runner:
                 )
             if not line:
                 return await self._died(process)
-            message = json.loads(line)
+            # A large output is parsed off the event loop, so /health stays fast meanwhile.
+            message = (
+                await asyncio.to_thread(json.loads, line)
+                if len(line) > 262144
+                else json.loads(line)
+            )
             if message.get("ready"):
                 continue
             logs = tuple(str(x) for x in message.get("logs", ()))
