@@ -4,6 +4,7 @@ output capture, timeouts, produced files and the session manager."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from otari_sandbox.exceptions import AtCapacity, InvalidRequest, SessionNotFound, UnknownTool
+from otari_sandbox.sandbox import Sandbox
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
 from otari_support import LoopThread, make_manager, processes
@@ -266,3 +268,27 @@ def test_sessions_run_in_parallel(loop_thread: LoopThread, manager: SessionManag
     started = time.monotonic()
     assert loop_thread.run(many()) == [str(i) for i in range(6)]
     assert time.monotonic() - started < 2.5
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.003, 0.01, 0.03, 0.1])
+def test_a_cancelled_start_leaves_no_process(
+    loop_thread: LoopThread, manager: SessionManager, delay: float
+) -> None:
+    uid = manager.config.uid_base + 999
+    workspace = manager.layout.workspaces / f"cancelled-{delay}"
+    workspace.mkdir()
+    os.chown(workspace, uid, uid)
+    sandbox = Sandbox(manager.config, manager.layout, workspace, uid)
+
+    async def attempt() -> None:
+        task = asyncio.ensure_future(sandbox.start())
+        await asyncio.sleep(delay)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    loop_thread.run(attempt())
+    deadline = time.monotonic() + 3
+    while _processes_of(uid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _processes_of(uid) == []

@@ -14,10 +14,12 @@ import contextlib
 import json
 import logging
 import os
+import select
 import shutil
 import signal
 import socket
 import subprocess
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -135,6 +137,8 @@ class Sandbox:
         self._proc_fd: int | None = None
         self._init_fd: int | None = None
         self._stderr_fd: int | None = None
+        self._info_fd: int | None = None
+        self._info = b""
         self._channel: Channel | None = None
         self._stopped = asyncio.Event()
         self._reaping: asyncio.Future[None] | None = None
@@ -161,48 +165,16 @@ class Sandbox:
         self._stopped = asyncio.Event()
         self._reaping = None
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        info_read: int | None = None
-        try:
-            argv, pass_fds, env, cwd, info_read, to_close = self._command(child.fileno())
-            stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
-            self._stderr_fd = stderr_read
-            try:
-                isolation = self.config.isolation
-
-                def popen() -> subprocess.Popen[bytes]:
-                    return subprocess.Popen(
-                        argv,
-                        stdin=subprocess.DEVNULL,
-                        stdout=subprocess.DEVNULL,
-                        stderr=stderr_write,
-                        pass_fds=pass_fds,
-                        env=env,
-                        cwd=cwd,
-                        start_new_session=isolation == "none",
-                    )
-
-                self._proc = await self._spawn(popen)
-            finally:
-                os.close(stderr_write)
-                for fd in to_close:
-                    os.close(fd)
-            self._proc_fd = os.pidfd_open(self._proc.pid)
-        except OSError as exc:
-            parent.close()
-            if info_read is not None:
-                os.close(info_read)
-            if self._stderr_fd is not None:
-                os.close(self._stderr_fd)
-                self._stderr_fd = None
-            raise SandboxUnavailable(f"could not start a sandbox: {exc}") from exc
-        finally:
-            child.close()
         channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
         try:
+            try:
+                await self._launch(child.fileno())
+            finally:
+                child.close()
             async with asyncio.timeout(START_TIMEOUT):
                 # PID 1 first: from then on a failure can be cleaned up without orphans.
-                if info_read is not None:
-                    self._init_fd = await self._read_init_pid(info_read)
+                if self._info_fd is not None:
+                    self._init_fd = await self._read_init_pid()
                 hello = await channel.receive()
             if hello.get("ready") is not True:
                 raise ProtocolError("no hello")
@@ -212,19 +184,42 @@ class Sandbox:
         except (TimeoutError, EOFError, ProtocolError, OSError, ValueError) as exc:
             channel.close()
             detail = self._startup_error()
-            self._kill_now()
-            await self._reap()
+            await self.stop("died")
             raise SandboxUnavailable(f"sandbox did not start: {detail or exc!r}") from exc
         except asyncio.CancelledError:
             channel.close()
-            self._kill_now()
+            await self.stop("stopped")
             raise
         finally:
-            if info_read is not None:
-                os.close(info_read)
+            self._close_info()
         self._channel = channel
 
-    async def _spawn(self, popen: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    async def _launch(self, agent_fd: int) -> None:
+        argv, pass_fds, env, cwd, to_close = self._command(agent_fd)
+        stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
+        self._stderr_fd = stderr_read
+        isolation = self.config.isolation
+
+        def popen() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr_write,
+                pass_fds=pass_fds,
+                env=env,
+                cwd=cwd,
+                start_new_session=isolation == "none",
+            )
+
+        try:
+            await self._spawn(popen)
+        finally:
+            os.close(stderr_write)
+            for fd in to_close:
+                os.close(fd)
+
+    async def _spawn(self, popen: Callable[[], subprocess.Popen[bytes]]) -> None:
         """Start the process, off the event loop when there is a spawner thread.
 
         Popen blocks until the child has exec'd: milliseconds a live request would wait.
@@ -232,19 +227,23 @@ class Sandbox:
         the thread that started it.
         """
         if self.spawner is None:
-            return popen()
+            self._adopt(popen())
+            return
         pending = asyncio.get_running_loop().run_in_executor(self.spawner, popen)
         try:
-            return await asyncio.shield(pending)
+            self._adopt(await asyncio.shield(pending))
         except asyncio.CancelledError:
-            proc = await pending
-            proc.kill()
-            proc.wait()
+            # The process exists regardless: record it so that it can be ended.
+            self._adopt(await pending)
             raise
+
+    def _adopt(self, proc: subprocess.Popen[bytes]) -> None:
+        self._proc = proc
+        self._proc_fd = os.pidfd_open(proc.pid)
 
     def _command(
         self, agent_fd: int
-    ) -> tuple[list[str], tuple[int, ...], dict[str, str], str | None, int | None, list[int]]:
+    ) -> tuple[list[str], tuple[int, ...], dict[str, str], str | None, list[int]]:
         config = self.config
         inside = WORKSPACE if config.isolation == "bwrap" else str(self.workspace)
         home = AGENT_HOME if config.isolation == "bwrap" else str(self.layout.agent_home)
@@ -266,8 +265,10 @@ class Sandbox:
                 prefix = [nice, "-n", "15", *prefix]
         if config.isolation == "none":
             env = sandbox_environment(inside)
-            return [*prefix, *agent], (agent_fd,), env, inside, None, []
+            return [*prefix, *agent], (agent_fd,), env, inside, []
         info_read, info_write = os.pipe2(os.O_CLOEXEC)
+        os.set_blocking(info_read, False)
+        self._info_fd, self._info = info_read, b""
         args_read, args_write = os.pipe2(os.O_CLOEXEC)
         options = [*bwrap_arguments(config, self.layout, self.workspace), "--info-fd", str(info_write)]
         # Through a pipe so /proc/1/cmdline inside does not show the host's paths; a few
@@ -276,23 +277,35 @@ class Sandbox:
         os.close(args_write)
         argv = [*prefix, config.bwrap, "--args", str(args_read), *agent]
         # bwrap's own environment stays readable through /proc inside: give it none.
-        return argv, (args_read, info_write, agent_fd), {}, None, info_read, [args_read, info_write]
+        return argv, (args_read, info_write, agent_fd), {}, None, [args_read, info_write]
 
-    async def _read_init_pid(self, info_read: int) -> int:
+    async def _read_init_pid(self) -> int:
         """A pidfd for the sandbox's PID 1, from the JSON bwrap writes on --info-fd."""
-        os.set_blocking(info_read, False)
-        data = b""
         while True:
-            await _readable(info_read)
-            try:
-                chunk = os.read(info_read, 4096)
-            except BlockingIOError:
-                continue
-            data += chunk
-            with contextlib.suppress(ValueError):
-                return os.pidfd_open(int(json.loads(data)["child-pid"]))
-            if not chunk:
-                raise ProtocolError("bwrap reported no child pid")
+            assert self._info_fd is not None
+            await _readable(self._info_fd)
+            found = self._take_info()
+            if found is not None:
+                return found
+
+    def _take_info(self) -> int | None:
+        """Read what the info pipe holds; the PID 1 pidfd once the JSON is complete."""
+        assert self._info_fd is not None
+        try:
+            chunk = os.read(self._info_fd, 4096)
+        except BlockingIOError:
+            return None
+        self._info += chunk
+        with contextlib.suppress(ValueError):
+            return os.pidfd_open(int(json.loads(self._info)["child-pid"]))
+        if not chunk:
+            raise ProtocolError("bwrap reported no child pid")
+        return None
+
+    def _close_info(self) -> None:
+        if self._info_fd is not None:
+            os.close(self._info_fd)
+            self._info_fd = None
 
     def _startup_error(self) -> str:
         if self._stderr_fd is None:
@@ -305,11 +318,18 @@ class Sandbox:
     def _kill_now(self) -> None:
         """SIGKILL the sandbox's PID 1, which ends everything inside at once.
 
-        bwrap's outer process then exits by itself after reaping that PID 1; killing it as
-        well would orphan the PID 1 as a zombie nobody reaps. It is killed only when there
-        is no PID 1 to aim at (isolation "none", or a start that failed early).
+        bwrap's outer process then exits by itself after reaping that PID 1. Killing the
+        outer one instead is a last resort: a PID 1 still being set up would not be told
+        and would linger, orphaned.
         """
         self._stopped.set()
+        if self._init_fd is None and self._info_fd is not None and self._proc is not None:
+            # A start cut short: bwrap writes the PID within milliseconds of starting.
+            deadline = time.monotonic() + 1.0
+            with contextlib.suppress(ProtocolError, OSError):
+                while self._init_fd is None and time.monotonic() < deadline:
+                    select.select([self._info_fd], [], [], max(0.0, deadline - time.monotonic()))
+                    self._init_fd = self._take_info()
         if self._init_fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._init_fd, signal.SIGKILL)
@@ -341,7 +361,7 @@ class Sandbox:
 
     async def _reap_once(self) -> None:
         if self._proc_fd is not None:
-            if not await _readable(self._proc_fd, 2.0):
+            if not await _readable(self._proc_fd, 5.0):
                 self._kill_outer()
                 await _readable(self._proc_fd, 5.0)
             os.close(self._proc_fd)
