@@ -56,10 +56,13 @@ def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str,
     kinds = kind if isinstance(kind, list) else [kind]
     if "object" in kinds or schema.get("properties"):
         return body_expression(schema, deref, depth + 1)
+    if key in ("detail", "errors", "details") and kinds == ["array"]:
+        items = deref(schema.get("items") or {})
+        if items.get("type") == "string":
+            return '[str(e.get("msg", e)) for e in errors] if errors else [message]'
+        return '(errors or [{"msg": message}])' if key == "detail" else "(errors or [])"
     if key == "detail" and ("string" not in kinds or len(kinds) > 1):
         return "(errors if errors else message)"
-    if key in ("errors", "details") and "array" in kinds:
-        return "(errors or [])"
     if key in _STATUS and ("integer" in kinds or "number" in kinds):
         return "status"
     if key in _CODE and "string" in kinds:

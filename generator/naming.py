@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import unicodedata
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -30,8 +31,12 @@ _RESERVED_CLASS_NAMES = frozenset(
 
 
 def words(name: str) -> list[str]:
-    """Split any spelling (camelCase, snake_case, kebab-case, spaces) into words."""
-    return _WORD.findall(name.replace("'", ""))
+    """Split any spelling (camelCase, snake_case, kebab-case, spaces) into words.
+
+    Accented letters lose their accents (`ünïcode` -> `unicode`): names stay ASCII (PLC2401).
+    """
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return _WORD.findall(ascii_name.replace("'", ""))
 
 
 def snake_case(name: str) -> str:
@@ -95,7 +100,7 @@ class ClassName(str):
         name = raw if is_identifier(raw) and not raw.startswith("_") else pascal_case(raw)
         if not name or name[0].isdigit():
             name = "Model" + name
-        if name in _RESERVED_CLASS_NAMES:
+        if name in _RESERVED_CLASS_NAMES or name in ("l", "O", "I"):  # E742
             name += "Model"
         return super().__new__(cls, name)
 

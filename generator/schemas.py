@@ -224,7 +224,8 @@ class SchemaConverter:
             return self._model_type(schema, hint)
         types = self._types(schema)
         if len(types) > 1:
-            return TypeRef("union", args=tuple(self._single(schema, t, hint) for t in types))
+            args = _widen_numbers([self._single(schema, t, hint) for t in types])
+            return TypeRef("union", args=tuple(args))
         return self._single(schema, types[0] if types else None, hint)
 
     def _single(self, schema: dict[str, Any], kind: str | None, hint: str) -> TypeRef:
@@ -317,7 +318,7 @@ class SchemaConverter:
         if len(args) == 1:
             return args[0]
         discriminator = self._discriminator(schema, merged, args)
-        return TypeRef("union", args=tuple(args), discriminator=discriminator)
+        return TypeRef("union", args=tuple(_widen_numbers(args)), discriminator=discriminator)
 
     def _member_hint(self, member: Any, hint: str, index: int) -> str:
         if isinstance(member, dict):
@@ -555,6 +556,19 @@ _ANNOTATIONS = frozenset(
     {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
      "externalDocs", "xml", "default", "nullable", "$comment"}
 )
+
+
+def _widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
+    """`number` beside other kinds is `int | float`: pydantic's union would turn 5 into 5.0 (and
+    lose precision past 2**53), changing a value that only passes through."""
+    if any(a.kind == "builtin" and a.name == "int" for a in args):
+        return args
+    out: list[TypeRef] = []
+    for arg in args:
+        if arg.kind == "builtin" and arg.name == "float":
+            out.append(TypeRef("builtin", "int", constraints=arg.constraints))
+        out.append(arg)
+    return out
 
 
 def _is_union(schema: dict[str, Any]) -> bool:
