@@ -1,0 +1,195 @@
+"""The generated httpx clients: against the generated server over HTTP, and in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from conftest import Generated, serve
+
+TOKEN = "tok-123"
+
+
+@pytest.fixture(scope="module")
+def base_url(features: Generated) -> Iterator[str]:
+    models, errors = features.models, features.errors
+
+    class Service(features.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def create_item(self, body: Any) -> Any:
+            return models.Item(name=body.name.upper(), **body.model_dump(include={"count"}))
+
+        async def get_item(self, item_id: str, *, verbose: bool | None = None,
+                           x_trace_id: str | None = None) -> Any:
+            if item_id == "missing":
+                raise errors.GetItemNotFound(models.Error(code="NOPE", message="gone"))
+            if item_id == "busy":
+                raise errors.GetItemServiceUnavailable(
+                    models.Error(code="BUSY", message="later"), headers={"Retry-After": "3"})
+            if item_id == "teapot":
+                raise errors.ApiError({"tea": True}, status_code=418)
+            return models.Item(name=f"{item_id}:{verbose}:{x_trace_id}", count=1)
+
+        async def upload(self, body: Any) -> Any:
+            content = await body.file.read()
+            given = {k: v for k, v in (("path", body.path), ("count", body.count)) if v is not None}
+            return models.UploadResponse(name=body.file.filename, size=len(content), **given)
+
+        async def get_blob(self, *, size: int) -> bytes:
+            return bytes(range(256)) * (size // 256)
+
+        async def options_items(self) -> None:
+            return None
+
+        async def slow(self) -> str:
+            await asyncio.sleep(2)
+            return "late"
+
+    def verify(token: str | None) -> bool:
+        return token in (None, TOKEN)
+
+    with serve(features.server.create_app(Service(), verify_bearer=verify)) as url:
+        yield url
+
+
+def test_typed_results_and_parameters(features: Generated, base_url: str) -> None:
+    models = features.models
+    with features.client.Client(base_url, token=TOKEN) as client:
+        created = client.create_item(models.Item(name="widget", count=2))
+        assert isinstance(created, models.Item)
+        assert (created.name, created.count) == ("WIDGET", 2)
+        item = client.get_item("abc", verbose=False, x_trace_id="trace-9")
+        assert item.name == "abc:False:trace-9"
+        assert client.options_items() is None
+
+
+def test_declared_errors_raise_typed_exceptions(features: Generated, base_url: str) -> None:
+    errors, models = features.errors, features.models
+    with features.client.Client(base_url) as client:
+        with pytest.raises(errors.GetItemNotFound) as missing:
+            client.get_item("missing")
+        assert missing.value.status_code == 404
+        assert missing.value.body == models.Error(code="NOPE", message="gone")
+        with pytest.raises(errors.GetItemServiceUnavailable) as busy:
+            client.get_item("busy")
+        assert busy.value.headers["retry-after"] == "3"
+        assert isinstance(busy.value.body, models.Error)
+        with pytest.raises(errors.CreateItemUnauthorized) as denied:
+            client.create_item(models.Item(name="x"))  # no token
+        assert denied.value.body.code == "UNAUTHORIZED"
+
+
+def test_undeclared_status_raises_unexpected_status(features: Generated, base_url: str) -> None:
+    errors = features.errors
+    with features.client.Client(base_url) as client:
+        with pytest.raises(errors.UnexpectedStatus) as teapot:
+            client.get_item("teapot")
+        assert teapot.value.status_code == 418
+        assert json.loads(teapot.value.text) == {"tea": True}
+        with pytest.raises(errors.UnexpectedStatus) as unimplemented:
+            client.delete_item("abc")
+        assert unimplemented.value.status_code == 501
+        assert isinstance(unimplemented.value, errors.ApiError)
+
+
+def test_multipart_and_binary(features: Generated, base_url: str) -> None:
+    with features.client.Client(base_url) as client:
+        stored = client.upload(file=("notes.txt", b"hello world", "text/plain"), path="d/n.txt",
+                               count=4)
+        assert (stored.name, stored.size, stored.path, stored.count) == (
+            "notes.txt", 11, "d/n.txt", 4)
+        plain = client.upload(file=io.BytesIO(b"abc"))
+        assert plain.size == 3 and plain.path is None
+        blob = client.get_blob(size=512)
+        assert blob == bytes(range(256)) * 2
+
+
+def test_timeout(features: Generated, base_url: str) -> None:
+    with features.client.Client(base_url, timeout=0.2) as client, \
+            pytest.raises(httpx.TimeoutException):
+        client.slow()
+
+
+def test_async_client(features: Generated, base_url: str) -> None:
+    models, errors = features.models, features.errors
+
+    async def main() -> None:
+        async with features.client.AsyncClient(base_url, token=TOKEN) as client:
+            created = await client.create_item(models.Item(name="a"))
+            assert created.name == "A"
+            stored = await client.upload(file=b"xyz", count=1)
+            assert stored.size == 3
+            assert await client.get_blob(size=256) == bytes(range(256))
+            with pytest.raises(errors.GetItemNotFound):
+                await client.get_item("missing")
+
+    asyncio.run(main())
+
+
+def test_async_client_in_process_with_asgi_transport(features: Generated) -> None:
+    models = features.models
+
+    class Service(features.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def get_item(self, item_id: str, **_: Any) -> Any:
+            return models.Item(name=item_id)
+
+    app = features.server.create_app(Service())
+
+    async def main() -> None:
+        transport = httpx.ASGITransport(app=app)
+        async with features.client.AsyncClient("http://test", transport=transport) as client:
+            item = await client.get_item("in-process")
+            assert item == models.Item(name="in-process")
+
+    asyncio.run(main())
+
+
+def test_unknown_response_fields_are_tolerated(features: Generated) -> None:
+    models = features.models
+    sent: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, json={"name": "n", "count": 1, "colour": "red",
+                                         "nested": {"a": [1]}})
+
+    transport = httpx.MockTransport(handler)
+    with features.client.Client("http://test", token="t", transport=transport) as client:
+        item = client.get_item("abc", verbose=True, x_trace_id="x")
+    assert isinstance(item, models.Item)
+    assert item.model_dump(mode="json") == {"name": "n", "count": 1, "colour": "red",
+                                            "nested": {"a": [1]}}
+    request = sent[0]
+    assert request.headers["authorization"] == "Bearer t"
+    assert request.headers["x-trace-id"] == "x"
+    assert request.url.params["verbose"] == "true"
+    assert request.url.path == "/items/abc"
+
+
+def test_path_parameters_are_escaped(features: Generated) -> None:
+    paths: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.raw_path.decode())
+        return httpx.Response(200, json={"name": "n"})
+
+    with features.client.Client("http://test", transport=httpx.MockTransport(handler)) as client:
+        client.get_item("a/b c?d")
+    assert paths == ["/items/a%2Fb%20c%3Fd"]
+
+
+def test_undecodable_declared_error_body_is_unexpected_status(features: Generated) -> None:
+    errors = features.errors
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(404, text="<html>not json</html>")
+
+    with features.client.Client("http://test", transport=httpx.MockTransport(handler)) as client:
+        with pytest.raises(errors.UnexpectedStatus) as raised:
+            client.get_item("abc")
+    assert raised.value.status_code == 404
+    assert raised.value.text == "<html>not json</html>"

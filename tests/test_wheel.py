@@ -1,0 +1,77 @@
+"""The wheel ships everything `contractgen generate` needs (templates included).
+
+The wheel is built from a copy of the sources (so no build/ or egg-info lands in the checkout),
+without build isolation (no network), and installed without dependencies into a fresh venv
+that borrows the dependencies of this one through a .pth file. That file only adds a path:
+the editable install of contractgen living there is not activated, so the wheel's copy is used.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def _run(*args: str | Path, cwd: Path) -> str:
+    proc = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True,
+                          check=False, timeout=300)
+    assert proc.returncode == 0, f"{args}\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+def _body(text: str) -> str:
+    """A generated module without its leading comment lines (header and digest name paths)."""
+    lines = text.splitlines(keepends=True)
+    while lines and lines[0].startswith("#"):
+        lines.pop(0)
+    return "".join(lines)
+
+
+@pytest.mark.slow
+def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, source / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "generator", source / "generator", ignore=ignore)
+    shutil.copytree(ROOT / "templates", source / "templates", ignore=ignore)
+    dist = tmp_path / "dist"
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+         "--no-index", "-q", "-w", dist, source, cwd=tmp_path)
+    wheels = list(dist.glob("contractgen-*.whl"))
+    assert len(wheels) == 1
+
+    venv = tmp_path / "venv"
+    _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
+    python = venv / "bin" / "python"
+    target = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
+                       cwd=tmp_path).strip())
+    (target / "borrowed_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    _run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index",
+         "-q", wheels[0], cwd=tmp_path)
+
+    where = _run(python, "-c", "import contractgen; print(contractgen.__file__)", cwd=tmp_path)
+    assert Path(where.strip()).is_relative_to(venv), where
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    contractgen = venv / "bin" / "contractgen"
+    _run(contractgen, "generate", OTARI_SPEC, "--out", work / "otari", cwd=work)
+    _run(contractgen, "generate", TPMJS_SPEC, "--overlay", TPMJS_OVERLAY, "--out", work / "tpmjs",
+         cwd=work)
+    for out, golden in ((work / "otari", GOLDEN / "otari_code_execution"),
+                        (work / "tpmjs", GOLDEN / "tpmjs_executor")):
+        names = sorted(p.name for p in golden.iterdir())
+        assert sorted(p.name for p in out.iterdir()) == names
+        for name in names:
+            assert _body((out / name).read_text()) == _body((golden / name).read_text()), name
