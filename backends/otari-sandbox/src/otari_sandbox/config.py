@@ -24,6 +24,7 @@ class Config:
     python: str = "/usr/bin/python3"
     bwrap: str = field(default_factory=lambda: shutil.which("bwrap") or "/usr/bin/bwrap")
     pool_size: int = 4
+    refill_delay_seconds: float = 0.1
     capacity: int = 256
     idle_timeout_seconds: int = 900
     max_lifetime_seconds: int = 7200
@@ -56,6 +57,7 @@ _ENV_NAMES: dict[str, str] = {
     "SANDBOX_PYTHON": "python",
     "SANDBOX_BWRAP": "bwrap",
     "SANDBOX_POOL_SIZE": "pool_size",
+    "SANDBOX_POOL_REFILL_DELAY": "refill_delay_seconds",
     "SANDBOX_MAX_SESSIONS": "capacity",
     "SANDBOX_SESSION_IDLE_TIMEOUT": "idle_timeout_seconds",
     "SANDBOX_SESSION_MAX_LIFETIME": "max_lifetime_seconds",

@@ -159,8 +159,12 @@ class Sandbox:
 
     # -- lifecycle ----------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Spawn the sandbox and wait for the agent's hello."""
+    async def start(self, *, background: bool = False) -> None:
+        """Spawn the sandbox and wait for the agent's hello.
+
+        A ``background`` start (warming the pool) boots at low CPU priority, out of the way
+        of live requests, and is raised to normal priority once it is ready.
+        """
         self.stop_reason = None
         self._stopped = asyncio.Event()
         self._reaping = None
@@ -168,7 +172,7 @@ class Sandbox:
         channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
         try:
             try:
-                await self._launch(child.fileno())
+                await self._launch(child.fileno(), background)
             finally:
                 child.close()
             async with asyncio.timeout(START_TIMEOUT):
@@ -178,8 +182,8 @@ class Sandbox:
                 hello = await channel.receive()
             if hello.get("ready") is not True:
                 raise ProtocolError("no hello")
-            if self.uid is not None:
-                # Every process of this uid is this sandbox's (lowering needs root, as here).
+            if background and self.uid is not None:
+                # Every process of this uid is this sandbox's.
                 os.setpriority(os.PRIO_USER, self.uid, 0)
         except (TimeoutError, EOFError, ProtocolError, OSError, ValueError) as exc:
             channel.close()
@@ -194,8 +198,8 @@ class Sandbox:
             self._close_info()
         self._channel = channel
 
-    async def _launch(self, agent_fd: int) -> None:
-        argv, pass_fds, env, cwd, to_close = self._command(agent_fd)
+    async def _launch(self, agent_fd: int, background: bool) -> None:
+        argv, pass_fds, env, cwd, to_close = self._command(agent_fd, background)
         stderr_read, stderr_write = os.pipe2(os.O_CLOEXEC)
         self._stderr_fd = stderr_read
         isolation = self.config.isolation
@@ -242,7 +246,7 @@ class Sandbox:
         self._proc_fd = os.pidfd_open(proc.pid)
 
     def _command(
-        self, agent_fd: int
+        self, agent_fd: int, background: bool
     ) -> tuple[list[str], tuple[int, ...], dict[str, str], str | None, list[int]]:
         config = self.config
         inside = WORKSPACE if config.isolation == "bwrap" else str(self.workspace)
@@ -259,9 +263,9 @@ class Sandbox:
         if self.uid is not None:
             setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
             prefix = [setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--"]
-            # Warming a sandbox is background work: it boots at low priority, out of the way
-            # of live requests, and is raised to normal priority once it is ready.
-            if nice := shutil.which("nice"):
+            # Raised back once ready, which needs root: only with a uid of its own.
+            nice = shutil.which("nice")
+            if background and nice:
                 prefix = [nice, "-n", "15", *prefix]
         if config.isolation == "none":
             env = sandbox_environment(inside)

@@ -154,7 +154,7 @@ class SessionManager:
 
     # -- boxes --------------------------------------------------------------------------
 
-    async def _new_box(self) -> Box:
+    async def _new_box(self, *, background: bool = False) -> Box:
         slot: int | None = None
         uid: int | None = None
         if self._use_uids:
@@ -168,7 +168,7 @@ class SessionManager:
             if uid is not None:
                 os.chown(path, uid, uid)
             sandbox = Sandbox(self.config, self.layout, path, uid, self._spawner)
-            await sandbox.start()
+            await sandbox.start(background=background)
         except BaseException:
             await asyncio.to_thread(_remove_tree, path)
             if slot is not None:
@@ -191,9 +191,12 @@ class SessionManager:
             if len(self._pool) >= min(self.config.pool_size, room):
                 self._wake.clear()
                 await self._wake.wait()
+                # A lease just happened and its first call usually follows at once: let that
+                # call run before a sandbox boot competes with it for the CPU.
+                await asyncio.sleep(self.config.refill_delay_seconds)
                 continue
             try:
-                box = await self._new_box()
+                box = await self._new_box(background=True)
             except (SandboxUnavailable, AtCapacity) as exc:
                 logger.warning("could not warm a sandbox: %s", exc)
                 await asyncio.sleep(1.0)
