@@ -646,3 +646,33 @@ def test_odds_and_ends_client_round_trip(generated: dict[str, Any]) -> None:
             where={"a": [1]},
         ) == []
     _QueryRecorder.check(calls[1])
+
+
+def test_bearer_scopes_over_http(generated: dict[str, Any]) -> None:
+    """non_oauth_scopes: bearer-or-anonymous on getUser, bearer only on GET /users."""
+    pkg = package(generated, "non_oauth_scopes")
+    tokens: list[str | None] = []
+
+    def verify(token: str | None) -> bool:
+        tokens.append(token)
+        return token in {"good", None}
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def get_user(self, user_id: int) -> Any:
+            return pkg.models.User(id=user_id, roles=["admin"])
+
+    app = pkg.server.create_app(Service(), verify_bearer=verify)
+    with serve(app) as url:
+        with pkg.client.Client(url, token="good") as client:
+            assert client.get_user(7).id == 7
+        with pkg.client.Client(url) as anonymous:
+            assert anonymous.get_user(8).id == 8
+        with pkg.client.Client(url, token="bad") as client:
+            with pytest.raises(pkg.errors.ApiError) as raised:
+                client.get_user(9)
+            assert raised.value.status_code == 401
+            assert isinstance(raised.value.body, pkg.models.Unauthorized)
+            with pytest.raises(pkg.errors.ApiError) as raised:
+                client.get_users()
+            assert raised.value.status_code == 401
+    assert tokens == ["good", None, "bad", "bad"]
