@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -116,3 +118,18 @@ def test_isolation_none_still_works(loop_thread: LoopThread) -> None:
         assert state.stdout == "42"
     finally:
         loop_thread.run(manager.close())
+
+
+def test_descendant_killing_without_a_namespace() -> None:
+    """The fallback of isolation "none" without root: the process tree, grandchildren too."""
+    script = (
+        "import os, subprocess, time\n"
+        "from otari_sandbox.agent import limits\n"
+        "subprocess.Popen(['sh', '-c', 'sleep 60 & sleep 60'])\n"
+        "subprocess.Popen(['sleep', '60'], start_new_session=True)\n"
+        "time.sleep(0.3)\n"
+        "limits.kill_others('descendants')\n"
+        "print(len(limits._descendants(os.getpid())))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True)
+    assert run.stdout == "0\n"
