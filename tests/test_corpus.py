@@ -697,3 +697,29 @@ def test_generation_is_deterministic(generated: dict[str, Any], tmp_path: Path) 
         != (generated["out"] / f"{name}_api" / file).read_bytes()
     ]
     assert not differing
+
+
+def test_petstore_async_client_over_http(generated: dict[str, Any]) -> None:
+    import asyncio
+
+    pkg = package(generated, "petstore")
+    models = pkg.models
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def show_pet_by_id(self, pet_id: str) -> Any:
+            return models.Pet(id=int(pet_id), name="Rex")
+
+        async def create_pets(self, body: Any) -> None:
+            assert body.name == "Tom"
+
+    async def calls(url: str) -> None:
+        async with pkg.client.AsyncClient(url) as client:
+            pet = await client.show_pet_by_id("7")
+            assert pet.model_dump(mode="json", by_alias=True) == {"id": 7, "name": "Rex"}
+            assert await client.create_pets(models.Pet(id=1, name="Tom")) is None
+            with pytest.raises(pkg.errors.ApiError) as raised:
+                await client.list_pets(limit=1)  # not overridden
+            assert raised.value.status_code == 501
+
+    with serve(pkg.server.create_app(Service())) as url:
+        asyncio.run(calls(url))
