@@ -310,7 +310,7 @@ def test_sandbox_sees_only_its_package(settings: Settings, registry: NpmRegistry
         call("fsProbeTool", params={
             "read": ["/pkg/node_modules/@fixture/esm-tools/index.js", "/harness/harness.mjs",
                      service_file, other_entry, str(settings.store_dir), "/root", "/etc/shadow",
-                     "/etc/ssl/certs", "/usr/bin/node"],
+                     "/etc/ssl/certs", "/usr/bin/node", "/dev/tty"],
             "write": ["/pkg/x", "/tmp/x", "/usr/x", "/etc/x"],
         }),
     )  # fmt: skip
@@ -319,6 +319,7 @@ def test_sandbox_sees_only_its_package(settings: Settings, registry: NpmRegistry
     assert read["/pkg/node_modules/@fixture/esm-tools/index.js"] == "ok"
     assert read["/harness/harness.mjs"] == "ok"
     assert read["/usr/bin/node"] == "ok"
+    assert read["/dev/tty"] == "ENXIO"  # no controlling terminal to inject keystrokes into
     for hidden in (service_file, other_entry, str(settings.store_dir), "/root", "/etc/shadow"):
         assert read[hidden] == "ENOENT", hidden
     assert write == {"/pkg/x": "EROFS", "/tmp/x": "ok", "/usr/x": "EROFS", "/etc/x": "EROFS"}

@@ -145,6 +145,7 @@ class Executor:
             cwd=plan.cwd,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
         )
         out, _ = await proc.communicate()
         text = out.decode(errors="replace").strip()
