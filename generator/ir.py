@@ -267,9 +267,26 @@ class Parameter:
     required: bool
     default: str | None = None
     description: str | None = None
+    style: str = "form"  # form | deepObject | spaceDelimited | pipeDelimited | json | simple
+    explode: bool = True
+    shape: str = "scalar"  # scalar | array | object
+
+    @property
+    def parsed(self) -> bool:
+        """A query parameter FastAPI cannot read itself: the generated code (de)serializes it."""
+        if self.location != "query":
+            return False
+        if self.style in ("json", "deepObject"):
+            return True
+        if self.style in ("spaceDelimited", "pipeDelimited"):
+            return self.shape == "array"
+        # form + explode objects are FastAPI's own query parameter models
+        return self.shape in ("object", "array") and not self.explode
 
     @property
     def fastapi_marker(self) -> str:
+        if self.parsed:
+            return "Depends"
         return {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}[self.location]
 
     def annotation(self, prefix: str = "models.") -> str:
@@ -284,6 +301,10 @@ class Parameter:
 
     @property
     def marker_kwargs(self) -> str:
+        if self.parsed:
+            kind = self.type if self.required or self.default is not None else self.type.with_nullable()
+            return (f"_query_parameter({self.wire!r}, {self.style!r}, {self.shape!r}, "
+                    f"{kind.render('models.')}, {self.default_source})")
         kwargs = [f"alias={self.wire!r}"] if self.name != self.wire or self.location == "header" else []
         kwargs.extend(f"{k}={v}" for k, v in self.type.constraints)
         return ", ".join(kwargs)
@@ -443,6 +464,11 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def parses_query(self) -> bool:
+        """True when some query parameter is (de)serialized by the generated code itself."""
+        return any(p.parsed for op in self.operations for p in op.query_params)
 
     @property
     def uses_excluding(self) -> bool:

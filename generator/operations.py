@@ -6,7 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errorbodies import body_expression
-from .ir import ANY, ErrorClass, FormField, Operation, Parameter, RequestBody, Response, TypeRef
+from .ir import (
+    ANY,
+    AliasDef,
+    EnumDef,
+    ErrorClass,
+    FormField,
+    ModelDef,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    TypeRef,
+)
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase, words
 from .schemas import SchemaConverter, py_literal, resolve_pointer
 
@@ -122,26 +134,47 @@ class OperationBuilder:
                 continue
             schema = param.get("schema")
             content = param.get("content")
+            style = str(param.get("style") or ("form" if location in ("query", "cookie")
+                                                else "simple"))
             if schema is None and isinstance(content, dict) and content:
-                media = next(iter(content.values()))
+                media_type, media = next(iter(content.items()))
                 schema = media.get("schema") if isinstance(media, dict) else None
+                style = "json" if _is_json(media_type) else style
+            explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
-            if type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
+            shape = self._shape(type_ref)
+            parsed = Parameter(wire, wire, location, type_ref, False, style=style,
+                               explode=explode, shape=shape).parsed
+            if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
                 type_ref = TypeRef("builtin", "str")
             required = location == "path" or bool(param.get("required"))
             target = self._deref(schema) if isinstance(schema, dict) else {}
             default = None
             if not required and isinstance(target, dict) and "default" in target:
-                default = py_literal(target["default"])
-                if type_ref.kind == "model":
-                    default = None
+                definition = self.schemas.definitions.get(type_ref.name)
+                if type_ref.kind != "model" or isinstance(definition, EnumDef):
+                    default = self.schemas.default_source(target["default"], type_ref)
+                if isinstance(definition, EnumDef) and default and default[0].isupper():
+                    default = "models." + default  # parameters live in server.py and client.py
             name = parameter_name(wire)
             while name in used:
                 name += "_"
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
-                                    _text(param.get("description"))))
+                                    _text(param.get("description")), style, explode, shape))
         return result
+
+    def _shape(self, type_ref: TypeRef) -> str:
+        if type_ref.kind == "list":
+            return "array"
+        if type_ref.kind == "dict":
+            return "object"
+        definition = self.schemas.definitions.get(type_ref.name) if type_ref.kind == "model" else None
+        if isinstance(definition, ModelDef):
+            return "object"
+        if isinstance(definition, AliasDef):
+            return self._shape(definition.type)
+        return "scalar"
 
     # -- request bodies ----------------------------------------------------------------------
     def _request_body(self, raw: Any, prefix: str) -> RequestBody | None:
@@ -189,7 +222,6 @@ class OperationBuilder:
         return tuple(fields)
 
     def _is_enum(self, type_ref: TypeRef) -> bool:
-        from .ir import EnumDef
         return isinstance(self.schemas.definitions.get(type_ref.name), EnumDef)
 
     # -- responses ---------------------------------------------------------------------------

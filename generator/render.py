@@ -319,7 +319,10 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi.responses", "HTMLResponse", "JSONResponse", "Response",
                  "StreamingResponse")
     imports.name("pydantic", "BaseModel", "TypeAdapter")
+    if api.parses_query:
+        imports.name("pydantic", "ValidationError")
     imports.name("starlette.exceptions", "HTTPException as StarletteHTTPException")
+    imports.name("starlette.types", "ASGIApp", "Message", "Receive", "Scope", "Send")
     imports.name(".", "errors")
     forms = []
     for op in api.operations:

@@ -509,11 +509,12 @@ class SchemaConverter:
             elif isinstance(default, dict | list):
                 factory = type(default).__name__ if not default else f"lambda: {default!r}"
             else:
-                default_src = self._default_source(default, type_ref)
+                default_src = self.default_source(default, type_ref)
         description = _text(schema.get("description")) or _text(target.get("description"))
         return FieldDef(name, wire, type_ref, required, default_src, factory, description)
 
-    def _default_source(self, value: Any, type_ref: TypeRef) -> str:
+    def default_source(self, value: Any, type_ref: TypeRef) -> str:
+        """Python source for a spec default of `type_ref` (enum members by name)."""
         definition = self.definitions.get(type_ref.name) if type_ref.kind == "model" else None
         if isinstance(definition, EnumDef):
             for member, source in definition.members:
