@@ -192,6 +192,30 @@ FEATURES: dict[str, Any] = openapi(
                 "responses": {"200": {"description": "never"}, "500": _error("broken")},
             },
         },
+        "/search": {
+            "get": {
+                "operationId": "search",
+                "parameters": [
+                    {"name": "tags", "in": "query",
+                     "schema": {"type": "array", "items": {"type": "string"}}},
+                    {"name": "ids", "in": "query", "style": "pipeDelimited", "explode": False,
+                     "schema": {"type": "array", "items": {"type": "integer"}}},
+                    {"name": "words", "in": "query", "style": "spaceDelimited", "explode": False,
+                     "schema": {"type": "array", "items": {"type": "string"}}},
+                    {"name": "range", "in": "query", "style": "deepObject", "explode": True,
+                     "schema": {"type": "object", "properties": {
+                         "min": {"type": "integer"}, "max": {"type": "integer"}}}},
+                    {"name": "q", "in": "query", "content": {"application/json": {"schema": {
+                        "type": "object", "additionalProperties": True}}}},
+                    {"name": "sort", "in": "query",
+                     "schema": {"type": "string", "enum": ["asc", "desc"], "default": "asc"}},
+                    {"name": "limit", "in": "query",
+                     "schema": {"type": "integer", "default": 10, "maximum": 100}},
+                ],
+                "responses": {"200": {"description": "what the server received",
+                                      **_json({"type": "object", "additionalProperties": True})}},
+            },
+        },
         "/slow": {
             "get": {
                 "operationId": "slow",

@@ -45,6 +45,10 @@ def base_url(features: Generated) -> Iterator[str]:
         async def options_items(self) -> None:
             return None
 
+        async def search(self, **kwargs: Any) -> Any:
+            return {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
+                    for k, v in kwargs.items()}
+
         async def slow(self) -> str:
             await asyncio.sleep(2)
             return "late"
@@ -94,6 +98,18 @@ def test_undeclared_status_raises_unexpected_status(features: Generated, base_ur
             client.delete_item("abc")
         assert unimplemented.value.status_code == 501
         assert isinstance(unimplemented.value, errors.ApiError)
+
+
+def test_query_parameter_styles(features: Generated, base_url: str) -> None:
+    models = features.models
+    with features.client.Client(base_url) as client:
+        echoed = client.search(tags=["a", "b c"], ids=[4, 5], words=["x", "y"],
+                               range=models.SearchRange(min=1, max=2), q={"deep": {"a": None}},
+                               sort=models.SearchSort.DESC, limit=7)
+        assert echoed == {"tags": ["a", "b c"], "ids": [4, 5], "words": ["x", "y"],
+                          "range": {"min": 1, "max": 2}, "q": {"deep": {"a": None}},
+                          "sort": "desc", "limit": 7}
+        assert client.search()["sort"] == "asc"
 
 
 def test_multipart_and_binary(features: Generated, base_url: str) -> None:

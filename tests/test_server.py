@@ -61,6 +61,10 @@ def base_url(features: Generated, seen: dict[str, Any]) -> Iterator[str]:
         async def options_items(self) -> None:
             return None
 
+        async def search(self, **kwargs: Any) -> Any:
+            return {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
+                    for k, v in kwargs.items()}
+
         async def boom(self) -> None:
             raise RuntimeError("secret internal detail")
 
@@ -147,6 +151,23 @@ def test_bearer_security(http: httpx.Client, seen: dict[str, Any]) -> None:
     assert http.get("/items/abc", headers={"Authorization": "Bearer wrong"}).status_code == 401
 
 
+def test_query_parameter_styles(http: httpx.Client) -> None:
+    query = ("tags=a&tags=b&ids=1|2|3&words=hello%20world&range%5Bmin%5D=1&range%5Bmax%5D=9"
+             "&q=%7B%22k%22%3A%20%5B1%5D%7D&sort=desc&limit=5")
+    response = http.get(f"/search?{query}")
+    assert response.status_code == 200, response.text
+    assert response.json() == {"tags": ["a", "b"], "ids": [1, 2, 3], "words": ["hello", "world"],
+                               "range": {"min": 1, "max": 9}, "q": {"k": [1]}, "sort": "desc",
+                               "limit": 5}
+    defaults = http.get("/search").json()
+    assert defaults == {"tags": None, "ids": None, "words": None, "range": None, "q": None,
+                        "sort": "asc", "limit": 10}
+    for bad in ("ids=1|x", "range%5Bmin%5D=low", "q=%7Bnot-json", "limit=101", "sort=up"):
+        response = http.get(f"/search?{bad}")
+        assert response.status_code == 422, bad
+        assert response.json()["detail"], bad  # no declared error body: {"detail": [...]}
+
+
 def test_multipart_upload_with_form_fields(http: httpx.Client, seen: dict[str, Any]) -> None:
     response = http.post("/upload", files={"file": ("a.txt", b"hello", "text/plain")},
                          data={"path": "dir/a.txt", "count": "2"})
@@ -178,6 +199,12 @@ def test_unexpected_exception_answers_500_without_traceback(http: httpx.Client) 
     assert response.json() == {"code": "INTERNAL_ERROR", "message": "Internal server error"}
     assert "secret internal detail" not in response.text
     assert "Traceback" not in response.text
+
+
+def test_unexpected_exception_keeps_keep_alive_connections_usable(http: httpx.Client) -> None:
+    for _ in range(20):
+        assert http.get("/boom").status_code == 500
+        assert http.get("/items/abc").status_code == 200
 
 
 def test_openapi_json_is_the_contract_as_written(http: httpx.Client) -> None:
