@@ -451,3 +451,16 @@ def test_legacy_errors_open_access_and_refusal(open_server: Server) -> None:
     )
     assert refused.headers["retry-after"] == "1"
     assert holder[0].json()["success"] is True
+
+
+def test_round_trips_do_not_wait_on_delayed_acks(server: Server) -> None:
+    # Without TCP_NODELAY on accepted connections, each answer on a kept-alive connection
+    # waits ~40 ms for the client's delayed ACK.
+    with httpx.Client(base_url=server.url) as client:
+        client.get("/health")
+        samples = []
+        for _ in range(9):
+            started = time.perf_counter()
+            client.get("/health")
+            samples.append(time.perf_counter() - started)
+    assert sorted(samples)[4] < 0.03, samples

@@ -116,8 +116,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError as exc:
         sys.exit(f"tpmjs-executor: {exc}")
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted connections only then,
+    # and without it every response waits ~40 ms on Nagle and delayed ACKs.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.bind((args.host, args.port))
     host, port = sock.getsockname()[:2]
     # Printed before serving so a supervisor (or a test) can learn a port chosen by the OS.
