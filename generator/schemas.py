@@ -240,9 +240,9 @@ class SchemaConverter:
             if self._is_object_model(schema):
                 return self._model_type(schema, hint)
             extra = schema.get("additionalProperties")
-            if isinstance(extra, dict) and extra:
-                return TypeRef("dict", args=(self.convert(extra, hint + "Value"),))
-            return TypeRef("dict", args=(ANY,))
+            value = self.convert(extra, hint + "Value") if isinstance(extra, dict) and extra else ANY
+            return TypeRef("dict", args=(value,), constraints=_bounds(
+                schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":
             items = schema.get("items")
             item = self.convert(items, hint + "Item") if isinstance(items, dict) else ANY
@@ -602,11 +602,7 @@ def _is_null_schema(schema: Any) -> bool:
 
 
 def _string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    out: list[tuple[str, str]] = []
-    for key, name in (("minLength", "min_length"), ("maxLength", "max_length")):
-        value = schema.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            out.append((name, repr(value)))
+    out = list(_bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         out.append(("pattern", repr(pattern)))
@@ -614,8 +610,13 @@ def _string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 
 
 def _array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return _bounds(schema, ("minItems", "min_length"), ("maxItems", "max_length"))
+
+
+def _bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+    """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
     out: list[tuple[str, str]] = []
-    for key, name in (("minItems", "min_length"), ("maxItems", "max_length")):
+    for key, name in pairs:
         value = schema.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             out.append((name, repr(value)))
