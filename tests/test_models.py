@@ -100,6 +100,8 @@ SCHEMAS_31: dict[str, Any] = {
             "positive": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10},
             "step": {"type": "integer", "multipleOf": 5},
             "pair": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"},
+                       "minProperties": 1, "maxProperties": 2},
         },
     },
     "Defaults": {
@@ -337,6 +339,7 @@ def test_schema_valued_additional_properties_are_validated(m31: Any) -> None:
         ("positive", [1, 9], [0, 10, -3]),
         ("step", [0, 5, -10], [3, 7]),
         ("pair", [[1, 2]], [[1], [1, 2, 3]]),
+        ("labels", [{"a": "1"}, {"a": "1", "b": "2"}], [{}, {"a": "1", "b": "2", "c": "3"}]),
     ],
 )
 def test_constraints_are_enforced(m31: Any, field: str, good: list[Any], bad: list[Any]) -> None:

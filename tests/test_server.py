@@ -223,6 +223,20 @@ def test_docs_render_without_external_urls(http: httpx.Client, base_url: str) ->
         assert not re.match(r"(?i)(https?:)?//", url) or url.startswith(base_url), url
 
 
+def test_a_service_may_override_error_body(features: Generated) -> None:
+    class Service(features.server.ServiceBase):  # type: ignore[misc,name-defined]
+        def error_body(self, operation_id: str, status: int, code: str, message: str,
+                       errors: list[Any] | None) -> Any:
+            return {"code": f"{operation_id}:{status}:{code}", "message": str(len(errors or []))}
+
+    with serve(features.server.create_app(Service())) as url:
+        invalid = httpx.post(f"{url}/items", json={})
+        assert (invalid.status_code, invalid.json()) == (
+            400, {"code": "createItem:400:INVALID_REQUEST", "message": "1"})
+        missing = httpx.delete(f"{url}/items/abc")
+        assert missing.json()["code"] == "deleteItem:501:NOT_IMPLEMENTED"
+
+
 # -- the two real contracts ----------------------------------------------------------------------
 
 
