@@ -216,6 +216,13 @@ FEATURES: dict[str, Any] = openapi(
                                       **_json({"type": "object", "additionalProperties": True})}},
             },
         },
+        "/hal": {
+            "get": {
+                "operationId": "getHal",
+                "responses": {"200": {"description": "a vendor JSON media type", "content": {
+                    "application/hal+json": {"schema": {"$ref": "#/components/schemas/Item"}}}}},
+            },
+        },
         "/slow": {
             "get": {
                 "operationId": "slow",

@@ -65,6 +65,9 @@ def base_url(features: Generated, seen: dict[str, Any]) -> Iterator[str]:
             return {k: v.model_dump(mode="json") if hasattr(v, "model_dump") else v
                     for k, v in kwargs.items()}
 
+        async def get_hal(self) -> Any:
+            return models.Item(name="hal")
+
         async def boom(self) -> None:
             raise RuntimeError("secret internal detail")
 
@@ -185,6 +188,12 @@ def test_binary_response_is_streamed_with_its_media_type(http: httpx.Client) -> 
         assert "content-length" not in response.headers  # streamed, not buffered
         chunks = list(response.iter_raw())
     assert b"".join(chunks) == b"x" * 50000
+
+
+def test_json_response_keeps_its_declared_media_type(http: httpx.Client) -> None:
+    response = http.get("/hal")
+    assert response.headers["content-type"] == "application/hal+json"
+    assert response.json() == {"name": "hal"}
 
 
 def test_options_operation(http: httpx.Client) -> None:
