@@ -480,6 +480,12 @@ class Api:
                 refs.extend([definition.extra_type] if definition.extra_type else [])
             elif isinstance(definition, AliasDef):
                 refs.append(definition.type)
+        for op in self.operations:  # inline bodies are not definitions
+            refs.extend(p.type for p in (*op.path_params, *op.keyword_params))
+            refs.extend(r.type for r in (*op.success, *(e.response for e in op.errors)) if r.type)
+            if op.body is not None:
+                refs.extend([op.body.type] if op.body.type else [])
+                refs.extend(f.type for f in op.body.form_fields)
         while refs:
             ref = refs.pop()
             if ref.excluded is not None:

@@ -85,6 +85,8 @@ SCHEMAS_31: dict[str, Any] = {
         "properties": {"one": {"oneOf": [{"type": "string"}, {"type": "number"}]},
                        "many": {"type": ["number", "boolean", "null"]}},
     },
+    "NotAString": {"not": {"type": "string"}},
+    "Handle": {"type": "string", "not": {"enum": ["admin", "root"]}},
     "Open": {"type": "object", "properties": {"a": {"type": "integer"}}},
     "OpenExplicit": {"type": "object", "additionalProperties": True,
                      "properties": {"a": {"type": "integer"}}},
@@ -302,6 +304,14 @@ def test_numbers_in_unions_keep_integers(m31: Any) -> None:
     assert type(value.one) is int and type(value.many) is int
     assert m31.Loose.model_validate({"one": 2.5, "many": True}).model_dump() == {
         "one": 2.5, "many": True}
+
+
+def test_not_rules_out_types_and_values(m31: Any) -> None:
+    assert m31.NotAStringAdapter.validate_python({"a": 1}) == {"a": 1}
+    assert m31.NotAStringAdapter.validate_python(None) is None
+    _rejects(m31.NotAString, "text")
+    assert m31.HandleAdapter.validate_python("alice") == "alice"
+    _rejects(m31.Handle, "root")
 
 
 # -- additional properties ----------------------------------------------------------------------
