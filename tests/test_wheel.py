@@ -37,6 +37,11 @@ def _body(text: str) -> str:
 
 @pytest.mark.slow
 def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    # pyproject's `license = "Apache-2.0"` (PEP 639) needs setuptools >= 77 to build.
+    setuptools = tuple(int(p) for p in version("setuptools").split(".")[:2])
+    assert setuptools >= (77, 0), "pip install 'setuptools>=77' wheel into the venv"
     source = tmp_path / "src"
     source.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):
