@@ -77,9 +77,10 @@ def _format_many(sources: Mapping[str, str]) -> dict[str, str]:
     # Forking a process that runs other threads can copy a held lock; stay serial then.
     if workers < 2 or threading.active_count() > 1 or sum(map(len, sources.values())) < 20_000:
         return {name: format_source(sources[name], name) for name in names}
-    import black  # noqa: F401  (imported once, before forking, so children share it)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+
+    import black  # noqa: F401  (imported once, before forking, so children share it)
 
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
