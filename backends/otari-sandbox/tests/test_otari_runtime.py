@@ -270,11 +270,15 @@ def test_sessions_run_in_parallel(loop_thread: LoopThread, manager: SessionManag
     assert time.monotonic() - started < 2.5
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.003, 0.01, 0.03, 0.1])
+_START_DELAYS = [0.0, 0.003, 0.01, 0.03, 0.1]
+
+
+@pytest.mark.parametrize("delay", _START_DELAYS)
 def test_a_cancelled_start_leaves_no_process(
     loop_thread: LoopThread, manager: SessionManager, delay: float
 ) -> None:
-    uid = manager.config.uid_base + 999
+    # A uid per case, so a straggler of one case is never counted against the next.
+    uid = manager.config.uid_base + 990 + _START_DELAYS.index(delay)
     workspace = manager.layout.workspaces / f"cancelled-{delay}"
     workspace.mkdir()
     os.chown(workspace, uid, uid)
