@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from otari_sandbox.sessions import SessionManager
+from otari_sandbox.sessions import SessionManager, become_subreaper
 from otari_support import LoopThread, make_manager
 
 
 @pytest.fixture(scope="session")
 def loop_thread() -> Iterator[LoopThread]:
+    # As the service does at start (app.main): orphans of sandboxes come back to us, not PID 1.
+    become_subreaper()
     runner = LoopThread()
     yield runner
     runner.stop()

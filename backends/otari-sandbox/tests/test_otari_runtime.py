@@ -290,6 +290,9 @@ def test_a_cancelled_start_leaves_no_process(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        if not task.cancelled():
+            # The start won the race and finished first: stopping must clean up just as well.
+            await sandbox.stop()
 
     loop_thread.run(attempt())
     deadline = time.monotonic() + 3
