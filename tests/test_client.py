@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Generated, serve
+from gen_support import Generated, serve
 
 TOKEN = "tok-123"
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 # Validation is skipped: it is not what could vary, and it costs a forked validator each.
 SCRIPT = """

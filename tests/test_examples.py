@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 import pytest
-from conftest import Generated
 from contractgen.naming import method_name, parameter_name
+from gen_support import Generated
 from pydantic import BaseModel, TypeAdapter
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")

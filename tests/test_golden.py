@@ -11,7 +11,7 @@ import sys
 
 import contractgen
 import pytest
-from conftest import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 GOLDEN = ROOT / "tests" / "golden"
 CASES = {

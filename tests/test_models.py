@@ -10,7 +10,7 @@ import typing
 from typing import Any
 
 import pytest
-from conftest import Generated, generate_package, openapi
+from gen_support import Generated, generate_package, openapi
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 SCHEMAS_31: dict[str, Any] = {

@@ -6,7 +6,6 @@ import keyword
 from typing import Any
 
 import pytest
-from conftest import GenerateFn, openapi
 from contractgen.naming import (
     ClassName,
     PythonIdentifier,
@@ -17,6 +16,7 @@ from contractgen.naming import (
     snake_case,
     status_phrase,
 )
+from gen_support import GenerateFn, openapi
 
 
 @pytest.mark.parametrize(

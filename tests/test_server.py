@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import FEATURES, Generated, serve
+from gen_support import FEATURES, Generated, serve
 
 SECRET = "s3cret"
 

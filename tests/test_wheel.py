@@ -15,7 +15,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 GOLDEN = ROOT / "tests" / "golden"
 

@@ -1,0 +1,271 @@
+"""Shared helpers and fixtures of the generator tests (fixtures re-exported by conftest.py)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import threading
+import time
+import types
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OTARI_SPEC = ROOT / "specs" / "otari-code-execution.openapi.yaml"
+TPMJS_SPEC = ROOT / "specs" / "tpmjs-executor.openapi.yaml"
+TPMJS_OVERLAY = ROOT / "specs" / "tpmjs-executor.overlay.yaml"
+
+Generated = types.SimpleNamespace
+GenerateFn = Callable[..., Generated]
+
+
+def generate_package(
+    spec: dict[str, Any] | Path, base: Path, *, overlay: Path | None = None,
+    name: str | None = None,
+) -> Generated:
+    """Generate `spec` (a dict or a file) into `base/<unique name>` and import its modules."""
+    import contractgen
+
+    package = name or f"gen_{uuid.uuid4().hex[:10]}"
+    if isinstance(spec, dict):
+        path = base / f"{package}.json"
+        path.write_text(json.dumps(spec), encoding="utf-8")
+        spec = path
+    contractgen.generate(spec, base / package, overlay=overlay)
+    if str(base) not in sys.path:
+        sys.path.insert(0, str(base))
+    importlib.invalidate_caches()
+    modules = {
+        part: importlib.import_module(f"{package}.{part}")
+        for part in ("models", "errors", "server", "client")
+    }
+    return types.SimpleNamespace(name=package, dir=base / package, **modules)
+
+
+def openapi(paths: dict[str, Any] | None = None, schemas: dict[str, Any] | None = None,
+            version: str = "3.1.0", **extra: Any) -> dict[str, Any]:
+    """A minimal valid OpenAPI document around `paths` and `schemas`."""
+    doc: dict[str, Any] = {
+        "openapi": version,
+        "info": {"title": "Test", "version": "1"},
+        "paths": paths or {},
+        "components": {"schemas": schemas or {}, **extra.pop("components", {})},
+    }
+    doc.update(extra)
+    return doc
+
+
+@pytest.fixture
+def generate(tmp_path: Path) -> GenerateFn:
+    """`generate(spec_dict)` -> namespace with models, errors, server, client modules."""
+    def make(spec: dict[str, Any], **kwargs: Any) -> Generated:
+        return generate_package(spec, tmp_path, **kwargs)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def contracts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Generated]:
+    """Both real contracts, generated once per worker under unique package names."""
+    base = tmp_path_factory.mktemp("contracts")
+    return {
+        "otari": generate_package(OTARI_SPEC, base, name=f"otari_{uuid.uuid4().hex[:8]}"),
+        "tpmjs": generate_package(TPMJS_SPEC, base, overlay=TPMJS_OVERLAY,
+                                  name=f"tpmjs_{uuid.uuid4().hex[:8]}"),
+    }
+
+
+_ERROR = {
+    "type": "object",
+    "required": ["code", "message"],
+    "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+}
+_ITEM = {
+    "type": "object",
+    "required": ["name"],
+    "description": "A thing in the store.",
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "count": {"type": "integer", "minimum": 0},
+    },
+}
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _error(description: str, **extra: Any) -> dict[str, Any]:
+    return {"description": description, **_json({"$ref": "#/components/schemas/Error"}), **extra}
+
+
+# One spec exercising every server and client feature; generated once per worker.
+FEATURES: dict[str, Any] = openapi(
+    {
+        "/items": {
+            "post": {
+                "operationId": "createItem",
+                "security": [{"bearer": []}],
+                "requestBody": {"required": True, **_json({"$ref": "#/components/schemas/Item"})},
+                "responses": {
+                    "201": {"description": "created", **_json({"$ref": "#/components/schemas/Item"})},
+                    "400": _error("invalid"),
+                    "401": _error("no credential"),
+                },
+            },
+            "options": {
+                "operationId": "optionsItems",
+                "responses": {"204": {"description": "preflight"}},
+            },
+        },
+        "/items/{item_id}": {
+            "parameters": [{"name": "item_id", "in": "path", "required": True,
+                            "schema": {"type": "string", "minLength": 2}}],
+            "get": {
+                "operationId": "getItem",
+                "security": [{}, {"bearer": []}],
+                "parameters": [
+                    {"name": "X-Trace-Id", "in": "header", "schema": {"type": "string"}},
+                    {"name": "verbose", "in": "query", "schema": {"type": "boolean"}},
+                ],
+                "responses": {
+                    "200": {"description": "found", **_json({"$ref": "#/components/schemas/Item"})},
+                    "404": _error("missing"),
+                    "503": _error("busy", headers={"Retry-After": {"schema": {"type": "integer"}}}),
+                },
+            },
+            "put": {
+                "operationId": "updateItem",
+                "requestBody": {"required": True, **_json({"$ref": "#/components/schemas/Item"})},
+                "responses": {
+                    "200": {"description": "updated", **_json({"$ref": "#/components/schemas/Item"})},
+                    "422": {"description": "invalid",
+                            **_json({"$ref": "#/components/schemas/Problem"})},
+                },
+            },
+            "delete": {
+                "operationId": "deleteItem",
+                "responses": {"204": {"description": "gone"}, "404": _error("missing")},
+            },
+        },
+        "/upload": {
+            "post": {
+                "operationId": "upload",
+                "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {"type": "string", "format": "binary"},
+                        "path": {"type": "string"},
+                        "count": {"type": "integer"},
+                    },
+                }}}},
+                "responses": {"201": {"description": "stored", **_json({
+                    "type": "object",
+                    "required": ["name", "size"],
+                    "properties": {"name": {"type": "string"}, "size": {"type": "integer"},
+                                   "path": {"type": "string"}, "count": {"type": "integer"}},
+                })}},
+            },
+        },
+        "/blob": {
+            "get": {
+                "operationId": "getBlob",
+                "parameters": [{"name": "size", "in": "query", "required": True,
+                                "schema": {"type": "integer", "maximum": 1000000}}],
+                "responses": {
+                    "200": {"description": "bytes",
+                            "content": {"image/png": {"schema": {"type": "string",
+                                                                 "format": "binary"}}}},
+                },
+            },
+        },
+        "/boom": {
+            "get": {
+                "operationId": "boom",
+                "responses": {"200": {"description": "never"}, "500": _error("broken")},
+            },
+        },
+        "/search": {
+            "get": {
+                "operationId": "search",
+                "parameters": [
+                    {"name": "tags", "in": "query",
+                     "schema": {"type": "array", "items": {"type": "string"}}},
+                    {"name": "ids", "in": "query", "style": "pipeDelimited", "explode": False,
+                     "schema": {"type": "array", "items": {"type": "integer"}}},
+                    {"name": "words", "in": "query", "style": "spaceDelimited", "explode": False,
+                     "schema": {"type": "array", "items": {"type": "string"}}},
+                    {"name": "range", "in": "query", "style": "deepObject", "explode": True,
+                     "schema": {"type": "object", "properties": {
+                         "min": {"type": "integer"}, "max": {"type": "integer"}}}},
+                    {"name": "q", "in": "query", "content": {"application/json": {"schema": {
+                        "type": "object", "additionalProperties": True}}}},
+                    {"name": "sort", "in": "query",
+                     "schema": {"type": "string", "enum": ["asc", "desc"], "default": "asc"}},
+                    {"name": "limit", "in": "query",
+                     "schema": {"type": "integer", "default": 10, "maximum": 100}},
+                ],
+                "responses": {"200": {"description": "what the server received",
+                                      **_json({"type": "object", "additionalProperties": True})}},
+            },
+        },
+        "/hal": {
+            "get": {
+                "operationId": "getHal",
+                "responses": {"200": {"description": "a vendor JSON media type", "content": {
+                    "application/hal+json": {"schema": {"$ref": "#/components/schemas/Item"}}}}},
+            },
+        },
+        "/slow": {
+            "get": {
+                "operationId": "slow",
+                "responses": {"200": {"description": "eventually",
+                                      **_json({"type": "string"})}},
+            },
+        },
+    },
+    {
+        "Error": _ERROR,
+        "Item": _ITEM,
+        "Problem": {
+            "type": "object",
+            "properties": {"detail": {"type": "array", "items": {"type": "object"}}},
+        },
+    },
+    components={"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+)
+
+
+@pytest.fixture(scope="session")
+def features(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    """The FEATURES spec, generated once per worker."""
+    return generate_package(FEATURES, tmp_path_factory.mktemp("features"))
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """Run `app` under uvicorn on a free loopback port in a thread; yield its base URL."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.005)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
