@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .imports import ImportSet, add_type_names, name_key
-from .ir import AliasDef, Api, EnumDef, FormField, ModelDef, Operation, TypeRef
+from .ir import AliasDef, Api, EnumDef, ErrorClass, FormField, ModelDef, Operation, TypeRef
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -145,7 +145,7 @@ def _errors_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
     imports.name("__future__", "annotations")
     imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar")
+    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar")
     uses_models = False
     for error in errors:
         if error.response.type is not None:
@@ -159,9 +159,17 @@ def _errors_context(api: Api) -> dict[str, Any]:
         "errors": errors,
         "uses_models": uses_models,
         "example_error": example,
-        "exported_errors": sorted(["ApiError", "UnexpectedStatus", "ERRORS", "error_class",
-                                   *(e.name for e in errors)]),
+        "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
+                                   "error_class", *(e.name for e in errors)]),
+        "error_body_type": _error_body_type,
     }
+
+
+def _error_body_type(error: ErrorClass) -> str:
+    """The `body` type of a declared error: the JSON model, None when empty, else Any."""
+    if error.response.type is not None:
+        return error.response.type.render("models.")
+    return "None" if error.response.kind == "empty" else "Any"
 
 
 # -- shared by server and client ------------------------------------------------------------------
