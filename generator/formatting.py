@@ -60,11 +60,13 @@ def reusable(previous: str | None, source: str) -> bool:
 def format_source(source: str, name: str = "<generated>") -> str:
     """black with the project's settings; a syntax error is a template bug and says where."""
     import black
+    from black.mode import Mode, TargetVersion
+    from black.parsing import InvalidInput
 
-    mode = black.Mode(target_versions={black.TargetVersion.PY311})
+    mode = Mode(target_versions={TargetVersion.PY311})
     try:
         return black.format_str(source, mode=mode)
-    except black.InvalidInput as exc:
+    except InvalidInput as exc:
         numbered = "\n".join(f"{i + 1:5}: {line}" for i, line in enumerate(source.splitlines()))
         raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
 
