@@ -116,7 +116,7 @@ def render(
     """
     from .formatting import format_package
     from .parse import build_api
-    from .render import render_package
+    from .render import VERBATIM, render_package
 
     document, problems = load(spec, overlay=overlay)
     validation = _start_validation(document) if validate_spec else None
@@ -130,6 +130,8 @@ def render(
             parts=tuple(parts),
         )
         sources = render_package(api)
+        # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
+        files = format_package(sources, previous or {}, VERBATIM)
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.
@@ -142,7 +144,6 @@ def render(
         problems += validation()
         if has_errors(problems):
             raise SpecError(problems)
-    files = format_package(sources, previous or {})
     return files, [p for p in problems if p.level is Level.WARNING]
 
 

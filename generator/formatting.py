@@ -90,12 +90,16 @@ def _format_many(sources: Mapping[str, str]) -> dict[str, str]:
         return dict(zip(names, results, strict=True))
 
 
-def format_package(sources: Mapping[str, str], previous: Mapping[str, str]) -> dict[str, str]:
-    """Formatted `.py` modules with digest lines; other files pass through unchanged."""
+def format_package(
+    sources: Mapping[str, str],
+    previous: Mapping[str, str],
+    verbatim: frozenset[str] = frozenset(),
+) -> dict[str, str]:
+    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through."""
     out: dict[str, str] = {}
     pending: dict[str, str] = {}
     for name, source in sources.items():
-        if not name.endswith(".py"):
+        if not name.endswith(".py") or name in verbatim:
             out[name] = source
         elif reusable(previous.get(name), source):
             out[name] = previous[name]

@@ -303,7 +303,7 @@ class Parameter:
     def marker_kwargs(self) -> str:
         if self.parsed:
             kind = self.type if self.required or self.default is not None else self.type.with_nullable()
-            return (f"_query_parameter({self.wire!r}, {self.style!r}, {self.shape!r}, "
+            return (f"query_parameter({self.wire!r}, {self.style!r}, {self.shape!r}, "
                     f"{kind.render('models.')}, {self.default_source})")
         kwargs = [f"alias={self.wire!r}"] if self.name != self.wire or self.location == "header" else []
         kwargs.extend(f"{k}={v}" for k, v in self.type.constraints)

@@ -10,6 +10,10 @@ from typing import Any
 from .imports import ImportSet, add_type_names, name_key
 from .ir import AliasDef, Api, EnumDef, ErrorClass, FormField, ModelDef, Operation, TypeRef
 
+# Static modules: copied as they are (already black-formatted; a test keeps them so).
+SERVER_RUNTIME = "_server_runtime.py"
+VERBATIM = frozenset({SERVER_RUNTIME})
+
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
     "errors.py": "errors.py.jinja",
@@ -75,6 +79,9 @@ def render_package(api: Api) -> dict[str, str]:
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
+    if "server" in api.parts:
+        runtime = (templates_dir() / SERVER_RUNTIME).read_text(encoding="utf-8")
+        files[SERVER_RUNTIME] = f"{api.header}\n{runtime}"
     files["openapi.json"] = api.spec_json
     return files
 
@@ -318,20 +325,26 @@ def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tup
 
 def _server_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("html", "inspect", "json", "logging")
-    imports.name("collections.abc", "AsyncIterable", "Awaitable", "Callable")
+    imports.name("collections.abc", "Awaitable", "Callable")
     imports.name("importlib", "resources")
-    imports.name("typing", "Any", "TypeAlias")
+    imports.name("typing", "Any")
     imports.name("fastapi", "APIRouter", "FastAPI", "Request")
-    imports.name("fastapi.exceptions", "RequestValidationError")
-    imports.name("fastapi.responses", "HTMLResponse", "JSONResponse", "Response",
-                 "StreamingResponse")
-    imports.name("pydantic", "BaseModel", "TypeAdapter")
-    if api.parses_query:
-        imports.name("pydantic", "ValidationError")
-    imports.name("starlette.exceptions", "HTTPException as StarletteHTTPException")
-    imports.name("starlette.types", "ASGIApp", "Message", "Receive", "Scope", "Send")
+    imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
+    runtime = ["BearerVerifier", "Binary", "ErrorBodyBuilder", "default_error_body",
+               "install_handlers", "security"]
+    if api.operations:
+        runtime.append("respond")
+    if any(scheme.kind != "api_key" for scheme in api.security_schemes):
+        runtime.append("authorization")
+    if api.parses_query:
+        runtime.append("query_parameter")
+    paths = {op.path for op in api.operations}
+    if "/docs" not in paths:
+        imports.module("json")
+        imports.name("fastapi.responses", "HTMLResponse")
+        runtime.append("docs_html")
+    imports.names("._server_runtime", runtime)
     forms = []
     for op in api.operations:
         for type_ref in _op_types(op):
@@ -360,7 +373,6 @@ def _server_context(api: Api) -> dict[str, Any]:
     if uses_models:
         imports.name(".", "models")
     builders, per_op = _error_builders(api)
-    paths = {op.path for op in api.operations}
     exported = ["Binary", "BearerVerifier", "ServiceBase", "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {

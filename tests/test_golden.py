@@ -18,7 +18,10 @@ CASES = {
     "otari_code_execution": (OTARI_SPEC, None),
     "tpmjs_executor": (TPMJS_SPEC, TPMJS_OVERLAY),
 }
-PACKAGE_FILES = {"__init__.py", "models.py", "errors.py", "server.py", "client.py", "openapi.json"}
+PACKAGE_FILES = {
+    "__init__.py", "models.py", "errors.py", "server.py", "_server_runtime.py", "client.py",
+    "openapi.json",
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -56,3 +59,11 @@ def test_golden_output_passes_ruff(config: str) -> None:
     paths = sorted(str(p) for name in CASES for p in (GOLDEN / name).glob("*.py"))
     proc = subprocess.run([*ruff, *paths], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_static_runtime_is_already_black_formatted() -> None:
+    # It is copied verbatim into every package, so black must have nothing left to change.
+    from contractgen.formatting import format_source
+
+    source = (ROOT / "templates" / "_server_runtime.py").read_text(encoding="utf-8")
+    assert format_source(source) == source

@@ -1,0 +1,322 @@
+"""Runtime of the generated server: the same in every package contractgen generates.
+
+Copied verbatim (it is already black-formatted), so only the contract-specific `server.py` pays
+for formatting. Nothing here is part of the public API: import from `server` instead.
+"""
+
+import html
+import inspect
+import json
+import logging
+from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from typing import Any, Protocol, TypeAlias
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import errors
+
+Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
+"""An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
+
+BearerVerifier: TypeAlias = Callable[[str | None], bool | Awaitable[bool]]
+"""Called with the request's credential (None when absent and anonymous access is allowed)."""
+
+ErrorBodyBuilder: TypeAlias = Callable[[int, str, str, list[Any] | None], Any]
+
+logger = logging.getLogger(__name__.rpartition(".")[0] + ".server")
+_ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+class ErrorBodies(Protocol):
+    """What the runtime needs of a service: bodies for the errors it answers itself."""
+
+    def error_body(
+        self,
+        operation_id: str,
+        status: int,
+        code: str,
+        message: str,
+        errors: list[Any] | None,
+    ) -> Any: ...
+
+
+def default_error_body(
+    status: int, code: str, message: str, errors: list[Any] | None
+) -> Any:
+    return {"detail": errors if errors else message}
+
+
+def authorization(request: Request, scheme: str) -> str | None:
+    # RFC 9110: the auth scheme is case-insensitive.
+    value = request.headers.get("authorization", "")
+    kind, _, credential = value.strip().partition(" ")
+    return credential.strip() or None if kind.lower() == scheme else None
+
+
+def security(
+    service: ErrorBodies,
+    operation_id: str,
+    credential: Callable[[Request], str | None],
+    anonymous: bool,
+    verify: BearerVerifier | None,
+) -> Callable[[Request], Awaitable[None]]:
+    """A dependency enforcing an operation's security requirements through `verify`."""
+
+    async def check(request: Request) -> None:
+        if verify is None:
+            return
+        found = credential(request)
+        if found is not None or anonymous:
+            verdict = verify(found)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+            if verdict:
+                return
+        message = "Invalid or missing credentials"
+        body = service.error_body(operation_id, 401, "UNAUTHORIZED", message, None)
+        raise errors.ApiError(
+            body, status_code=401, headers={"WWW-Authenticate": "Bearer"}
+        )
+
+    return check
+
+
+def query_parameter(
+    name: str, style: str, shape: str, kind: Any, default: Any
+) -> Callable[[Request], Any]:
+    """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
+    comma/space/pipe-separated arrays, JSON content), validated like any other parameter.
+    """
+    adapter: TypeAdapter[Any] = TypeAdapter(kind)
+    required = default is None and not _accepts_none(adapter)
+
+    def parse(request: Request) -> Any:
+        query = request.query_params
+        raw: Any = None
+        if style == "deepObject":
+            prefix = f"{name}["
+            raw = {
+                key[len(prefix) : -1]: value
+                for key, value in query.multi_items()
+                if key.startswith(prefix) and key.endswith("]")
+            } or None
+        elif name in query:
+            text = query[name]
+            if style == "json":
+                raw = text
+            else:
+                sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+                parts = text.split(sep) if text else []
+                raw = (
+                    dict(zip(parts[::2], parts[1::2], strict=False))
+                    if shape == "object"
+                    else parts
+                )
+        try:
+            if raw is None:
+                if required:
+                    raise RequestValidationError(
+                        [
+                            {
+                                "type": "missing",
+                                "loc": ("query", name),
+                                "msg": "Field required",
+                                "input": None,
+                            }
+                        ]
+                    )
+                return default
+            if style == "json":
+                return adapter.validate_json(raw)
+            return adapter.validate_python(raw)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("query", name, *e["loc"])} for e in exc.errors()]
+            ) from None
+
+    return parse
+
+
+def _accepts_none(adapter: TypeAdapter[Any]) -> bool:
+    try:
+        adapter.validate_python(None)
+    except ValidationError:
+        return False
+    return True
+
+
+def dump(body: Any) -> bytes:
+    if isinstance(body, BaseModel):
+        return body.model_dump_json(by_alias=True).encode()
+    return _ANY.dump_json(body, by_alias=True)
+
+
+def respond(result: Any, status: int, kind: str, media_type: str | None) -> Response:
+    if isinstance(result, Response):
+        return result
+    if result is None:
+        return Response(status_code=204 if status == 204 else status)
+    if kind == "json":
+        return Response(
+            dump(result),
+            status_code=status,
+            media_type=media_type or "application/json",
+        )
+    if isinstance(result, bytes | str):
+        return Response(result, status_code=status, media_type=media_type)
+    return StreamingResponse(result, status_code=status, media_type=media_type)
+
+
+def error_response(error: errors.ApiError) -> Response:
+    if error.body is None:
+        return Response(status_code=error.status_code, headers=error.headers)
+    return Response(
+        dump(error.body),
+        status_code=error.status_code,
+        media_type="application/json",
+        headers=error.headers,
+    )
+
+
+def _operation_of(request: Request) -> str:
+    route = request.scope.get("route")
+    return getattr(route, "name", None) or ""
+
+
+def _plain_errors(raw: Any) -> list[Any]:
+    # pydantic's error dicts may hold exceptions and arbitrary input: keep what is JSON.
+    out: list[Any] = []
+    for item in raw:
+        out.append(
+            {
+                "loc": [str(part) for part in item.get("loc", ())],
+                "msg": str(item.get("msg", "")),
+                "type": str(item.get("type", "")),
+            }
+        )
+    return out
+
+
+def _summary(problems: list[Any]) -> str:
+    parts = []
+    for problem in problems[:5]:
+        where = (
+            ".".join(str(p) for p in problem["loc"][1:]) or problem["loc"][0]
+            if problem["loc"]
+            else ""
+        )
+        parts.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+    return "; ".join(parts) or "Invalid request"
+
+
+def install_handlers(
+    app: FastAPI, service: ErrorBodies, validation_status: Mapping[str, int]
+) -> None:
+    """Answer errors in the contract's shapes: ApiError, validation, and anything unexpected."""
+
+    async def on_api_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, errors.ApiError)
+        return error_response(exc)
+
+    async def on_validation_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        operation_id = _operation_of(request)
+        status = validation_status.get(operation_id, 422)
+        problems = _plain_errors(exc.errors())
+        body = service.error_body(
+            operation_id, status, "INVALID_REQUEST", _summary(problems), problems
+        )
+        return error_response(errors.ApiError(body, status_code=status))
+
+    async def on_http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        headers = dict(exc.headers or {})
+        return JSONResponse(
+            {"detail": exc.detail}, status_code=exc.status_code, headers=headers
+        )
+
+    app.add_exception_handler(errors.ApiError, on_api_error)
+    app.add_exception_handler(RequestValidationError, on_validation_error)
+    app.add_exception_handler(StarletteHTTPException, on_http_error)
+    app.add_middleware(Unexpected, service=service)
+
+
+class Unexpected:
+    """Answers an unexpected exception with the declared 500 body (and logs it).
+
+    Not an `Exception` handler: Starlette re-raises after those run, and uvicorn then closes
+    the connection under a keep-alive client that has already been answered.
+    """
+
+    def __init__(self, app: ASGIApp, service: ErrorBodies) -> None:
+        self.app = app
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception:
+            if started:
+                raise  # too late for an error body: let the server drop the connection
+            operation_id = getattr(scope.get("route"), "name", None) or ""
+            logger.exception("unhandled error in %s", operation_id or scope.get("path"))
+            body = self.service.error_body(
+                operation_id, 500, "INTERNAL_ERROR", "Internal server error", None
+            )
+            response = error_response(errors.ApiError(body, status_code=500))
+            await response(scope, receive, send)
+
+
+def docs_html(spec: dict[str, Any]) -> str:
+    # Self-contained: no script, stylesheet or font is fetched from anywhere.
+    esc = html.escape
+    info = spec.get("info", {})
+    rows = []
+    for path, item in spec.get("paths", {}).items():
+        for method, op in item.items():
+            if (
+                not isinstance(op, dict)
+                or method.startswith("x-")
+                or method == "parameters"
+            ):
+                continue
+            params = "".join(
+                f"<li><code>{esc(str(p.get('name', p.get('$ref', ''))))}</code> "
+                f"({esc(str(p.get('in', 'ref')))})</li>"
+                for p in [*item.get("parameters", []), *op.get("parameters", [])]
+            )
+            responses = ", ".join(esc(str(code)) for code in op.get("responses", {}))
+            rows.append(
+                f"<section><h3><span class=m>{esc(method.upper())}</span> <code>{esc(path)}</code>"
+                f" <small>{esc(str(op.get('operationId', '')))}</small></h3>"
+                f"<p>{esc(str(op.get('summary', '')))}</p>"
+                f"<pre>{esc(str(op.get('description', '')).strip())}</pre>"
+                f"<ul>{params}</ul><p>Responses: {responses}</p></section>"
+            )
+    schemas = json.dumps(spec.get("components", {}).get("schemas", {}), indent=2)
+    return (
+        "<!doctype html><html><head><meta charset=utf-8>"
+        f"<title>{esc(str(info.get('title', 'API')))}</title>"
+        "<style>body{font:15px system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+        "section{border-top:1px solid #ddd}.m{font-weight:bold;color:#05a}"
+        "pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}</style></head><body>"
+        f"<h1>{esc(str(info.get('title', 'API')))} <small>{esc(str(info.get('version', '')))}</small></h1>"
+        f"<pre>{esc(str(info.get('description', '')).strip())}</pre>"
+        f"<p><a href='/openapi.json'>openapi.json</a></p>{''.join(rows)}"
+        f"<h2>Schemas</h2><pre>{esc(schemas)}</pre></body></html>"
+    )
