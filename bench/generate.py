@@ -52,6 +52,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    # An installed wheel has bytecode (pip compiles it); an editable checkout under
+    # PYTHONDONTWRITEBYTECODE would recompile the generator on every run instead.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "generator")], check=True)
     work = Path(tempfile.mkdtemp(prefix="contractgen-bench-"))
     floor = timed([sys.executable, "-c", "pass"], work, args.runs)
     print(f"floor: python -c pass {fmt(floor)}\n")
