@@ -22,15 +22,18 @@ $(STAMP): pyproject.toml backends/otari-sandbox/pyproject.toml backends/tpmjs-ex
 # The main job: validate both contracts and check that committed generated code matches them.
 run: setup
 	$(BIN)/contractgen validate specs/otari-code-execution.openapi.yaml
+	@echo "The published TPMJS contract is not valid 3.0.3 (expected to fail):"
+	-$(BIN)/contractgen validate specs/tpmjs-executor.openapi.yaml
+	@echo "With its overlay:"
 	$(BIN)/contractgen validate specs/tpmjs-executor.openapi.yaml --overlay specs/tpmjs-executor.overlay.yaml
-	$(BIN)/contractgen check
+	$(BIN)/contractgen check --strict
 
 test: setup lint
-	$(BIN)/contractgen check
+	$(BIN)/contractgen check --strict
 	$(BIN)/python -m pytest -n 2 -q
 
 check: setup
-	$(BIN)/contractgen check
+	$(BIN)/contractgen check --strict
 
 # mypy on the backends is what flags hand-written code that no longer matches a changed contract.
 lint: setup
