@@ -86,7 +86,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .scaffold import new_project
 
     new_project(Path(args.dest), spec=Path(args.spec), overlay=args.overlay, name=args.name,
-                parts=args.parts)
+                parts=args.parts, template=args.template, vcs_ref=args.vcs_ref)
     print(f"created {args.dest}")
     return EXIT_OK
 
@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay")
     p.add_argument("--name")
     p.add_argument("--parts", choices=("both", "server", "client"), default="both")
+    p.add_argument("--template", help="a git repository of the template (default: the one "
+                   "shipped with contractgen); needed for `copier update` later")
+    p.add_argument("--vcs-ref", help="the template version (a tag) to use with --template")
     p.set_defaults(func=cmd_new)
     return parser
 
