@@ -450,6 +450,23 @@ class SecurityScheme:
 
 
 @dataclass(frozen=True)
+class Server:
+    """A server of the contract: its URL template, variables' defaults, and description."""
+
+    url: str
+    description: str | None = None
+    variables: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def default_url(self) -> str:
+        """The URL with every variable at its default."""
+        url = self.url
+        for name, default in self.variables:
+            url = url.replace("{" + name + "}", default)
+        return url
+
+
+@dataclass(frozen=True)
 class Api:
     """The whole contract, as the templates see it."""
 
@@ -464,6 +481,7 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     warnings: tuple[str, ...] = field(default=())
+    servers: tuple[Server, ...] = ()
 
     @property
     def parses_query(self) -> bool:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from . import __version__
-from .ir import Api, SecurityScheme
+from .ir import Api, SecurityScheme, Server
 from .loader import Document
 from .operations import OperationBuilder
 from .schemas import SchemaConverter
@@ -50,7 +50,24 @@ def build_api(
                       overlay_sha256),
         spec_json=json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
+        servers=_servers(data),
     )
+
+
+def _servers(data: dict[str, Any]) -> tuple[Server, ...]:
+    servers: list[Server] = []
+    for raw in data.get("servers") or []:
+        if not isinstance(raw, dict) or not isinstance(raw.get("url"), str):
+            continue
+        variables = tuple(
+            (str(name), str(spec.get("default", "")))
+            for name, spec in (raw.get("variables") or {}).items()
+            if isinstance(spec, dict)
+        )
+        description = raw.get("description")
+        servers.append(Server(raw["url"], description.strip() if isinstance(description, str)
+                              else None, variables))
+    return tuple(servers)
 
 
 def _security_schemes(data: dict[str, Any]) -> tuple[SecurityScheme, ...]:

@@ -209,3 +209,12 @@ def test_undecodable_declared_error_body_is_unexpected_status(features: Generate
             client.get_item("abc")
     assert raised.value.status_code == 404
     assert raised.value.text == "<html>not json</html>"
+
+
+def test_servers_are_listed_with_variables_at_their_defaults() -> None:
+    from contractgen.api import render
+    from gen_support import OTARI_SPEC
+
+    files, _ = render(OTARI_SPEC, validate_spec=False)
+    # Otari's one server is "{sandbox_url}" with the default http://localhost:8080.
+    assert 'SERVERS: tuple[str, ...] = ("http://localhost:8080",)' in files["client.py"]
