@@ -17,18 +17,17 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
 import traceback
 import types
 from collections.abc import Iterator
-from contextlib import contextmanager
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from gen_support import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -478,24 +477,6 @@ def test_ruff_over_all_generated(generated: dict[str, Any]) -> None:
 # --- over real HTTP ---------------------------------------------------------------------
 
 
-@contextmanager
-def serve(app: Any) -> Iterator[str]:
-    """Run `app` with uvicorn on a free loopback port; yield its base URL."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_petstore_expanded_over_http(generated: dict[str, Any]) -> None:
