@@ -82,6 +82,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on)
 
 
+def cmd_conformance(args: argparse.Namespace) -> int:
+    from .conformance import run_conformance
+
+    return run_conformance(args.spec, args.scenario, args.base_url, overlay=args.overlay,
+                           token=args.token)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from .scaffold import new_project
 
@@ -124,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking")
     p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("conformance",
+                       help="replay a scenario against a running service; check every answer")
+    p.add_argument("spec")
+    p.add_argument("--scenario", required=True, help="YAML steps (see contractgen.conformance)")
+    p.add_argument("--base-url", required=True)
+    p.add_argument("--overlay")
+    p.add_argument("--token", help="bearer token sent with every request")
+    p.set_defaults(func=cmd_conformance)
 
     p = sub.add_parser("new", help="start a new project from the copier template")
     p.add_argument("dest")
