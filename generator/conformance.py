@@ -199,7 +199,10 @@ def _check_response(result: StepResult, step: Mapping[str, Any], op: _Operation,
         if response.content and status != 204:
             result.problems.append(f"status {status} declares no body, got {len(response.content)} bytes")
         return
-    if media not in content and not any(m.endswith("/*") or m == "*/*" for m in content):
+    # `application/octet-stream` is "any bytes": a backend may label them more precisely
+    # (Otari's GetFile returns "whatever media type the backend derived").
+    generic = ("*/*", "application/octet-stream")
+    if media not in content and not any(m.endswith("/*") or m in generic for m in content):
         result.problems.append(f"media type {media or '(none)'} is not declared (declared: "
                                f"{', '.join(content)})")
         return
