@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
-GOLDEN = ROOT / "tests" / "golden"
+OTARI_API = ROOT / "backends" / "otari-sandbox" / "src" / "otari_sandbox" / "api"
+TPMJS_API = ROOT / "backends" / "tpmjs-executor" / "src" / "tpmjs_executor" / "api"
 
 
 def _run(*args: str | Path, cwd: Path) -> str:
@@ -74,9 +75,8 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
     _run(contractgen, "generate", OTARI_SPEC, "--out", work / "otari", cwd=work)
     _run(contractgen, "generate", TPMJS_SPEC, "--overlay", TPMJS_OVERLAY, "--out", work / "tpmjs",
          cwd=work)
-    for out, golden in ((work / "otari", GOLDEN / "otari_code_execution"),
-                        (work / "tpmjs", GOLDEN / "tpmjs_executor")):
-        names = sorted(p.name for p in golden.iterdir())
+    for out, golden in ((work / "otari", OTARI_API), (work / "tpmjs", TPMJS_API)):
+        names = sorted(p.name for p in golden.iterdir() if p.is_file())
         assert sorted(p.name for p in out.iterdir()) == names
         for name in names:
             assert _body((out / name).read_text()) == _body((golden / name).read_text()), name
