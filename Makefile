@@ -42,7 +42,7 @@ lint: setup
 	cd backends/otari-sandbox && ../../$(BIN)/mypy
 	cd backends/tpmjs-executor && ../../$(BIN)/mypy
 
-# Golden records and backends' generated packages are contractgen targets; the invalid-spec
+# The backends' generated packages (also the golden records) are contractgen targets; the invalid-spec
 # snapshots are the CLI's own output. Review the diff before committing.
 regen: setup
 	$(BIN)/contractgen generate
