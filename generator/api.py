@@ -7,13 +7,13 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .config import PARTS, Target, find_config, load_targets
 from .loader import Document, load_document
-from .problems import Level, Problem, SpecError, has_errors
+from .problems import Level, Problem, SpecError, has_errors, sorted_problems
 
 
 def _display(path: Path, root: Path | None = None) -> str:
@@ -37,8 +37,6 @@ def load(spec: str | Path, *, overlay: str | Path | None = None) -> tuple[Docume
         problems.extend(overlay_problems)
         if has_errors(problems):
             raise SpecError(problems)
-    from dataclasses import replace
-
     from .resolve import resolve_external_refs
 
     resolved = resolve_external_refs(document)
@@ -49,7 +47,6 @@ def load(spec: str | Path, *, overlay: str | Path | None = None) -> tuple[Docume
 
 def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Problem]:
     """Every problem of a spec (after the overlay): errors and warnings, located."""
-    from .problems import sorted_problems
     from .validate import validate_document
 
     try:
