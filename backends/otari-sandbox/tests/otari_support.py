@@ -18,8 +18,19 @@ from typing import Any, TypeVar
 import httpx
 from otari_sandbox.config import Config
 from otari_sandbox.sessions import SessionManager
+from otari_sandbox.tools import ExecOutcome
 
 T = TypeVar("T")
+
+# Forks until refused and prints how many children it made.
+FORK_BOMB = (
+    "import os, time\nn = 0\n"
+    "try:\n"
+    "    while True:\n"
+    "        if os.fork() == 0:\n            time.sleep(5); os._exit(0)\n"
+    "        n += 1\n"
+    "except OSError:\n    print(n)\n"
+)
 
 
 class LoopThread:
@@ -64,6 +75,15 @@ def make_manager(loop_thread: LoopThread, **overrides: Any) -> SessionManager:
     manager = SessionManager(Config(**settings))
     loop_thread.run(manager.start())
     return manager
+
+
+def call(loop_thread: LoopThread, manager: SessionManager, tool: str, **payload: object) -> ExecOutcome:
+    """One call in a fresh session, destroyed afterwards."""
+    session = loop_thread.run(manager.create())
+    try:
+        return loop_thread.run(manager.execute(session.session_id, tool, payload, 20))
+    finally:
+        loop_thread.run(manager.destroy(session.session_id))
 
 
 def processes(match: Callable[[str], bool]) -> list[int]:

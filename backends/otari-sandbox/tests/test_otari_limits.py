@@ -13,7 +13,7 @@ from otari_sandbox.config import Config
 from otari_sandbox.exceptions import SandboxUnavailable
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
-from otari_support import LoopThread, make_manager
+from otari_support import FORK_BOMB, LoopThread, call, make_manager
 
 SECRET = "OTARI_TEST_SECRET"
 
@@ -33,14 +33,6 @@ def tight(loop_thread: LoopThread) -> Iterator[SessionManager]:
     loop_thread.run(manager.close())
 
 
-def call(loop_thread: LoopThread, manager: SessionManager, tool: str, **payload: object) -> ExecOutcome:
-    session = loop_thread.run(manager.create())
-    try:
-        return loop_thread.run(manager.execute(session.session_id, tool, payload, 20))
-    finally:
-        loop_thread.run(manager.destroy(session.session_id))
-
-
 def test_memory_limit_is_reported(loop_thread: LoopThread, tight: SessionManager) -> None:
     result = call(loop_thread, tight, "code_execution", code="x = bytearray(512 * 1024 * 1024)")
     assert result.return_code == 1 and "MemoryError" in result.stderr
@@ -48,15 +40,7 @@ def test_memory_limit_is_reported(loop_thread: LoopThread, tight: SessionManager
 
 
 def test_process_limit_contains_a_fork_bomb(loop_thread: LoopThread, tight: SessionManager) -> None:
-    code = (
-        "import os, time\nn = 0\n"
-        "try:\n"
-        "    while True:\n"
-        "        if os.fork() == 0:\n            time.sleep(5); os._exit(0)\n"
-        "        n += 1\n"
-        "except OSError:\n    print(n)\n"
-    )
-    result = call(loop_thread, tight, "code_execution", code=code)
+    result = call(loop_thread, tight, "code_execution", code=FORK_BOMB)
     assert result.return_code == 0 and 20 < int(result.stdout) < 32
 
 

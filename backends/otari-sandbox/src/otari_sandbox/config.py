@@ -43,6 +43,8 @@ class Config:
     tmp_mb: int = 512
     # Each sandbox runs under a host uid of its own, uid_base + slot, when the service is root.
     uid_base: int = 200_000
+    # Cap memory and processes per sandbox with cgroups when the machine allows it.
+    cgroups: bool = True
     auth_token: str | None = None
 
     def with_overrides(self, **changes: object) -> Config:
@@ -72,6 +74,7 @@ _ENV_NAMES: dict[str, str] = {
     "SANDBOX_RUNNER_CPU_SECONDS": "cpu_seconds",
     "SANDBOX_TMP_MB": "tmp_mb",
     "SANDBOX_UID_BASE": "uid_base",
+    "SANDBOX_CGROUPS": "cgroups",
     "SANDBOX_AUTH_TOKEN": "auth_token",
 }
 

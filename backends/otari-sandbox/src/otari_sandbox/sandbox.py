@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import select
+import shlex
 import shutil
 import signal
 import socket
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .agentio import Capture, Channel, ProtocolError, output_pipe
+from .cgroups import SandboxCgroup
 from .config import Config
 from .exceptions import SandboxUnavailable
 from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
@@ -125,9 +127,12 @@ class Sandbox:
         layout: Layout,
         workspace: Path,
         uid: int | None,
+        *,
         spawner: Executor | None = None,
+        cgroup: SandboxCgroup | None = None,
     ) -> None:
         self.config = config
+        self.cgroup = cgroup
         self.layout = layout
         self.workspace = workspace
         self.uid = uid
@@ -251,11 +256,12 @@ class Sandbox:
         config = self.config
         inside = WORKSPACE if config.isolation == "bwrap" else str(self.workspace)
         home = AGENT_HOME if config.isolation == "bwrap" else str(self.layout.agent_home)
-        own_uid = self.uid is not None
+        # A cgroup caps processes for the whole sandbox, so no per-uid count is needed.
+        nproc = config.nproc if self.uid is not None and self.cgroup is None else 0
         agent = [
             config.python, "-I", "-c", LAUNCHER, home,
             "--fd", str(agent_fd), "--workspace", inside, "--kill", self.kill_mode,
-            "--memory-mb", str(config.memory_mb), "--nproc", str(config.nproc if own_uid else 0),
+            "--memory-mb", str(config.memory_mb), "--nproc", str(nproc),
             "--fsize-mb", str(config.fsize_mb), "--open-files", str(config.open_files),
             "--cpu-seconds", str(config.cpu_seconds), "--output-cap", str(config.output_cap_bytes),
         ]
@@ -267,6 +273,10 @@ class Sandbox:
             nice = shutil.which("nice")
             if background and nice:
                 prefix = [nice, "-n", "15", *prefix]
+        if self.cgroup is not None:
+            # Joined before exec, so every process of the sandbox is born inside.
+            joins = " && ".join(f"echo $$ > {shlex.quote(str(f))}" for f in self.cgroup.procs_files)
+            prefix = ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *prefix]
         if config.isolation == "none":
             env = sandbox_environment(inside)
             return [*prefix, *agent], (agent_fd,), env, inside, []
@@ -417,7 +427,10 @@ class Sandbox:
                 await self._reap()
             for pipe in captures:
                 await pipe.wait_eof(EOF_GRACE)
-            return _result(reply, captures, self.stop_reason if failure else None)
+            result = _result(reply, captures, self.stop_reason if failure else None)
+            if self.cgroup is not None:
+                result.notes += self.cgroup.tripped()
+            return result
         except asyncio.CancelledError:
             # The caller gave up mid-call: the agent's state is unknown, so it goes.
             self.stop_reason = self.stop_reason or "died"

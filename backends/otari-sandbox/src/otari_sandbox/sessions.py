@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .cgroups import CgroupTree, SandboxCgroup
 from .config import Config
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
@@ -92,6 +93,7 @@ class SessionManager:
         self._reserved = 0
         self._free_slots: deque[int] = deque()
         self._use_uids = False
+        self.cgroups: CgroupTree | None = None
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -132,8 +134,26 @@ class SessionManager:
         if self._use_uids:
             # Least recently used first, so a uid is reused as late as possible.
             self._free_slots = deque(range(config.capacity + config.pool_size + 4))
+        if config.cgroups:
+            name = f"otari-sandbox-{os.getpid()}-{secrets.token_hex(3)}"
+            self.cgroups = await asyncio.to_thread(
+                CgroupTree.detect, name, config.memory_mb, config.nproc
+            )
+        if self.cgroups is not None:
+            logger.info("limits per sandbox: %s", self.cgroups.describe())
+        else:
+            why = "no usable cgroups" if config.cgroups else "cgroups off (SANDBOX_CGROUPS)"
+            logger.info(
+                "limits per process: %s, so memory is capped per process (RLIMIT_AS) and "
+                "processes per sandbox uid (RLIMIT_NPROC, root only)", why
+            )
         # One sandbox up front: a broken setup fails here, not on the first request.
-        self._pool.append(await self._new_box())
+        try:
+            self._pool.append(await self._new_box())
+        except BaseException:
+            if self.cgroups is not None:
+                await asyncio.to_thread(self.cgroups.remove)
+            raise
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._fill()), loop.create_task(self._reap_loop())]
 
@@ -149,6 +169,8 @@ class SessionManager:
         )
         self._pool.clear()
         self._spawner.shutdown(wait=False)
+        if self.cgroups is not None:
+            await asyncio.to_thread(self.cgroups.remove)
         if self._layout is not None:
             await asyncio.to_thread(self._layout.remove)
 
@@ -163,13 +185,21 @@ class SessionManager:
             slot = self._free_slots.popleft()
             uid = self.config.uid_base + slot
         path = self.layout.workspaces / secrets.token_hex(8)
+        cgroup: SandboxCgroup | None = None
         try:
             path.mkdir(mode=0o700)
             if uid is not None:
                 os.chown(path, uid, uid)
-            sandbox = Sandbox(self.config, self.layout, path, uid, self._spawner)
+            if self.cgroups is not None:
+                try:
+                    cgroup = self.cgroups.child()
+                except OSError as exc:
+                    raise SandboxUnavailable(f"could not make the sandbox's cgroup: {exc}") from exc
+            sandbox = Sandbox(self.config, self.layout, path, uid, spawner=self._spawner, cgroup=cgroup)
             await sandbox.start(background=background)
         except BaseException:
+            if cgroup is not None:
+                await cgroup.remove()
             await asyncio.to_thread(_remove_tree, path)
             if slot is not None:
                 self._free_slots.append(slot)
@@ -180,6 +210,8 @@ class SessionManager:
     async def _discard(self, box: Box, reason: str) -> None:
         try:
             await box.sandbox.stop(reason)
+            if box.sandbox.cgroup is not None:
+                await box.sandbox.cgroup.remove()
             await asyncio.to_thread(_remove_tree, box.workspace.root)
         finally:
             if box.slot is not None:
