@@ -59,10 +59,10 @@ def _write(path: Path, value: str) -> None:
         handle.write(value)
 
 
-def _counter(path: Path, key: str) -> int:
-    """The value of ``key`` in a flat-keyed cgroup file; 0 when absent or unreadable."""
+def _counter(fd: int, key: str) -> int:
+    """The value of ``key`` in an open flat-keyed cgroup file; 0 when absent or unreadable."""
     with contextlib.suppress(OSError, ValueError):
-        for line in path.read_text().splitlines():
+        for line in os.pread(fd, 4096, 0).decode().splitlines():
             name, _, value = line.partition(" ")
             if name == key:
                 return int(value)
@@ -75,11 +75,23 @@ class SandboxCgroup:
 
     dirs: list[Path]
     oom_file: Path
-    oom_key: str
     pids_file: Path
     memory_mb: int
     nproc: int
     _seen: tuple[int, int] = (0, 0)
+    # Kept open: a pread is a microsecond, an open of a cgroup file tens (this runs per call).
+    _fds: tuple[int, int] | None = None
+
+    def open(self) -> None:
+        """Open the counter files and take their current values as the baseline."""
+        flags = os.O_RDONLY | os.O_CLOEXEC
+        oom = os.open(self.oom_file, flags)
+        try:
+            self._fds = (oom, os.open(self.pids_file, flags))
+        except OSError:
+            os.close(oom)
+            raise
+        self.tripped()
 
     @property
     def procs_files(self) -> list[Path]:
@@ -88,7 +100,9 @@ class SandboxCgroup:
 
     def tripped(self) -> list[str]:
         """Notes for the limits hit since the last look (an OOM kill, a refused fork)."""
-        now = (_counter(self.oom_file, self.oom_key), _counter(self.pids_file, "max"))
+        if self._fds is None:
+            return []
+        now = (_counter(self._fds[0], "oom_kill"), _counter(self._fds[1], "max"))
         notes = []
         if now[0] > self._seen[0]:
             notes.append(
@@ -100,8 +114,15 @@ class SandboxCgroup:
         self._seen = now
         return notes
 
+    def close(self) -> None:
+        """Close the counter files."""
+        for fd in self._fds or ():
+            os.close(fd)
+        self._fds = None
+
     async def remove(self) -> bool:
         """Remove the directories once their processes are gone; False if they linger."""
+        self.close()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + REMOVE_BUDGET
         for path in reversed(self.dirs):
@@ -141,6 +162,11 @@ class CgroupTree:
             base = unified / own["unified"]
             with contextlib.suppress(OSError):
                 if {"memory", "pids"} <= set((base / "cgroup.controllers").read_text().split()):
+                    if not {"memory", "pids"} <= set((base / "cgroup.subtree_control").read_text().split()):
+                        # Refused (EBUSY) while the service's own cgroup holds processes: then
+                        # the delegation is incomplete and _make fails, cleanly.
+                        with contextlib.suppress(OSError):
+                            _write(base / "cgroup.subtree_control", "+memory +pids")
                     tree = cls._make(2, [base / name], memory_mb, nproc)
                     if tree is not None:
                         return tree
@@ -162,6 +188,7 @@ class CgroupTree:
             tree = cls(version, parents, memory_mb, nproc)
             # Proof that the whole path works: a child can be made, limited and removed.
             probe = tree.child()
+            probe.close()
             for path in reversed(probe.dirs):
                 path.rmdir()
             return tree
@@ -187,8 +214,9 @@ class CgroupTree:
                 with contextlib.suppress(FileNotFoundError):
                     _write(cg / "memory.swap.max", "0")
                 _write(cg / "pids.max", str(self.nproc))
-                group = SandboxCgroup(dirs, cg / "memory.events", "oom_kill", cg / "pids.events",
-                                      self.memory_mb, self.nproc)
+                group = SandboxCgroup(
+                    dirs, cg / "memory.events", cg / "pids.events", self.memory_mb, self.nproc
+                )
             else:
                 memory, pids = dirs
                 _write(memory / "memory.limit_in_bytes", limit)
@@ -196,14 +224,16 @@ class CgroupTree:
                 with contextlib.suppress(FileNotFoundError):
                     _write(memory / "memory.memsw.limit_in_bytes", limit)
                 _write(pids / "pids.max", str(self.nproc))
-                group = SandboxCgroup(dirs, memory / "memory.oom_control", "oom_kill",
-                                      pids / "pids.events", self.memory_mb, self.nproc)
+                group = SandboxCgroup(
+                    dirs, memory / "memory.oom_control", pids / "pids.events", self.memory_mb,
+                    self.nproc,
+                )
+            group.open()
         except OSError:
             for path in reversed(dirs):
                 with contextlib.suppress(OSError):
                     path.rmdir()
             raise
-        group.tripped()  # the baseline
         return group
 
     def describe(self) -> str:
