@@ -115,6 +115,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--cpu-seconds", type=int)
     parser.add_argument("--python", help="the interpreter inside sandboxes (default /usr/bin/python3)")
     parser.add_argument("--uid-base", type=int, help="first host uid of the sandboxes (when root)")
+    parser.add_argument(
+        "--cgroups", action=argparse.BooleanOptionalAction,
+        help="a cgroup per sandbox for its memory and process caps, when usable (default: on)",
+    )
     parser.add_argument("--log-level", default="info")
     return parser
 

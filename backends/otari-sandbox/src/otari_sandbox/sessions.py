@@ -142,7 +142,7 @@ class SessionManager:
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
         else:
-            why = "no usable cgroups" if config.cgroups else "cgroups off (SANDBOX_CGROUPS)"
+            why = "no usable cgroups" if config.cgroups else "cgroups off (--no-cgroups)"
             logger.info(
                 "limits per process: %s, so memory is capped per process (RLIMIT_AS) and "
                 "processes per sandbox uid (RLIMIT_NPROC, root only)", why
