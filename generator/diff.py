@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, as_mapping, escape, show
+from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, as_mapping, show
+from .tree import escape
 
 __all__ = ["Change", "diff_documents", "format_json", "format_text", "run_diff"]
 

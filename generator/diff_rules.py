@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from .tree import escape, resolve_pointer
+
 Effect = Literal["widens", "narrows", "changes", "none"]
 Json = Any
 
@@ -74,11 +76,6 @@ def breaks(direction: str, effect: Effect) -> bool:
     return (direction, effect) in {("request", "narrows"), ("response", "widens")}
 
 
-def escape(token: object) -> str:
-    """Escape one JSON pointer token (RFC 6901)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
 def show(value: Json) -> str:
     """Render a JSON value for a message."""
     return json.dumps(value, sort_keys=True)
@@ -122,16 +119,10 @@ class Side:
 
     def lookup(self, pointer: str) -> Json | None:
         """The node at a JSON pointer, or None."""
-        node: Json = self.data
-        for raw in pointer.split("/")[1:]:
-            token = raw.replace("~1", "/").replace("~0", "~")
-            if isinstance(node, Mapping) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return None
-        return node
+        try:
+            return resolve_pointer(self.data, pointer)
+        except (LookupError, ValueError):
+            return None
 
     def resolve(self, node: Json, pointer: str) -> tuple[Json, str]:
         """Follow local `$ref`s to the node they name and its pointer; others stay as written."""

@@ -20,7 +20,7 @@ from .ir import (
     TypeRef,
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase, words
-from .schemas import SchemaConverter, py_literal, resolve_pointer
+from .schemas import SchemaConverter, deref, py_literal
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
@@ -60,14 +60,7 @@ class OperationBuilder:
         return operations
 
     def _deref(self, node: Any) -> dict[str, Any]:
-        for _ in range(50):
-            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-                break
-            try:
-                node = resolve_pointer(self.document, node["$ref"])
-            except (KeyError, IndexError, ValueError):
-                return {}
-        return node if isinstance(node, dict) else {}
+        return deref(self.document, node)
 
     def _operation(self, path: str, method: str, raw: dict[str, Any], shared: list[Any]) -> Operation:
         op_id = raw.get("operationId")

@@ -8,6 +8,7 @@ from typing import Any
 
 from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
 from .naming import ClassName, PythonIdentifier, enum_member, pascal_case
+from .tree import resolve_pointer
 
 _STRING_FORMATS = {
     "date-time": "datetime.datetime",
@@ -21,18 +22,16 @@ _STRING_FORMATS = {
 _SCHEMA_PREFIX = "#/components/schemas/"
 
 
-def resolve_pointer(document: Mapping[str, Any], ref: str) -> Any:
-    """The node a local `$ref` (`#/a/b`) points at; KeyError when it does not exist."""
-    if not ref.startswith("#"):
-        raise KeyError(ref)
-    node: Any = document
-    for raw in ref[1:].split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list):
-            node = node[int(part)]
-        else:
-            node = node[part]
-    return node
+def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
+    """`node` with local `$ref`s followed (at most 50 hops); `{}` when one leads nowhere."""
+    for _ in range(50):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            break
+        try:
+            node = resolve_pointer(document, node["$ref"])
+        except (LookupError, ValueError):
+            return {}
+    return node if isinstance(node, dict) else {}
 
 
 def py_literal(value: Any) -> str:
@@ -173,7 +172,7 @@ class SchemaConverter:
             else:
                 try:
                     target = resolve_pointer(self.document, ref)
-                except (KeyError, IndexError, ValueError):
+                except (LookupError, ValueError):
                     return ANY
                 result = self.convert(target, hint, named=named)
             return result.with_nullable(self._nullable(schema)) if self._nullable(schema) else result
@@ -402,14 +401,8 @@ class SchemaConverter:
             return bool(own) and self._is_object_model(self._deref(all_of[0]))
         return False
 
-    def _deref(self, schema: Any, depth: int = 0) -> dict[str, Any]:
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and depth < 50:
-            try:
-                schema = resolve_pointer(self.document, schema["$ref"])
-            except (KeyError, IndexError, ValueError):
-                return {}
-            depth += 1
-        return schema if isinstance(schema, dict) else {}
+    def _deref(self, schema: Any) -> dict[str, Any]:
+        return deref(self.document, schema)
 
     def _model_type(self, schema: dict[str, Any], hint: str) -> TypeRef:
         name = self.claim(hint)
