@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,8 +88,11 @@ def render(
     root: Path | None = None,
     validate_spec: bool = True,
     previous: dict[str, str] | None = None,
+    extension_notes: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
+
+    `extension_notes` (vendor extension -> sentence) documents the operations that set one.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `previous` (the files as they are now) lets unchanged modules skip formatting.
@@ -108,6 +111,7 @@ def render(
             overlay_display=display_path(Path(overlay), root) if overlay is not None else None,
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
             parts=tuple(parts),
+            extension_notes=extension_notes,
         )
         sources = render_package(api)
         # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
@@ -184,7 +188,8 @@ def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, st
     """What `target` generates now (reusing its formatted modules where they are current)."""
     files, _ = render(target.spec_path, overlay=target.overlay_path, parts=target.parts,
                       root=target.root, validate_spec=validate_spec,
-                      previous=read_package(target.out_path))
+                      previous=read_package(target.out_path),
+                      extension_notes=dict(target.extension_notes))
     return files
 
 

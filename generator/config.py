@@ -22,6 +22,8 @@ class Target:
     overlay: str | None = None
     parts: tuple[str, ...] = PARTS
     implementation: str | None = None  # "module:Class" overriding ServiceBase, for `check`
+    # vendor extension -> a sentence documenting operations where it is set (`extension_notes`)
+    extension_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def spec_path(self) -> Path:
@@ -77,8 +79,17 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset()) -> list[Tar
             raise SpecError([Problem(
                 Level.ERROR, f"unknown parts {unknown}", str(config), None, None,
                 f"/tool/contractgen/targets/{index}/parts", f"choose from {list(PARTS)}")])
+        notes = raw.get("extension_notes") or {}
+        if not isinstance(notes, dict) or not all(
+            isinstance(k, str) and k.startswith("x-") and isinstance(v, str)
+            for k, v in notes.items()
+        ):
+            raise SpecError([Problem(
+                Level.ERROR, "extension_notes maps vendor extensions to sentences", str(config),
+                None, None, f"/tool/contractgen/targets/{index}/extension_notes",
+                'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')])
         targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
-                              parts, raw.get("implementation")))
+                              parts, raw.get("implementation"), tuple(notes.items())))
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..model.ir import AliasDef, Api, EnumDef, ErrorClass, FormField, ModelDef, Operation, TypeRef
+from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, TypeRef
+from . import source
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
@@ -50,6 +51,9 @@ def _environment() -> Any:
     env.filters["comment"] = lambda text: "\n".join(
         ("# " + line).rstrip() for line in str(text).splitlines()
     )
+    env.filters["py"] = source.type_source
+    env.filters["field_annotation"] = source.field_annotation
+    env.filters["field_value"] = source.field_value
     env.filters["firstline"] = lambda text: _docstring(str(text).strip().splitlines()[0])
     return env
 
@@ -118,7 +122,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     imports.name("pydantic", "BaseModel", "ConfigDict", "SerializationInfo",
                  "SerializerFunctionWrapHandler", "model_serializer", "model_validator")
     if any(m.extra_type for m in classes) or any(
-        f.field_call() and "Field(" in (f.field_call() or "") for m in classes for f in m.fields
+        source.uses_field_call(f) for m in classes for f in m.fields
     ):
         imports.name("pydantic", "Field")
     if aliases:
@@ -168,15 +172,8 @@ def _errors_context(api: Api) -> dict[str, Any]:
         "example_error": example,
         "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
                                    "error_class", *(e.name for e in errors)]),
-        "error_body_type": _error_body_type,
+        "error_body_type": source.error_body_type,
     }
-
-
-def _error_body_type(error: ErrorClass) -> str:
-    """The `body` type of a declared error: the JSON model, None when empty, else Any."""
-    if error.response.type is not None:
-        return error.response.type.render("models.")
-    return "None" if error.response.kind == "empty" else "Any"
 
 
 # -- shared by server and client ------------------------------------------------------------------
@@ -195,107 +192,6 @@ def _op_types(op: Operation) -> Iterable[TypeRef]:
 
 def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
-
-
-def _body_annotation(op: Operation) -> str:
-    assert op.body is not None
-    if op.body.kind == "json":
-        assert op.body.type is not None
-        text = op.body.type.render("models.")
-    elif op.body.is_form:
-        text = op.body.form_class or "Any"
-    elif op.body.kind == "text":
-        text = "str"
-    else:
-        text = "bytes"
-    return text if op.body.required else f"{text} | None"
-
-
-def _keyword_part(op: Operation) -> list[str]:
-    parts: list[str] = []
-    for param in op.keyword_params:
-        default = param.default_source
-        suffix = f" = {default}" if default is not None else ""
-        parts.append(f"{param.name}: {param.annotation()}{suffix}")
-    return parts
-
-
-def _positional_part(op: Operation, body: bool = True) -> list[str]:
-    parts = [f"{p.name}: {p.annotation()}" for p in op.path_params]
-    if body and op.body is not None:
-        default = "" if op.body.required else " = None"
-        parts.append(f"body: {_body_annotation(op)}{default}")
-    return parts
-
-
-def _join(positional: list[str], keyword: list[str]) -> str:
-    if keyword:
-        return ", ".join([*positional, "*", *keyword])
-    return ", ".join(positional)
-
-
-# -- server ------------------------------------------------------------------------------------
-def _form_field_type(field: FormField) -> str:
-    if field.is_file_list:
-        return "list[UploadFile]"
-    if field.is_file:
-        return "UploadFile"
-    return field.type.bare().render("models.")
-
-
-def _server_signature(op: Operation) -> str:
-    return _join(["self", *_positional_part(op)], _keyword_part(op))
-
-
-def _server_result(op: Operation) -> str:
-    parts = [("Binary" if p == "bytes" else p) for p in op.result_type.split(" | ")]
-    return " | ".join(dict.fromkeys(parts))
-
-
-def _route_path(op: Operation) -> str:
-    path = op.path
-    for param in op.path_params:
-        path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
-    return path
-
-
-def _route_signature(op: Operation) -> str:
-    required: list[str] = []
-    optional: list[str] = []
-    for param in op.path_params:
-        kwargs = ", ".join(f"{k}={v}" for k, v in param.type.constraints)
-        required.append(f"{param.name}: Annotated[{param.annotation()}, Path({kwargs})]")
-    if op.body is not None and op.body.kind == "json":
-        if op.body.required:
-            required.append(f"body: Annotated[{_body_annotation(op)}, Body()]")
-        else:
-            optional.append(f"body: Annotated[{_body_annotation(op)}, Body()] = None")
-    elif op.body is not None and op.body.is_form:
-        for field in op.body.form_fields:
-            marker = "File" if field.is_file or field.is_file_list else "Form"
-            alias = f"alias={field.wire!r}" if field.name != field.wire else ""
-            kind = _form_field_type(field)
-            if field.required:
-                required.append(f"{field.name}: Annotated[{kind}, {marker}({alias})]")
-            else:
-                optional.append(f"{field.name}: Annotated[{kind} | None, {marker}({alias})] = None")
-    elif op.body is not None:
-        required.append("request: Request")
-    for param in op.keyword_params:
-        text = f"{param.name}: Annotated[{param.annotation()}, {param.fastapi_marker}({param.marker_kwargs})]"
-        if param.default_source is None:
-            required.append(text)
-        else:
-            optional.append(f"{text} = {param.default_source}")
-    return ", ".join(required + optional)
-
-
-def _call_arguments(op: Operation) -> str:
-    args = [p.name for p in op.path_params]
-    if op.body is not None:
-        args.append("form" if op.body.is_form else "body")
-    args.extend(f"{p.name}={p.name}" for p in op.keyword_params)
-    return ", ".join(args)
 
 
 def _schemes_of(op: Operation) -> tuple[str, ...]:
@@ -331,8 +227,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi", "APIRouter", "FastAPI", "Request")
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
-    runtime = ["BearerVerifier", "Binary", "ErrorBodyBuilder", "default_error_body",
-               "install_handlers", "security"]
+    runtime = ["BearerVerifier", "Binary", "ErrorBodyBuilder", "Gate", "Statuses",
+               "default_error_body", "install_handlers", "security", "token_verifier"]
     if api.operations:
         runtime.append("respond")
     if any(scheme.kind != "api_key" for scheme in api.security_schemes):
@@ -384,62 +280,19 @@ def _server_context(api: Api) -> dict[str, Any]:
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": "/docs" not in paths,
         "exported_server": sorted(exported),
-        "server_signature": _server_signature,
-        "server_result": _server_result,
-        "route_path": _route_path,
-        "route_signature": _route_signature,
-        "call_arguments": _call_arguments,
+        "server_signature": source.server_signature,
+        "server_result": source.server_result,
+        "route_path": source.route_path,
+        "route_signature": source.route_signature,
+        "call_arguments": source.call_arguments,
         "schemes_of": _schemes_of,
         "success_kind": _success_kind,
         "success_media": _success_media,
-        "form_field_type": _form_field_type,
+        "form_field_type": source.form_field_type,
     }
 
 
 # -- client ------------------------------------------------------------------------------------
-def _client_keyword_part(op: Operation) -> list[str]:
-    parts = _keyword_part(op)
-    if op.body is not None and op.body.is_form:
-        for field in op.body.form_fields:
-            kind = "FileContent" if field.is_file else (
-                "list[FileContent]" if field.is_file_list else field.type.bare().render("models."))
-            if field.required:
-                parts.insert(0, f"{field.name}: {kind}")
-            else:
-                parts.append(f"{field.name}: {kind} | None = None")
-    return parts
-
-
-def _client_signature(op: Operation) -> str:
-    form = op.body is not None and op.body.is_form
-    return _join(_positional_part(op, body=not form), _client_keyword_part(op))
-
-
-def _method_signature(op: Operation) -> str:
-    form = op.body is not None and op.body.is_form
-    return _join(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
-
-
-def _forward_arguments(op: Operation) -> str:
-    args = [p.name for p in op.path_params]
-    if op.body is not None and not op.body.is_form:
-        args.append("body")
-    names = [p.name for p in op.keyword_params]
-    if op.body is not None and op.body.is_form:
-        names.extend(f.name for f in op.body.form_fields)
-    args.extend(f"{n}={n}" for n in names)
-    return ", ".join(args)
-
-
-def _client_path(op: Operation) -> str:
-    if not op.path_params:
-        return repr(op.path)
-    path = op.path.replace("{", "{{").replace("}", "}}")
-    for param in op.path_params:
-        path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
-    return "f" + repr(path)
-
-
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
     imports.module("datetime", "enum", "functools", "httpx")
@@ -458,10 +311,11 @@ def _client_context(api: Api) -> dict[str, Any]:
         imports.name(".", "models")
     return {
         "imports": imports.render(),
-        "client_signature": _client_signature,
-        "method_signature": _method_signature,
-        "forward_arguments": _forward_arguments,
-        "client_path": _client_path,
+        "client_signature": source.client_signature,
+        "method_signature": source.method_signature,
+        "forward_arguments": source.forward_arguments,
+        "client_path": source.client_path,
+        "result_annotation": source.result_annotation,
     }
 
 

@@ -1,19 +1,32 @@
 """The intermediate model: frozen, typed, independent of templates and files.
 
-Every concept carries the type strings and defaults the templates print, computed here once.
+It holds what the contract says, decided once (names, types, defaults as source, which
+responses and bodies); `emit.source` turns it into Python text. Every value set is a `Literal`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from typing import Literal
+
+TypeKind = Literal["builtin", "model", "list", "dict", "literal", "union", "any"]
+ParameterLocation = Literal["path", "query", "header", "cookie"]
+# OpenAPI's styles, and `json` for a parameter declared with `content: application/json`
+ParameterStyle = Literal["form", "simple", "label", "matrix", "deepObject", "spaceDelimited",
+                         "pipeDelimited", "json"]
+ParameterShape = Literal["scalar", "array", "object"]
+BodyKind = Literal["json", "multipart", "form", "binary", "text"]
+ResponseKind = Literal["json", "binary", "text", "empty"]
+SchemeKind = Literal["bearer", "basic", "api_key", "oauth2", "openid", "other"]
+FastApiMarker = Literal["Path", "Query", "Header", "Cookie", "Depends"]
 
 
 @dataclass(frozen=True)
 class TypeRef:
     """A Python type expression: a builtin, a generated model, or a container of them."""
 
-    kind: str  # builtin | model | list | dict | literal | union | any
+    kind: TypeKind
     name: str = ""
     args: tuple[TypeRef, ...] = ()
     literals: tuple[object, ...] = ()
@@ -37,37 +50,6 @@ class TypeRef:
     @property
     def is_any(self) -> bool:
         return self.kind == "any" and self.excluded is None
-
-    def render(self, prefix: str = "") -> str:
-        """Source text, with `prefix` before generated model names (`models.` outside models.py)."""
-        if self.kind == "any":
-            text = "Any"
-        elif self.kind == "builtin":
-            text = self.name
-        elif self.kind == "model":
-            text = prefix + self.name
-        elif self.kind == "list":
-            text = f"list[{self.args[0].render(prefix)}]"
-        elif self.kind == "dict":
-            text = f"dict[str, {self.args[0].render(prefix)}]"
-        elif self.kind == "literal":
-            text = "Literal[" + ", ".join(_literal_repr(v) for v in self.literals) + "]"
-        elif self.kind == "union":
-            text = " | ".join(_dedupe(a.with_nullable(False).render(prefix) for a in self.args))
-        else:  # pragma: no cover - exhaustive
-            raise ValueError(self.kind)
-        kwargs = list(self.constraints)
-        if self.discriminator:
-            kwargs.append(("discriminator", repr(self.discriminator)))
-        metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
-        if self.excluded is not None:
-            types, values = self.excluded
-            metadata.append(f"AfterValidator({prefix}Excluding({types!r}, {values!r}))")
-        if metadata:
-            text = f"Annotated[{text}, {', '.join(metadata)}]"
-        if self.is_nullable and self.kind != "any" and "None" not in text.split(" | "):
-            text += " | None"
-        return text
 
     def names(self) -> Iterable[str]:
         """Names this expression uses, for imports and dependency order."""
@@ -95,18 +77,6 @@ class TypeRef:
             yield "Excluding"
         for arg in self.args:
             yield from arg.model_names()
-
-
-def _dedupe(items: Iterable[str]) -> list[str]:
-    seen: list[str] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
-
-
-def _literal_repr(value: object) -> str:
-    return repr(value)
 
 
 ANY = TypeRef("any")
@@ -146,29 +116,6 @@ class FieldDef:
     def omit_when_unset(self) -> bool:
         return not self.required and self.default is None and self.default_factory is None
 
-    def annotation(self, prefix: str = "") -> str:
-        kind = self.type if self.required or self.has_default else self.type.with_nullable()
-        return kind.render(prefix)
-
-    def field_call(self) -> str | None:
-        """`Field(...)` source for the right-hand side, or None when a bare default will do."""
-        kwargs: list[str] = []
-        if self.required:
-            pass
-        elif self.default_factory is not None:
-            kwargs.append(f"default_factory={self.default_factory}")
-        else:
-            kwargs.append(f"default={self.default if self.default is not None else 'None'}")
-        if self.has_alias:
-            kwargs.append(f"alias={self.wire!r}")
-        if self.description:
-            kwargs.append(f"description={self.description!r}")
-        if not kwargs:
-            return None
-        if kwargs == [f"default={self.default if self.default is not None else 'None'}"]:
-            return self.default if self.default is not None else "None"
-        return f"Field({', '.join(kwargs)})"
-
 
 @dataclass(frozen=True)
 class ModelDef:
@@ -177,7 +124,7 @@ class ModelDef:
     name: str
     description: str | None
     fields: tuple[FieldDef, ...]
-    extra: str  # "allow" | "forbid"
+    extra: Literal["allow", "forbid"]
     extra_type: TypeRef | None = None
 
     def dependencies(self) -> set[str]:
@@ -201,7 +148,7 @@ class EnumDef:
 
     name: str
     description: str | None
-    base: str  # StrEnum | IntEnum
+    base: Literal["StrEnum", "IntEnum"]
     members: tuple[tuple[str, str], ...]  # (member name, value source)
 
     def dependencies(self) -> set[str]:
@@ -235,14 +182,14 @@ class Parameter:
 
     name: str
     wire: str
-    location: str  # path | query | header | cookie
+    location: ParameterLocation
     type: TypeRef
     required: bool
     default: str | None = None
     description: str | None = None
-    style: str = "form"  # form | deepObject | spaceDelimited | pipeDelimited | json | simple
+    style: ParameterStyle = "form"
     explode: bool = True
-    shape: str = "scalar"  # scalar | array | object
+    shape: ParameterShape = "scalar"
 
     @property
     def parsed(self) -> bool:
@@ -257,30 +204,17 @@ class Parameter:
         return self.shape in ("object", "array") and not self.explode
 
     @property
-    def fastapi_marker(self) -> str:
+    def fastapi_marker(self) -> FastApiMarker:
         if self.parsed:
             return "Depends"
-        return {"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}[self.location]
-
-    def annotation(self, prefix: str = "models.") -> str:
-        kind = self.type if self.required or self.default is not None else self.type.with_nullable()
-        return kind.bare().with_nullable(kind.nullable).render(prefix)
+        markers: dict[ParameterLocation, FastApiMarker] = {
+            "path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie"}
+        return markers[self.location]
 
     @property
-    def default_source(self) -> str | None:
-        if self.required:
-            return None
-        return self.default if self.default is not None else "None"
-
-    @property
-    def marker_kwargs(self) -> str:
-        if self.parsed:
-            kind = self.type if self.required or self.default is not None else self.type.with_nullable()
-            return (f"query_parameter({self.wire!r}, {self.style!r}, {self.shape!r}, "
-                    f"{kind.render('models.')}, {self.default_source})")
-        kwargs = [f"alias={self.wire!r}"] if self.name != self.wire or self.location == "header" else []
-        kwargs.extend(f"{k}={v}" for k, v in self.type.constraints)
-        return ", ".join(kwargs)
+    def effective_type(self) -> TypeRef:
+        """The type as the signature takes it: an optional parameter without default is nullable."""
+        return self.type if self.required or self.default is not None else self.type.with_nullable()
 
 
 @dataclass(frozen=True)
@@ -300,7 +234,7 @@ class FormField:
 class RequestBody:
     """An operation's request body, in the one media type the generated code speaks."""
 
-    kind: str  # json | multipart | form | binary | text
+    kind: BodyKind
     media_type: str
     required: bool
     type: TypeRef | None = None  # json
@@ -318,7 +252,7 @@ class Response:
     """A declared response: status, media kind and body type."""
 
     status: str
-    kind: str  # json | binary | text | empty
+    kind: ResponseKind
     media_type: str | None
     type: TypeRef | None
     description: str | None = None
@@ -355,7 +289,6 @@ class Operation:
 
     id: str
     method_name: str
-    class_prefix: str
     http_method: str
     path: str
     summary: str | None
@@ -368,11 +301,12 @@ class Operation:
     success: tuple[Response, ...]
     errors: tuple[ErrorClass, ...]
     security: tuple[tuple[str, ...], ...] | None  # alternatives of scheme names; () = anonymous
-    validation_status: int
+    validation_status: int  # a request that fails validation: the declared 422, else 400, else 422
+    unknown_tag_status: int  # a discriminator naming no member: the declared 400, else as above
+    too_large_status: int  # a body over the app's cap: the declared 413, else 400, else 413
     error_bodies: tuple[tuple[str, str], ...]  # (status or "*", source of a dict expression)
-    optional: bool = False
-    deprecated: bool = False
-    extensions: tuple[tuple[str, str], ...] = ()
+    extensions: tuple[tuple[str, object], ...] = ()  # the operation's `x-` keys, as written
+    notes: tuple[str, ...] = ()  # what the target's `extension_notes` say of them
 
     @property
     def keyword_params(self) -> tuple[Parameter, ...]:
@@ -386,21 +320,9 @@ class Operation:
         return 200
 
     @property
-    def result_type(self) -> str:
-        """The server method's and client method's return annotation."""
-        rendered: list[str] = []
-        for response in self.success:
-            if response.kind == "json" and response.type is not None:
-                text = response.type.render("models.")
-            elif response.kind == "binary":
-                text = "bytes"
-            elif response.kind == "text":
-                text = "str"
-            else:
-                text = "None"
-            if text not in rendered:
-                rendered.append(text)
-        return " | ".join(rendered) if rendered else "None"
+    def returns_nothing(self) -> bool:
+        """No success response has a body: the server method returns None."""
+        return all(r.kind == "empty" or (r.kind == "json" and r.type is None) for r in self.success)
 
     @property
     def allows_anonymous(self) -> bool:
@@ -416,8 +338,8 @@ class SecurityScheme:
     """A security scheme as the generated code checks it."""
 
     name: str
-    kind: str  # bearer | basic | api_key | oauth2 | openid | other
-    location: str | None = None  # api_key: header | query | cookie
+    kind: SchemeKind
+    location: Literal["header", "query", "cookie"] | None = None  # api_key only
     parameter: str | None = None  # api_key: the header/query/cookie name
 
 
@@ -444,7 +366,6 @@ class Api:
 
     title: str
     version: str
-    openapi_version: str
     description: str | None
     definitions: tuple[Definition, ...]
     operations: tuple[Operation, ...]
@@ -452,7 +373,6 @@ class Api:
     header: str
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
-    warnings: tuple[str, ...] = field(default=())
     servers: tuple[Server, ...] = ()
 
     @property

@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast, get_args
 
 from ..spec.paths import derived_operation_id, iter_operations
 from .errorbodies import body_expression
 from .ir import (
     ANY,
     AliasDef,
+    BodyKind,
     EnumDef,
     ErrorClass,
     FormField,
     ModelDef,
     Operation,
     Parameter,
+    ParameterLocation,
+    ParameterShape,
+    ParameterStyle,
     RequestBody,
     Response,
+    ResponseKind,
     TypeRef,
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
-from .schema_facts import deref, py_literal
+from .schema_facts import deref
 from .schemas import SchemaConverter
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
@@ -36,9 +41,11 @@ def _is_json(media: str) -> bool:
 class OperationBuilder:
     """Builds operations, creating inline definitions through the shared schema converter."""
 
-    def __init__(self, document: Mapping[str, Any], schemas: SchemaConverter) -> None:
+    def __init__(self, document: Mapping[str, Any], schemas: SchemaConverter,
+                 extension_notes: Mapping[str, str] | None = None) -> None:
         self.document = document
         self.schemas = schemas
+        self.extension_notes = dict(extension_notes or {})
         self._ids: set[str] = set()
         self._global_security = document.get("security")
 
@@ -75,13 +82,12 @@ class OperationBuilder:
                 alternatives = None
         declared = {e.response.status for e in errors}
         validation_status = 422 if "422" in declared else 400 if "400" in declared else 422
-        extensions = tuple(
-            (k, py_literal(v)) for k, v in sorted(raw.items()) if k.startswith("x-")
-        )
+        too_large_status = 413 if "413" in declared else 400 if "400" in declared else 413
+        extensions = tuple((k, v) for k, v in sorted(raw.items()) if k.startswith("x-"))
+        notes = tuple(note for name, note in self.extension_notes.items() if raw.get(name))
         return Operation(
             id=op_id,
             method_name=method_name(op_id),
-            class_prefix=prefix,
             http_method=method.upper(),
             path=path,
             summary=_text(raw.get("summary")),
@@ -95,20 +101,21 @@ class OperationBuilder:
             errors=tuple(errors),
             security=alternatives,
             validation_status=validation_status,
+            unknown_tag_status=400 if "400" in declared else validation_status,
+            too_large_status=too_large_status,
             error_bodies=self._error_bodies(errors, error_schemas),
-            optional=bool(raw.get("x-otari-optional")),
-            deprecated=bool(raw.get("deprecated")),
             extensions=extensions,
+            notes=notes,
         )
 
     # -- parameters --------------------------------------------------------------------------
     def _parameters(self, shared: list[Any], own: list[Any], prefix: str) -> list[Parameter]:
-        merged: dict[tuple[str, str], dict[str, Any]] = {}
+        merged: dict[tuple[ParameterLocation, str], dict[str, Any]] = {}
         for raw in [*shared, *own]:
             param = self._deref(raw)
             name, location = param.get("name"), param.get("in")
-            if isinstance(name, str) and isinstance(location, str):
-                merged[(location, name)] = param
+            if isinstance(name, str) and location in get_args(ParameterLocation):
+                merged[(cast(ParameterLocation, location), name)] = param
         result: list[Parameter] = []
         used: set[str] = set()
         for (location, wire), param in merged.items():
@@ -116,8 +123,9 @@ class OperationBuilder:
                 continue
             schema = param.get("schema")
             content = param.get("content")
-            style = str(param.get("style") or ("form" if location in ("query", "cookie")
-                                                else "simple"))
+            style: ParameterStyle = "form" if location in ("query", "cookie") else "simple"
+            if param.get("style") in get_args(ParameterStyle):
+                style = param["style"]
             if schema is None and isinstance(content, dict) and content:
                 media_type, media = next(iter(content.items()))
                 schema = media.get("schema") if isinstance(media, dict) else None
@@ -146,7 +154,7 @@ class OperationBuilder:
                                     _text(param.get("description")), style, explode, shape))
         return result
 
-    def _shape(self, type_ref: TypeRef) -> str:
+    def _shape(self, type_ref: TypeRef) -> ParameterShape:
         if type_ref.kind == "list":
             return "array"
         if type_ref.kind == "dict":
@@ -172,16 +180,17 @@ class OperationBuilder:
                 schema = (content[media] or {}).get("schema")
                 type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
-        for media, kind in (("multipart/form-data", "multipart"),
-                            ("application/x-www-form-urlencoded", "form")):
+        forms: tuple[tuple[str, BodyKind], ...] = (
+            ("multipart/form-data", "multipart"), ("application/x-www-form-urlencoded", "form"))
+        for media, kind in forms:
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
                 fields = self._form_fields(schema, prefix)
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,
                                    description)
         media = media_types[0]
-        kind = "text" if media.startswith("text/") else "binary"
-        return RequestBody(kind, media, required, description=description)
+        return RequestBody("text" if media.startswith("text/") else "binary", media, required,
+                           description=description)
 
     def _form_fields(self, schema: dict[str, Any], prefix: str) -> tuple[FormField, ...]:
         required = set(schema.get("required") or [])
@@ -239,7 +248,7 @@ class OperationBuilder:
                 type_ref = self.schemas.named_union(schema, hint) if schema else ANY
                 return Response(status, "json", media, type_ref, description), schema
         media = next(iter(content))
-        kind = "text" if media.startswith("text/") else "binary"
+        kind: ResponseKind = "text" if media.startswith("text/") else "binary"
         return Response(status, kind, media, None, description), None
 
     def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any]) -> tuple[

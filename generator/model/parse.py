@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..spec.loader import Document
@@ -31,17 +32,21 @@ def build_api(
     overlay_sha256: str | None = None,
     spec_sha256: str | None = None,
     parts: tuple[str, ...] = PARTS,
+    extension_notes: Mapping[str, str] | None = None,
 ) -> Api:
-    """The intermediate model of `document` (already validated, external refs resolved)."""
+    """The intermediate model of `document` (already validated, external refs resolved).
+
+    `extension_notes` maps a vendor extension (`x-...`) to a sentence added to the documentation
+    of every operation where it is set (truthy); the generator gives extensions no other meaning.
+    """
     data = document.data
     converter = SchemaConverter(data)
     converter.convert_components()
-    operations = OperationBuilder(data, converter).build()
+    operations = OperationBuilder(data, converter, extension_notes).build()
     info = data.get("info") or {}
     return Api(
         title=str(info.get("title") or "API"),
         version=str(info.get("version") or ""),
-        openapi_version=str(data.get("openapi", "")),
         description=info.get("description") if isinstance(info.get("description"), str) else None,
         definitions=tuple(converter.finished()),
         operations=tuple(operations),

@@ -4,7 +4,7 @@ union shape, discriminator tags and enum definition."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef, TypeRef
@@ -74,6 +74,7 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
     values = [v for v in enum if v is not None]
     if len(values) < 2 or any(isinstance(v, bool) for v in values):
         return None
+    base: Literal["StrEnum", "IntEnum"]
     if all(isinstance(v, str) for v in values):
         base = "StrEnum"
     elif all(isinstance(v, int) for v in values):

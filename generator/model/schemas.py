@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
-from ..spec.tree import resolve_pointer
+from ..spec.tree import escape, resolve_pointer, unescape
 from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
 from .naming import ClassName, PythonIdentifier, pascal_case
 from .schema_facts import (
@@ -60,7 +60,7 @@ class SchemaConverter:
 
     def component_name(self, ref: str) -> str | None:
         if ref.startswith(SCHEMA_PREFIX):
-            key = ref[len(SCHEMA_PREFIX):].replace("~1", "/").replace("~0", "~")
+            key = unescape(ref[len(SCHEMA_PREFIX):])
             return self._component_names.get(key)
         return None
 
@@ -69,7 +69,7 @@ class SchemaConverter:
     def convert_components(self) -> None:
         schemas = (self.document.get("components") or {}).get("schemas") or {}
         for key in schemas:
-            self.component(SCHEMA_PREFIX + key.replace("~", "~0").replace("/", "~1"))
+            self.component(SCHEMA_PREFIX + escape(key))
 
     def component(self, ref: str) -> TypeRef:
         name = self.component_name(ref)
@@ -442,6 +442,7 @@ class SchemaConverter:
                 prop_schema = {**prop_schema, "default": type_ref.literals[0]}
             fields.append(self._field(names[wire], wire, prop_schema, type_ref, wire in required))
         extra_type: TypeRef | None = None
+        mode: Literal["allow", "forbid"]
         if extra is False:
             mode = "forbid"
         else:

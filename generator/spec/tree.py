@@ -28,6 +28,11 @@ def escape(token: Part) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
+def unescape(token: str) -> str:
+    """The inverse of `escape`: `~1` -> `/`, `~0` -> `~`."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def make_pointer(parts: Iterable[Part]) -> str:
     """`("paths", "/a", 0)` -> `/paths/~1a/0`."""
     return "".join("/" + escape(p) for p in parts)
@@ -41,7 +46,7 @@ def split_pointer(pointer: str) -> list[str]:
         return []
     if not pointer.startswith("/"):
         raise ValueError(f"not a JSON pointer: {pointer!r}")
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+    return [unescape(t) for t in pointer[1:].split("/")]
 
 
 def resolve_pointer(data: Any, pointer: str) -> Any:

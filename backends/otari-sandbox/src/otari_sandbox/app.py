@@ -3,38 +3,24 @@
 from __future__ import annotations
 
 import argparse
-import hmac
-import inspect
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import uvicorn
-from fastapi import FastAPI, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 
-from .api import errors, models
 from .api.server import create_app
 from .config import Config, from_env
 from .exceptions import SandboxUnavailable
 from .service import SandboxService
 from .sessions import SessionManager, become_subreaper, preflight
-from .uploads import UploadLimit
 
 logger = logging.getLogger("otari_sandbox")
-
-
-def bearer_verifier(token: str) -> Callable[[str | None], bool]:
-    """Accept exactly ``token``, compared in constant time."""
-    expected = token.encode()
-
-    def verify(credential: str | None) -> bool:
-        return credential is not None and hmac.compare_digest(credential.encode(), expected)
-
-    return verify
+# Multipart framing around an uploaded file: boundaries, part headers, the `path` field.
+UPLOAD_SLACK_BYTES = 64 * 1024
 
 
 def build_app(config: Config) -> FastAPI:
@@ -50,10 +36,11 @@ def build_app(config: Config) -> FastAPI:
         finally:
             await manager.close()
 
-    verify = bearer_verifier(config.auth_token) if config.auth_token else None
-    app = create_app(service, verify_bearer=verify, lifespan=lifespan, title="otari-sandbox")
-    app.add_middleware(UploadLimit, max_bytes=config.max_upload_bytes)
-    _answer_unknown_tools_with_400(app)
+    # Bodies are capped as they stream in (an upload is its file plus multipart framing), and
+    # credentials are checked before one is read; an unknown `tool` answers the declared 400.
+    app = create_app(service, bearer_token=config.auth_token or None, lifespan=lifespan,
+                     max_body_bytes=config.max_upload_bytes + UPLOAD_SLACK_BYTES,
+                     title="otari-sandbox")
     app.state.manager = manager
 
     @app.get("/health", include_in_schema=False)
@@ -67,29 +54,6 @@ def build_app(config: Config) -> FastAPI:
         }
 
     return app
-
-
-def _answer_unknown_tools_with_400(app: FastAPI) -> None:
-    """Execute declares 400 for an unknown tool kind; the generated server answers every
-    validation failure with 422, so the one case is told apart here."""
-    generated = app.exception_handlers[RequestValidationError]
-
-    async def on_validation_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
-        route = request.scope.get("route")
-        problems = exc.errors()
-        if getattr(route, "name", None) == "Execute" and any(
-            p.get("type") == "union_tag_invalid" and tuple(p.get("loc", ())) == ("body",)
-            for p in problems
-        ):
-            sent: object = next((p.get("input") for p in problems), None)
-            kind = sent.get("tool") if isinstance(sent, dict) else None
-            body = models.Error(detail=f"unknown tool: {kind}").model_dump(mode="json")
-            return JSONResponse(body, status_code=errors.ExecuteBadRequest.status_code)
-        result = generated(request, exc)
-        return await result if inspect.isawaitable(result) else result
-
-    app.add_exception_handler(RequestValidationError, on_validation_error)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hmac
 import logging
 import socket
 import sys
@@ -19,6 +18,7 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from starlette.middleware import Middleware
 
 from . import PROTOCOL_VERSION, __version__
 from .api.server import create_app
@@ -30,16 +30,6 @@ from .service import ExecutorService
 __all__ = ["build_app", "main", "parse_args"]
 
 log = logging.getLogger("tpmjs_executor")
-
-
-def _verifier(api_key: str) -> Any:
-    expected = api_key.encode()
-
-    def verify(credential: str | None) -> bool:
-        # Constant time, so the key cannot be guessed byte by byte from response times.
-        return hmac.compare_digest((credential or "").encode(), expected)
-
-    return verify
 
 
 def build_app(settings: Settings) -> Any:
@@ -55,10 +45,13 @@ def build_app(settings: Settings) -> Any:
         finally:
             await executor.close()
 
-    verify = _verifier(settings.api_key) if settings.api_key else None
-    app = create_app(service, verify_bearer=verify, lifespan=lifespan, version=__version__)
+    # The generated runtime checks the key (constant time) before any body is read, then caps
+    # the body as it streams in (the declared 400 INVALID_REQUEST); RequestBody runs inside it.
+    app = create_app(service, bearer_token=settings.api_key or None, lifespan=lifespan,
+                     max_body_bytes=settings.max_body_bytes, version=__version__,
+                     middleware=[Middleware(RequestBody)])
     app.state.executor = executor
-    return Cors(ApiPrefix(RequestBody(app, settings.max_body_bytes)), PROTOCOL_VERSION)
+    return Cors(ApiPrefix(app), PROTOCOL_VERSION)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:

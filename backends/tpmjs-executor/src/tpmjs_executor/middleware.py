@@ -2,12 +2,13 @@
 
     Cors          CORS and protocol headers on every response, errors and 500s included
     ApiPrefix     `/api/health`, `/api/info`, `/api/execute-tool` as aliases (as the templates do)
-    RequestBody   refuse bodies over the advertised limit while they stream in; read the
-                  execute-tool body as JSON whatever its Content-Type, refuse malformed JSON
-                  clearly, and smooth the platform's quirks (env as a list, nulls)
+    RequestBody   read the execute-tool body as JSON whatever its Content-Type, refuse
+                  malformed JSON clearly, and smooth the platform's quirks (env as a list,
+                  nulls); it runs inside the generated app (`create_app(middleware=...)`), after
+                  the generated gate has checked the key and while it caps the body
 
-They wrap the whole FastAPI app (not `app.add_middleware`), so that even the answers of
-Starlette's outermost error handler carry the CORS headers.
+Cors and ApiPrefix wrap the whole FastAPI app (not `app.add_middleware`), so that even the
+answers of Starlette's outermost error handler carry the CORS headers.
 """
 
 from __future__ import annotations
@@ -91,44 +92,31 @@ def normalize_execute_body(doc: Any) -> Any:
 
 
 class RequestBody:
-    """Refuses request bodies over `limit` bytes (400 INVALID_REQUEST) without reading past it,
-    and prepares the execute-tool body (see the module docstring)."""
+    """Prepares the execute-tool body (see the module docstring); the generated gate outside
+    it has capped the body (`create_app(max_body_bytes=...)`) as it streams in."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+        if scope["type"] != "http" or scope["method"] != "POST" or scope.get("path") != "/execute-tool":
             await self.app(scope, receive, send)
             return
-        declared = _content_length(scope)
-        if declared is not None and declared > self.limit:
-            await _refuse(send, f"Request body exceeds the {self.limit}-byte limit")
-            return
         chunks: list[bytes] = []
-        size = 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await _refuse(send, f"Request body exceeds the {self.limit}-byte limit")
-                return
-            chunks.append(chunk)
+            chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 break
-        body = b"".join(chunks)
-        if scope.get("path") == "/execute-tool":
-            try:
-                body = await _normalized(body)
-            except ValueError as exc:
-                await _refuse(send, f"Request body is not valid JSON: {exc}")
-                return
-            headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
-            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        try:
+            body = await _normalized(b"".join(chunks))
+        except ValueError as exc:
+            await _refuse(send, f"Request body is not valid JSON: {exc}")
+            return
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
+        scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
         await self.app(scope, _replay(body, receive), send)
 
 
@@ -148,16 +136,6 @@ async def _refuse(send: Send, message: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": payload})
-
-
-def _content_length(scope: Scope) -> int | None:
-    for name, value in scope.get("headers", []):
-        if name.lower() == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
 
 
 async def _normalized(body: bytes) -> bytes:

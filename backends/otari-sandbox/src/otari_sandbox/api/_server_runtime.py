@@ -5,18 +5,20 @@ Copied verbatim (it is already black-formatted), so only the contract-specific `
 for formatting. Nothing here is part of the public API: import from `server` instead.
 """
 
+import hmac
 import html
 import inspect
 import json
 import logging
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
-from typing import Any, Protocol, TypeAlias
+from typing import Any, NamedTuple, Protocol, TypeAlias
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors
@@ -28,6 +30,22 @@ BearerVerifier: TypeAlias = Callable[[str | None], bool | Awaitable[bool]]
 """Called with the request's credential (None when absent and anonymous access is allowed)."""
 
 ErrorBodyBuilder: TypeAlias = Callable[[int, str, str, list[Any] | None], Any]
+
+Check: TypeAlias = Callable[[Request], Awaitable[None]]
+
+# Where `Gate` notes that it has checked a request's credentials for its operation.
+_AUTHENTICATED = "contractgen.authenticated"
+
+
+class Statuses(NamedTuple):
+    """What an operation answers to requests it refuses before the service sees them."""
+
+    validation: int  # the declared 422, else the declared 400, else 422
+    unknown_tag: int  # a discriminator naming no member of the union: the declared 400
+    too_large: int  # a body over `max_body_bytes`: the declared 413, else 400, else 413
+
+
+_UNDECLARED = Statuses(422, 422, 413)
 
 logger = logging.getLogger(__name__.rpartition(".")[0] + ".server")
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)
@@ -52,6 +70,20 @@ def default_error_body(
     return {"detail": errors if errors else message}
 
 
+def token_verifier(token: str) -> BearerVerifier:
+    """A verifier accepting exactly `token`, compared in constant time."""
+    if not token:
+        raise ValueError(
+            "an empty bearer token would let anyone in; pass None to disable"
+        )
+    expected = token.encode()
+
+    def verify(credential: str | None) -> bool:
+        return hmac.compare_digest((credential or "").encode(), expected)
+
+    return verify
+
+
 def authorization(request: Request, scheme: str) -> str | None:
     # RFC 9110: the auth scheme is case-insensitive.
     value = request.headers.get("authorization", "")
@@ -69,7 +101,7 @@ def security(
     """A dependency enforcing an operation's security requirements through `verify`."""
 
     async def check(request: Request) -> None:
-        if verify is None:
+        if verify is None or request.scope.get(_AUTHENTICATED) == operation_id:
             return
         found = credential(request)
         if found is not None or anonymous:
@@ -216,7 +248,7 @@ def _summary(problems: list[Any]) -> str:
 
 
 def install_handlers(
-    app: FastAPI, service: ErrorBodies, validation_status: Mapping[str, int]
+    app: FastAPI, service: ErrorBodies, statuses: Mapping[str, Statuses]
 ) -> None:
     """Answer errors in the contract's shapes: ApiError, validation, and anything unexpected."""
 
@@ -227,12 +259,24 @@ def install_handlers(
     async def on_validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
         operation_id = _operation_of(request)
-        status = validation_status.get(operation_id, 422)
+        declared = statuses.get(operation_id, _UNDECLARED)
+        tag = _unknown_tag(exc.errors())
+        if tag is not None and declared.unknown_tag != declared.validation:
+            body = service.error_body(
+                operation_id, declared.unknown_tag, "INVALID_REQUEST", tag, None
+            )
+            return error_response(
+                errors.ApiError(body, status_code=declared.unknown_tag)
+            )
         problems = _plain_errors(exc.errors())
         body = service.error_body(
-            operation_id, status, "INVALID_REQUEST", _summary(problems), problems
+            operation_id,
+            declared.validation,
+            "INVALID_REQUEST",
+            _summary(problems),
+            problems,
         )
-        return error_response(errors.ApiError(body, status_code=status))
+        return error_response(errors.ApiError(body, status_code=declared.validation))
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -245,6 +289,123 @@ def install_handlers(
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_middleware(Unexpected, service=service)
+
+
+def _unknown_tag(problems: Any) -> str | None:
+    """`unknown <property>: <value>` when a discriminator named no member of its union."""
+    for problem in problems:
+        if problem.get("type") == "union_tag_invalid":
+            context = problem.get("ctx") or {}
+            name = str(context.get("discriminator", "")).strip("'\"")
+            return f"unknown {name or 'kind'}: {context.get('tag')}"
+    return None
+
+
+class _BodyTooLarge(BaseException):
+    # A BaseException, so that no `except Exception` on the way (FastAPI turns errors met
+    # while reading a body into 400s) swallows it before it reaches the gate.
+    pass
+
+
+class Gate:
+    """What is decided before a route reads the body, as a pure ASGI layer.
+
+    The operation is found by matching the routes; its credentials are checked from the
+    headers (an unauthenticated client cannot make the server read, parse or spool its body);
+    then, with `max_body_bytes`, the body is counted as it arrives: a Content-Length over the
+    cap is refused at once and a body that keeps coming is cut off at the cap, with the
+    operation's declared status and body (`Statuses.too_large`).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        routes: list[BaseRoute],
+        service: ErrorBodies,
+        checks: Mapping[str, Check],
+        statuses: Mapping[str, Statuses],
+        max_body_bytes: int | None,
+    ) -> None:
+        self.app = app
+        self.routes = routes
+        self.service = service
+        self.checks = checks
+        self.statuses = statuses
+        self.max_body_bytes = max_body_bytes
+
+    def operation(self, scope: Scope) -> str:
+        for route in self.routes:
+            match, _ = route.matches(scope)
+            if match is Match.FULL:
+                return str(getattr(route, "name", "") or "")
+        return ""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        operation_id = self.operation(scope)
+        check = self.checks.get(operation_id)
+        if check is not None:
+            try:
+                await check(Request(scope))
+            except errors.ApiError as exc:
+                await error_response(exc)(scope, receive, send)
+                return
+            scope[_AUTHENTICATED] = operation_id
+        limit = self.max_body_bytes
+        if limit is None:
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:
+            await self.refuse(operation_id, scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def metered_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _BodyTooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, metered_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await self.refuse(operation_id, scope, receive, send)
+
+    async def refuse(
+        self, operation_id: str, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        status = self.statuses.get(operation_id, _UNDECLARED).too_large
+        code = "PAYLOAD_TOO_LARGE" if status == 413 else "INVALID_REQUEST"
+        message = f"Request body exceeds the {self.max_body_bytes}-byte limit"
+        body = self.service.error_body(operation_id, status, code, message, None)
+        error = errors.ApiError(
+            body, status_code=status, headers={"Connection": "close"}
+        )
+        await error_response(error)(scope, receive, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
 
 
 class Unexpected:

@@ -1,0 +1,270 @@
+"""Python source of the model's pieces: type expressions, annotations, defaults, signatures.
+
+The templates print what these return; nothing else turns the model into Python text, and
+nothing here decides from text it has already produced.
+"""
+
+from __future__ import annotations
+
+from ..model.ir import ErrorClass, FieldDef, FormField, Operation, Parameter, Response, TypeRef
+
+
+def type_source(ref: TypeRef, prefix: str = "") -> str:
+    """A type expression, with `prefix` before generated model names (`models.` outside models.py)."""
+    if ref.kind == "any":
+        text = "Any"
+    elif ref.kind == "builtin":
+        text = ref.name
+    elif ref.kind == "model":
+        text = prefix + ref.name
+    elif ref.kind == "list":
+        text = f"list[{type_source(ref.args[0], prefix)}]"
+    elif ref.kind == "dict":
+        text = f"dict[str, {type_source(ref.args[0], prefix)}]"
+    elif ref.kind == "literal":
+        text = "Literal[" + ", ".join(repr(v) for v in ref.literals) + "]"
+    else:  # a union
+        members = (type_source(a.with_nullable(False), prefix) for a in ref.args)
+        text = " | ".join(dict.fromkeys(members))
+    kwargs = list(ref.constraints)
+    if ref.discriminator:
+        kwargs.append(("discriminator", repr(ref.discriminator)))
+    metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
+    if ref.excluded is not None:
+        types, values = ref.excluded
+        metadata.append(f"AfterValidator({prefix}Excluding({types!r}, {values!r}))")
+    if metadata:
+        text = f"Annotated[{text}, {', '.join(metadata)}]"
+    if ref.is_nullable and ref.kind != "any" and not _names_none(ref):
+        text += " | None"
+    return text
+
+
+def _names_none(ref: TypeRef) -> bool:
+    """The expression already spells `None` as a member (`None`, or a union holding it)."""
+    if ref.constraints or ref.discriminator or ref.excluded is not None:
+        return False
+    if ref.kind == "builtin":
+        return ref.name == "None"
+    return ref.kind == "union" and any(_names_none(a.with_nullable(False)) for a in ref.args)
+
+
+# -- models ------------------------------------------------------------------------------------
+def field_annotation(field: FieldDef, prefix: str = "") -> str:
+    kind = field.type if field.required or field.has_default else field.type.with_nullable()
+    return type_source(kind, prefix)
+
+
+def field_value(field: FieldDef) -> str | None:
+    """The right-hand side of a model field: `Field(...)`, a bare default, or None for neither."""
+    default = field.default if field.default is not None else "None"
+    kwargs: list[str] = []
+    if field.required:
+        pass
+    elif field.default_factory is not None:
+        kwargs.append(f"default_factory={field.default_factory}")
+    else:
+        kwargs.append(f"default={default}")
+    if field.has_alias:
+        kwargs.append(f"alias={field.wire!r}")
+    if field.description:
+        kwargs.append(f"description={field.description!r}")
+    if not kwargs:
+        return None
+    if not uses_field_call(field):
+        return default
+    return f"Field({', '.join(kwargs)})"
+
+
+def uses_field_call(field: FieldDef) -> bool:
+    """The field's value is a `Field(...)` call (it needs one for an alias, a factory, a text)."""
+    return field.has_alias or bool(field.description) or field.default_factory is not None
+
+
+# -- parameters, bodies, results ---------------------------------------------------------------
+def param_annotation(param: Parameter, prefix: str = "models.") -> str:
+    kind = param.effective_type
+    return type_source(kind.bare().with_nullable(kind.nullable), prefix)
+
+
+def param_default(param: Parameter) -> str | None:
+    """Source of the parameter's default; None when it is required."""
+    if param.required:
+        return None
+    return param.default if param.default is not None else "None"
+
+
+def param_marker_arguments(param: Parameter) -> str:
+    """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
+    if param.parsed:
+        return (f"query_parameter({param.wire!r}, {param.style!r}, {param.shape!r}, "
+                f"{type_source(param.effective_type, 'models.')}, {param_default(param)})")
+    kwargs = [f"alias={param.wire!r}"] if param.name != param.wire or param.location == "header" else []
+    kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
+    return ", ".join(kwargs)
+
+
+def response_source(response: Response, binary: str = "bytes") -> str:
+    """The Python type of one success response's body."""
+    if response.kind == "json" and response.type is not None:
+        return type_source(response.type, "models.")
+    return {"binary": binary, "text": "str"}.get(response.kind, "None")
+
+
+def result_annotation(op: Operation, binary: str = "bytes") -> str:
+    """The return annotation of the operation's server and client methods."""
+    results = dict.fromkeys(response_source(r, binary) for r in op.success)
+    return " | ".join(results) if results else "None"
+
+
+def server_result(op: Operation) -> str:
+    return result_annotation(op, binary="Binary")
+
+
+def error_body_type(error: ErrorClass) -> str:
+    """The `body` type of a declared error: the JSON model, None when empty, else Any."""
+    if error.response.type is not None:
+        return type_source(error.response.type, "models.")
+    return "None" if error.response.kind == "empty" else "Any"
+
+
+def body_annotation(op: Operation) -> str:
+    assert op.body is not None
+    if op.body.kind == "json":
+        assert op.body.type is not None
+        text = type_source(op.body.type, "models.")
+    elif op.body.is_form:
+        text = op.body.form_class or "Any"
+    elif op.body.kind == "text":
+        text = "str"
+    else:
+        text = "bytes"
+    return text if op.body.required else f"{text} | None"
+
+
+def form_field_type(field: FormField) -> str:
+    if field.is_file_list:
+        return "list[UploadFile]"
+    if field.is_file:
+        return "UploadFile"
+    return type_source(field.type.bare(), "models.")
+
+
+# -- signatures --------------------------------------------------------------------------------
+def _keyword_part(op: Operation) -> list[str]:
+    parts: list[str] = []
+    for param in op.keyword_params:
+        default = param_default(param)
+        suffix = f" = {default}" if default is not None else ""
+        parts.append(f"{param.name}: {param_annotation(param)}{suffix}")
+    return parts
+
+
+def _positional_part(op: Operation, body: bool = True) -> list[str]:
+    parts = [f"{p.name}: {param_annotation(p)}" for p in op.path_params]
+    if body and op.body is not None:
+        default = "" if op.body.required else " = None"
+        parts.append(f"body: {body_annotation(op)}{default}")
+    return parts
+
+
+def _join(positional: list[str], keyword: list[str]) -> str:
+    if keyword:
+        return ", ".join([*positional, "*", *keyword])
+    return ", ".join(positional)
+
+
+def server_signature(op: Operation) -> str:
+    return _join(["self", *_positional_part(op)], _keyword_part(op))
+
+
+def route_path(op: Operation) -> str:
+    path = op.path
+    for param in op.path_params:
+        path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
+    return path
+
+
+def route_signature(op: Operation) -> str:
+    required: list[str] = []
+    optional: list[str] = []
+    for param in op.path_params:
+        kwargs = ", ".join(f"{k}={v}" for k, v in param.type.constraints)
+        required.append(f"{param.name}: Annotated[{param_annotation(param)}, Path({kwargs})]")
+    if op.body is not None and op.body.kind == "json":
+        if op.body.required:
+            required.append(f"body: Annotated[{body_annotation(op)}, Body()]")
+        else:
+            optional.append(f"body: Annotated[{body_annotation(op)}, Body()] = None")
+    elif op.body is not None and op.body.is_form:
+        for field in op.body.form_fields:
+            marker = "File" if field.is_file or field.is_file_list else "Form"
+            alias = f"alias={field.wire!r}" if field.name != field.wire else ""
+            kind = form_field_type(field)
+            if field.required:
+                required.append(f"{field.name}: Annotated[{kind}, {marker}({alias})]")
+            else:
+                optional.append(f"{field.name}: Annotated[{kind} | None, {marker}({alias})] = None")
+    elif op.body is not None:
+        required.append("request: Request")
+    for param in op.keyword_params:
+        text = (f"{param.name}: Annotated[{param_annotation(param)}, "
+                f"{param.fastapi_marker}({param_marker_arguments(param)})]")
+        default = param_default(param)
+        if default is None:
+            required.append(text)
+        else:
+            optional.append(f"{text} = {default}")
+    return ", ".join(required + optional)
+
+
+def call_arguments(op: Operation) -> str:
+    args = [p.name for p in op.path_params]
+    if op.body is not None:
+        args.append("form" if op.body.is_form else "body")
+    args.extend(f"{p.name}={p.name}" for p in op.keyword_params)
+    return ", ".join(args)
+
+
+def _client_keyword_part(op: Operation) -> list[str]:
+    parts = _keyword_part(op)
+    if op.body is not None and op.body.is_form:
+        for field in op.body.form_fields:
+            kind = "FileContent" if field.is_file else (
+                "list[FileContent]" if field.is_file_list
+                else type_source(field.type.bare(), "models."))
+            if field.required:
+                parts.insert(0, f"{field.name}: {kind}")
+            else:
+                parts.append(f"{field.name}: {kind} | None = None")
+    return parts
+
+
+def client_signature(op: Operation) -> str:
+    form = op.body is not None and op.body.is_form
+    return _join(_positional_part(op, body=not form), _client_keyword_part(op))
+
+
+def method_signature(op: Operation) -> str:
+    form = op.body is not None and op.body.is_form
+    return _join(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
+
+
+def forward_arguments(op: Operation) -> str:
+    args = [p.name for p in op.path_params]
+    if op.body is not None and not op.body.is_form:
+        args.append("body")
+    names = [p.name for p in op.keyword_params]
+    if op.body is not None and op.body.is_form:
+        names.extend(f.name for f in op.body.form_fields)
+    args.extend(f"{n}={n}" for n in names)
+    return ", ".join(args)
+
+
+def client_path(op: Operation) -> str:
+    if not op.path_params:
+        return repr(op.path)
+    path = op.path.replace("{", "{{").replace("}", "}}")
+    for param in op.path_params:
+        path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
+    return "f" + repr(path)
