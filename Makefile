@@ -1,11 +1,11 @@
-# Named verbs: setup | run | test | check | regen | lint | bench | clean
+# Named verbs: setup | run | test | test-fast | check | regen | lint | bench | clean
 SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp-setup
 
-.PHONY: setup run test check regen lint bench clean
+.PHONY: setup run test test-fast check regen lint bench clean
 
 setup: $(STAMP)
 
@@ -31,6 +31,10 @@ run: setup
 test: setup lint
 	$(BIN)/contractgen check --strict
 	$(BIN)/python -m pytest -n 2 -q
+
+# The inner loop: every test not marked `slow` (a test over ~5 s is marked), in under 90 s.
+test-fast: setup
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
 check: setup
 	$(BIN)/contractgen check --strict

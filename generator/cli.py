@@ -140,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("conformance",
                        help="replay a scenario against a running service; check every answer")
     p.add_argument("spec")
-    p.add_argument("--scenario", required=True, help="YAML steps (see contractgen.conformance)")
+    p.add_argument("--scenario", required=True, help="YAML steps (see contractgen.project.conformance)")
     p.add_argument("--base-url", required=True)
     p.add_argument("--overlay")
     p.add_argument("--token", help="bearer token sent with every request")
