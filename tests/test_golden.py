@@ -30,8 +30,8 @@ def golden(name: str) -> Path:
     """The committed package a contract's rendering must equal."""
     return SOURCES[name] / name / "api"
 PACKAGE_FILES = {
-    "__init__.py", "models.py", "errors.py", "server.py", "_server_runtime.py", "client.py",
-    "openapi.json",
+    "__init__.py", "models.py", "errors.py", "server.py", "_server_runtime.py", "_serving.py",
+    "client.py", "openapi.json",
 }
 
 
@@ -72,9 +72,12 @@ def test_golden_output_passes_ruff(config: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_static_runtime_is_already_black_formatted() -> None:
+@pytest.mark.parametrize("name", ["_server_runtime.py", "_serving.py"])
+def test_static_runtime_is_already_black_formatted(name: str) -> None:
     # It is copied verbatim into every package, so black must have nothing left to change.
     from contractgen.formatting import format_source
+    from contractgen.render import VERBATIM
 
-    source = (ROOT / "templates" / "_server_runtime.py").read_text(encoding="utf-8")
+    assert name in VERBATIM
+    source = (ROOT / "templates" / name).read_text(encoding="utf-8")
     assert format_source(source) == source
