@@ -79,6 +79,13 @@ class FrontDoorLimits:
     max_connections: int | None = None
     """Open connections; more are answered 503 and closed. None: sized from `fd_budget`."""
 
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if value is not None and not value > 0:
+                raise ValueError(
+                    f"FrontDoorLimits.{name} must be positive, not {value!r}"
+                )
+
 
 @dataclass(frozen=True)
 class FdBudget:

@@ -143,6 +143,26 @@ def test_requests_pass_the_door(http: str) -> None:
                 b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             )
             assert responses(read_all(sock)) == [200, 200, 200]
+        # a pipelined head split across reads
+        with server.connect() as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHo")
+            assert status(read_response(sock)) == 200
+            sock.sendall(b"st: x\r\nConnection: close\r\n\r\n")
+            assert responses(read_all(sock)) == [200]
+
+
+def test_an_oversized_pipelined_head_is_cut_off(http: str) -> None:
+    with running(http, limits={"max_header_bytes": 4096}) as server:
+        with server.connect() as sock:
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nX: ")
+            assert status(read_response(sock)) == 200
+            with contextlib.suppress(OSError):
+                for _ in range(64):
+                    sock.sendall(b"a" * 65536)
+            # counted from the next read on: refused within a read or so, never accumulated
+            answer = read_all(sock)
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:100]
+        assert status(server.get()) == 200
 
 
 def test_a_head_at_the_limit_passes_one_byte_more_is_431(http: str) -> None:
@@ -363,3 +383,5 @@ def test_public_names() -> None:
     ]
     with pytest.raises(ValueError, match="http must be"):
         serving.front_door_protocol("h2")
+    with pytest.raises(ValueError, match="header_timeout must be positive"):
+        serving.FrontDoorLimits(header_timeout=0)
