@@ -3,7 +3,8 @@
 Not part of the test suite. Each server runs tests/serving_child.py's tiny app in its own process.
 Prints, all measured in this one run:
 - the median round trip of a tiny keep-alive GET, plain uvicorn vs the front door, and the ratio
-  (rounds alternate between the two servers so drift on a shared machine hits both);
+  (the two servers take turns request by request, so load on a shared machine hits both alike),
+  and the server CPU time per request, which waiting on a busy machine does not inflate;
 - the server CPU spent on one connection that sends a huge header (default 32 MiB in 64 KiB
   writes, never reading): httptools accumulates it with quadratic cost, the front door stops
   at `max_header_bytes`.
@@ -47,19 +48,29 @@ def server(http: str, plain: bool) -> Iterator[tuple[int, int]]:
         proc.wait(timeout=10)
 
 
-def round_trips(port: int, count: int) -> list[float]:
-    """Seconds per GET on one keep-alive connection (the first 50 are warm-up, dropped)."""
-    samples = []
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+def one_get(sock: socket.socket) -> float:
+    start = time.perf_counter()
+    sock.sendall(GET)
+    data = b""
+    while not data.endswith(b"\r\n\r\nok"):
+        data += sock.recv(65536)
+    return time.perf_counter() - start
+
+
+def round_trips(ports: dict[str, int], count: int) -> dict[str, list[float]]:
+    """Seconds per GET on one keep-alive connection per server, the servers taking turns
+    request by request, so that load from elsewhere hits both alike (50 warm-ups dropped)."""
+    samples: dict[str, list[float]] = {name: [] for name in ports}
+    socks = {name: socket.create_connection(("127.0.0.1", port), timeout=30) for name, port in ports.items()}
+    try:
         for i in range(count + 50):
-            start = time.perf_counter()
-            sock.sendall(GET)
-            data = b""
-            while not data.endswith(b"\r\n\r\nok"):
-                data += sock.recv(65536)
-            if i >= 50:
-                samples.append(time.perf_counter() - start)
+            for name, sock in socks.items():
+                elapsed = one_get(sock)
+                if i >= 50:
+                    samples[name].append(elapsed)
+    finally:
+        for sock in socks.values():
+            sock.close()
     return samples
 
 
@@ -95,14 +106,21 @@ def main() -> None:
     for http in ("httptools", "h11"):
         with server(http, plain=True) as plain, server(http, plain=False) as door:
             times: dict[str, list[float]] = {"plain": [], "door": []}
+            cpu = {"plain": -cpu_seconds(plain[1]), "door": -cpu_seconds(door[1])}
             for _ in range(args.rounds):
-                times["plain"] += round_trips(plain[0], args.requests)
-                times["door"] += round_trips(door[0], args.requests)
+                ports = {"plain": plain[0], "door": door[0]}
+                for name, samples in round_trips(ports, args.requests).items():
+                    times[name] += samples
+            cpu["plain"] += cpu_seconds(plain[1])
+            cpu["door"] += cpu_seconds(door[1])
+            count = len(times["door"]) + 50 * args.rounds
             p50 = {name: statistics.median(samples) * 1e6 for name, samples in times.items()}
+            per = {name: seconds / count * 1e6 for name, seconds in cpu.items()}
             print(
                 f"{http:9} tiny GET p50: plain uvicorn {p50['plain']:.1f} us, front door "
-                f"{p50['door']:.1f} us, ratio {p50['door'] / p50['plain']:.3f} "
-                f"({len(times['door'])} requests each)"
+                f"{p50['door']:.1f} us, ratio {p50['door'] / p50['plain']:.3f}; server CPU per "
+                f"request {per['plain']:.1f} us vs {per['door']:.1f} us, ratio "
+                f"{per['door'] / per['plain']:.3f} ({count} requests each)"
             )
             plain_cpu = flood_cpu(*plain, args.flood_mib)
             door_cpu = flood_cpu(*door, args.flood_mib)
