@@ -43,9 +43,12 @@ def test_golden_output_passes_ruff(config: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_static_runtime_is_already_black_formatted() -> None:
+@pytest.mark.parametrize("name", ["_server_runtime.py", "_serving.py"])
+def test_static_runtime_is_already_black_formatted(name: str) -> None:
     # It is copied verbatim into every package, so black must have nothing left to change.
     from contractgen.emit.formatting import format_source
+    from contractgen.emit.render import VERBATIM
 
-    source = (ROOT / "templates" / "_server_runtime.py").read_text(encoding="utf-8")
+    assert name in VERBATIM
+    source = (ROOT / "templates" / name).read_text(encoding="utf-8")
     assert format_source(source) == source

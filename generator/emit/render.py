@@ -13,7 +13,7 @@ from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
-VERBATIM = frozenset({SERVER_RUNTIME})
+VERBATIM = frozenset({SERVER_RUNTIME, "_serving.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -84,8 +84,9 @@ def render_package(api: Api) -> dict[str, str]:
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
     if "server" in api.parts:
-        runtime = (templates_dir() / SERVER_RUNTIME).read_text(encoding="utf-8")
-        files[SERVER_RUNTIME] = f"{api.header}\n{runtime}"
+        for static in sorted(VERBATIM):
+            runtime = (templates_dir() / static).read_text(encoding="utf-8")
+            files[static] = f"{api.header}\n{runtime}"
     files["openapi.json"] = api.spec_json
     return files
 

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import uvicorn
 from fastapi import FastAPI
 
+from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
 from .api.server import create_app
 from .config import Config, from_env
 from .exceptions import SandboxUnavailable
@@ -106,5 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # PID 1 on these machines does not reap orphans: make sure ours come back to us.
     become_subreaper()
-    uvicorn.run(build_app(config), host=args.host, port=args.port, log_level=args.log_level)
+    host = default_bind_host(bool(config.auth_token), args.host)
+    app = build_app(config)
+    local = not config.auth_token and is_loopback(host)
+    serve(LocalOnlyGuard(app) if local else app, host=host, port=args.port, log_level=args.log_level)
     return 0

@@ -16,11 +16,11 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from fastapi import FastAPI
 from starlette.middleware import Middleware
 
 from . import PROTOCOL_VERSION, __version__
+from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
 from .api.server import create_app
 from .config import Settings
 from .executor import Executor
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((args.host, args.port))
+    sock.bind((default_bind_host(bool(settings.api_key), args.host), args.port))
     host, port = sock.getsockname()[:2]
     # Printed before serving so a supervisor (or a test) can learn a port chosen by the OS.
     print(f"tpmjs-executor listening on http://{host}:{port}", flush=True)
@@ -125,10 +125,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         settings.store_dir,
         "on" if settings.api_key else "off",
     )
-    config = uvicorn.Config(
-        app, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+    local = not settings.api_key and is_loopback(host)
+    served = LocalOnlyGuard(app) if local else app
+    serve(served, sock=sock, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5)
 
 
 if __name__ == "__main__":
