@@ -222,7 +222,7 @@ def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tup
 
 def _server_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.name("collections.abc", "Awaitable", "Callable")
+    imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
     imports.name("importlib", "resources")
     imports.name("typing", "Any")
     imports.name("fastapi", "APIRouter", "FastAPI", "Request")

@@ -280,6 +280,14 @@ def install_handlers(
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400 and exc.detail == _UNPARSABLE_BODY:
+            # FastAPI's 400 for a body json.loads refuses with anything but a JSONDecodeError
+            # (invalid UTF-8, nesting deeper than the parser allows): a validation failure.
+            operation_id = _operation_of(request)
+            status = statuses.get(operation_id, _UNDECLARED).validation
+            message = "Request body is not valid JSON"
+            body = service.error_body(operation_id, status, "INVALID_REQUEST", message, None)
+            return error_response(errors.ApiError(body, status_code=status))
         headers = dict(exc.headers or {})
         return JSONResponse(
             {"detail": exc.detail}, status_code=exc.status_code, headers=headers
@@ -289,6 +297,9 @@ def install_handlers(
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(StarletteHTTPException, on_http_error)
     app.add_middleware(Unexpected, service=service)
+
+
+_UNPARSABLE_BODY = "There was an error parsing the body"
 
 
 def _unknown_tag(problems: Any) -> str | None:
@@ -325,7 +336,7 @@ class Gate:
         service: ErrorBodies,
         checks: Mapping[str, Check],
         statuses: Mapping[str, Statuses],
-        max_body_bytes: int | None,
+        max_body_bytes: int | Mapping[str, int] | None,
     ) -> None:
         self.app = app
         self.routes = routes
@@ -333,6 +344,13 @@ class Gate:
         self.checks = checks
         self.statuses = statuses
         self.max_body_bytes = max_body_bytes
+
+    def limit(self, operation_id: str) -> int | None:
+        """The body cap of an operation: one for all, or per operationId with `*` the rest."""
+        caps = self.max_body_bytes
+        if caps is None or isinstance(caps, int):
+            return caps
+        return caps.get(operation_id, caps.get("*"))
 
     def operation(self, scope: Scope) -> str:
         for route in self.routes:
@@ -354,7 +372,7 @@ class Gate:
                 await error_response(exc)(scope, receive, send)
                 return
             scope[_AUTHENTICATED] = operation_id
-        limit = self.max_body_bytes
+        limit = self.limit(operation_id)
         if limit is None:
             await self.app(scope, receive, send)
             return
@@ -390,7 +408,7 @@ class Gate:
     ) -> None:
         status = self.statuses.get(operation_id, _UNDECLARED).too_large
         code = "PAYLOAD_TOO_LARGE" if status == 413 else "INVALID_REQUEST"
-        message = f"Request body exceeds the {self.max_body_bytes}-byte limit"
+        message = f"Request body exceeds the {self.limit(operation_id)}-byte limit"
         body = self.service.error_body(operation_id, status, code, message, None)
         error = errors.ApiError(
             body, status_code=status, headers={"Connection": "close"}
