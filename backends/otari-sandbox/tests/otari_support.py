@@ -141,3 +141,17 @@ class Service:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+def make_chain(root: str, depth: int, leaf: str = "leaf.txt") -> None:
+    """A directory chain ``depth`` levels deep below ``root`` (no recursion, no long paths)."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            sub = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        os.close(os.open(leaf, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)

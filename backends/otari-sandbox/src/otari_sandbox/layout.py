@@ -3,12 +3,15 @@ the workspaces, each session's under a directory of its own."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from .trees import remove_tree
 
 AGENT_PACKAGE = "otari_agent"
 SANDBOX_UID = 1000
@@ -45,6 +48,11 @@ class Layout:
         """Parent of every workspace."""
         return self.root / "workspaces"
 
+    @property
+    def trash(self) -> Path:
+        """Workspaces of ended sessions, renamed here at once and deleted in the background."""
+        return self.root / "trash"
+
     @classmethod
     def create(cls, root: Path | None) -> Layout:
         """Make (or reuse) the state root and refresh the agent copy and /etc files."""
@@ -76,15 +84,14 @@ class Layout:
             (layout.etc / name).write_text(text)
             os.chmod(layout.etc / name, 0o644)
         # A fresh service has no sessions: whatever is here was left by one that died.
-        shutil.rmtree(layout.workspaces, ignore_errors=True)
-        layout.workspaces.mkdir()
-        os.chmod(layout.workspaces, 0o711)
+        for directory, mode in ((layout.workspaces, 0o711), (layout.trash, 0o700)):
+            remove_tree(directory)
+            directory.mkdir()
+            os.chmod(directory, mode)
         return layout
 
     def remove(self) -> None:
         """Delete the root if the service made it, else only what the service put there."""
-        if self.owned:
-            shutil.rmtree(self.root, ignore_errors=True)
-        else:
-            for path in (self.agent_home, self.etc, self.workspaces):
-                shutil.rmtree(path, ignore_errors=True)
+        for path in [self.root] if self.owned else [self.agent_home, self.etc, self.workspaces, self.trash]:
+            with contextlib.suppress(OSError):
+                remove_tree(path)

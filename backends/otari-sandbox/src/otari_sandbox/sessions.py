@@ -4,12 +4,10 @@ released, and tearing everything down so that nothing of a session survives it."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import logging
 import os
 import secrets
-import shutil
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -25,6 +23,7 @@ from .files import Workspace
 from .layout import Layout
 from .sandbox import CallResult, Sandbox
 from .tools import ExecOutcome, prepare, shape
+from .trees import remove_tree
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +98,10 @@ class SessionManager:
         self._closing = False
         # One thread starts every sandbox (see Sandbox._spawn) and outlives them all.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-spawn")
+        # Workspaces of ended sessions are deleted here, never in the threads file operations
+        # use: a huge tree being deleted holds up no one.
+        self._reclaimer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-reclaim")
+        self._reclaiming: set[asyncio.Future[None]] = set()
 
     @property
     def layout(self) -> Layout:
@@ -168,7 +171,9 @@ class SessionManager:
             *(self._discard(box, "stopped") for box in self._pool),
         )
         self._pool.clear()
+        await self.drain_reclaimer()
         self._spawner.shutdown(wait=False)
+        self._reclaimer.shutdown(wait=False)
         if self.cgroups is not None:
             await asyncio.to_thread(self.cgroups.remove)
         if self._layout is not None:
@@ -200,7 +205,7 @@ class SessionManager:
         except BaseException:
             if cgroup is not None:
                 await cgroup.remove()
-            await asyncio.to_thread(_remove_tree, path)
+            self._reclaim(path)
             if slot is not None:
                 self._free_slots.append(slot)
             raise
@@ -212,7 +217,7 @@ class SessionManager:
             await box.sandbox.stop(reason)
             if box.sandbox.cgroup is not None:
                 await box.sandbox.cgroup.remove()
-            await asyncio.to_thread(_remove_tree, box.workspace.root)
+            self._reclaim(box.workspace.root)
         finally:
             if box.slot is not None:
                 self._free_slots.append(box.slot)
@@ -324,6 +329,21 @@ class SessionManager:
 
     # -- reclaiming ---------------------------------------------------------------------
 
+    async def drain_reclaimer(self) -> None:
+        """Wait until every ended session's workspace is deleted."""
+        await asyncio.gather(*self._reclaiming, return_exceptions=True)
+
+    def _reclaim(self, workspace: Path) -> None:
+        """Move a workspace out of sight at once; delete it in the reclaimer's thread."""
+        target = self.layout.trash / workspace.name
+        try:
+            os.rename(workspace, target)
+        except OSError:
+            target = workspace
+        future = asyncio.wrap_future(self._reclaimer.submit(_remove_quietly, target))
+        self._reclaiming.add(future)
+        future.add_done_callback(self._reclaiming.discard)
+
     async def reap(self, now: float | None = None) -> list[str]:
         """Destroy every session past its idle timeout or lifetime."""
         now = time.time() if now is None else now
@@ -343,14 +363,8 @@ class SessionManager:
                 logger.info("reaped %d idle or expired session(s)", len(reaped))
 
 
-def _remove_tree(path: Path) -> None:
-    def _unlock(_func: object, failed: str, _exc: object) -> None:
-        # User code may leave unreadable directories; a non-root service must reopen them.
-        with contextlib.suppress(OSError):
-            os.chmod(failed, 0o700)
-            if os.path.isdir(failed):
-                shutil.rmtree(failed, ignore_errors=True)
-            else:
-                os.unlink(failed)
-
-    shutil.rmtree(path, onerror=_unlock)
+def _remove_quietly(path: Path) -> None:
+    try:
+        remove_tree(path)
+    except OSError as exc:
+        logger.warning("could not remove %s: %s", path, exc)
