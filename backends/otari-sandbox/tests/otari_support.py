@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import httpx
-from otari_sandbox.config import Config
+from otari_sandbox.config import Settings
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
 
@@ -72,7 +72,7 @@ def make_manager(loop_thread: LoopThread, **overrides: Any) -> SessionManager:
         "kill_grace_seconds": 0.5,
     }
     settings.update(overrides)
-    manager = SessionManager(Config(**settings))
+    manager = SessionManager(Settings(**settings))
     loop_thread.run(manager.start())
     return manager
 

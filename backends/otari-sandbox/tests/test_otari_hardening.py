@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,3 +56,105 @@ def test_a_1100_level_upload_lists_deletes_and_survives_restarts(state_root: Pat
         assert len(os.listdir(state_root / "workspaces")) <= 1
     finally:
         restarted.stop()
+
+
+# -- bodies -------------------------------------------------------------------------------
+
+BODY_CAP = 100_000
+
+
+@pytest.fixture(scope="module")
+def open_service() -> Iterator[Service]:
+    """No token (so the Host/Origin guard is on) and a small JSON body cap."""
+    svc = Service("--pool-size", "1", "--max-sessions", "4", "--max-body-bytes", str(BODY_CAP))
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
+def open_sid(open_service: Service) -> Iterator[str]:
+    sid = request(open_service, "POST", "/sessions").json()["session_id"]
+    yield sid
+    request(open_service, "DELETE", f"/sessions/{sid}")
+
+
+def _rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def test_every_route_caps_its_body_before_parsing(open_service: Service, open_sid: str) -> None:
+    code = {"tool": "code_execution", "input": {"code": "x = 1  # " + "y" * BODY_CAP}}
+    response = request(open_service, "POST", f"/sessions/{open_sid}/exec", json=code)
+    assert response.status_code == 413 and "request body exceeds" in response.json()["detail"]
+    before = _rss(open_service.proc.pid)
+
+    def endless() -> Iterator[bytes]:
+        # No Content-Length: 64 MiB that must be cut off while it streams in.
+        yield b'{"tool": "code_execution", "input": {"code": "'
+        for _ in range(64):
+            yield b"z" * (1 << 20)
+
+    for path in (f"/sessions/{open_sid}/exec", "/sessions"):
+        try:
+            streamed = request(open_service, "POST", path, content=endless(), headers={"content-type": "application/json"})
+        except (httpx.WriteError, httpx.RemoteProtocolError):
+            continue  # cut off while still sending: refused just the same
+        assert streamed.status_code == 413
+    assert _rss(open_service.proc.pid) - before < 32 * 1024 * 1024
+    ok = request(open_service, "POST", f"/sessions/{open_sid}/exec", json={"tool": "code_execution", "input": {"code": "print(1)"}})
+    assert ok.json()["result_block"]["content"]["stdout"] == "1"
+
+
+@pytest.mark.parametrize("body", [b"\xff\xfe{", b"[" * 100_000, b'{"tool": "code_execution", "input": {"code": "\\ud800'])
+def test_unparsable_bodies_are_422(open_service: Service, open_sid: str, body: bytes) -> None:
+    response = request(
+        open_service, "POST", f"/sessions/{open_sid}/exec", content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 422, response.text
+    assert isinstance(response.json()["detail"], (str, list))
+
+
+# -- authentication and browsers ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("token", ["", "  \t"])
+def test_a_blank_token_refuses_to_start(token: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())"],
+        env={**os.environ, "SANDBOX_AUTH_TOKEN": token}, capture_output=True, text=True, timeout=60,
+        check=False,
+    )
+    assert run.returncode == 2 and "SANDBOX_AUTH_TOKEN is set but blank" in run.stderr
+
+
+def test_without_a_token_a_public_address_is_refused() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SANDBOX_AUTH_TOKEN"}
+    run = subprocess.run(
+        [sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())", "--host", "0.0.0.0"],
+        env=env, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert run.returncode == 2 and "without SANDBOX_AUTH_TOKEN" in run.stderr
+
+
+def test_without_a_token_browsers_are_kept_out(open_service: Service) -> None:
+    port = open_service.port
+    refused = [
+        {"host": f"evil.example:{port}"},
+        {"host": f"127.0.0.1.evil.example:{port}"},
+        {"origin": "http://evil.example"},
+        {"origin": "null"},
+        {"sec-fetch-site": "cross-site"},
+    ]
+    for headers in refused:
+        response = request(open_service, "POST", "/sessions", headers={"content-type": "text/plain", **headers})
+        assert response.status_code == 403, headers
+        assert "refused" in response.json()["detail"] or "not served" in response.json()["detail"]
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+        response = request(open_service, "POST", "/sessions", headers={"host": host, "origin": f"http://{host}"})
+        assert response.status_code == 201, host
+        request(open_service, "DELETE", f"/sessions/{response.json()['session_id']}")
+    assert "NO AUTHENTICATION" in open_service.output()

@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from otari_sandbox.config import Config
+from otari_sandbox.config import Settings
 from otari_sandbox.exceptions import SandboxUnavailable
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
@@ -82,7 +82,7 @@ def test_service_environment_is_invisible(loop_thread: LoopThread, tight: Sessio
 
 
 def test_missing_bubblewrap_refuses_to_start(loop_thread: LoopThread) -> None:
-    manager = SessionManager(Config(bwrap="/nonexistent/bwrap", pool_size=1))
+    manager = SessionManager(Settings(bwrap="/nonexistent/bwrap", pool_size=1))
     with pytest.raises(SandboxUnavailable, match="--isolation none"):
         loop_thread.run(manager.start())
 

@@ -15,14 +15,17 @@ import uvicorn
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .api import errors, models
 from .api.server import create_app
-from .config import Config, from_env
+from .config import Settings
 from .exceptions import SandboxUnavailable
+from .guard import HostGuard, is_loopback
 from .service import SandboxService
-from .sessions import SessionManager, become_subreaper, preflight
-from .uploads import UploadLimit
+from .sessions import SessionManager, become_subreaper, preflight, raise_fd_limit
+from .uploads import BodyLimit
 
 logger = logging.getLogger("otari_sandbox")
 
@@ -37,7 +40,7 @@ def bearer_verifier(token: str) -> Callable[[str | None], bool]:
     return verify
 
 
-def build_app(config: Config) -> FastAPI:
+def build_app(config: Settings) -> FastAPI:
     """The contract's app over a SessionManager that starts and stops with the server."""
     manager = SessionManager(config)
     service = SandboxService(manager)
@@ -52,8 +55,13 @@ def build_app(config: Config) -> FastAPI:
 
     verify = bearer_verifier(config.auth_token) if config.auth_token else None
     app = create_app(service, verify_bearer=verify, lifespan=lifespan, title="otari-sandbox")
-    app.add_middleware(UploadLimit, max_bytes=config.max_upload_bytes)
+    app.add_middleware(
+        BodyLimit, max_upload_bytes=config.max_upload_bytes, max_json_bytes=config.max_body_bytes
+    )
+    if not config.auth_token:
+        app.add_middleware(HostGuard, allowed_hosts=config.allowed_hosts.split(","))
     _answer_unknown_tools_with_400(app)
+    _answer_unparsable_bodies_with_422(app)
     app.state.manager = manager
 
     @app.get("/health", include_in_schema=False)
@@ -92,6 +100,25 @@ def _answer_unknown_tools_with_400(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, on_validation_error)
 
 
+def _answer_unparsable_bodies_with_422(app: FastAPI) -> None:
+    """FastAPI answers 400 for a body json.loads raises on with anything but a JSONDecodeError
+    (invalid UTF-8, nesting deeper than the parser allows); the contract says 422."""
+    generated = app.exception_handlers[StarletteHTTPException]
+
+    async def on_http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400 and exc.detail == _FASTAPI_PARSE_ERROR:
+            body = models.Error(detail="request body is not valid JSON").model_dump(mode="json")
+            return JSONResponse(body, status_code=422)
+        result = generated(request, exc)
+        return await result if inspect.isawaitable(result) else result
+
+    app.add_exception_handler(StarletteHTTPException, on_http_error)
+
+
+_FASTAPI_PARSE_ERROR = "There was an error parsing the body"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="otari-sandbox",
@@ -108,6 +135,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--idle-timeout", dest="idle_timeout_seconds", type=int)
     parser.add_argument("--max-lifetime", dest="max_lifetime_seconds", type=int)
     parser.add_argument("--max-upload-bytes", type=int)
+    parser.add_argument("--max-body-bytes", type=int, help="cap of every other (JSON) body")
+    parser.add_argument(
+        "--allowed-hosts",
+        help="without a token: Host names served besides loopback ones (comma-separated, * = any)",
+    )
+    parser.add_argument(
+        "--public-without-auth", action="store_true", default=None,
+        help="allow a non-loopback --host without SANDBOX_AUTH_TOKEN (anyone who reaches the "
+        "port runs code)",
+    )
     parser.add_argument("--output-cap", dest="output_cap_bytes", type=int)
     parser.add_argument("--memory-mb", type=int)
     parser.add_argument("--nproc", type=int)
@@ -123,18 +160,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Namespace]:
-    """Environment first, flags over it."""
+def config_from_args(argv: Sequence[str] | None = None) -> tuple[Settings, argparse.Namespace]:
+    """Environment first, flags over it; ValidationError for a value that cannot work."""
     args = _parser().parse_args(argv)
     skip = {"host", "port", "log_level"}
     flags = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    return from_env().with_overrides(**flags), args
+    return Settings(**flags), args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the service under uvicorn."""
-    config, args = config_from_args(argv)
+    try:
+        config, args = config_from_args(argv)
+    except ValidationError as exc:
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        print(f"otari-sandbox: {problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if not config.auth_token:
+        if not is_loopback(args.host) and not config.public_without_auth:
+            print(
+                f"otari-sandbox: refusing to serve {args.host} without SANDBOX_AUTH_TOKEN: anyone "
+                "who reaches the port could run code. Set a token, bind 127.0.0.1, or pass "
+                "--public-without-auth.", file=sys.stderr,
+            )
+            return 2
+        logger.warning(
+            "NO AUTHENTICATION (SANDBOX_AUTH_TOKEN unset): every local user and process can run "
+            "code through %s:%s; browsers are kept out by the Host/Origin guard", args.host, args.port,
+        )
+    raise_fd_limit()
     try:
         preflight(config)
     except SandboxUnavailable as exc:

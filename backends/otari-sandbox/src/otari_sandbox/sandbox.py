@@ -29,7 +29,7 @@ from typing import Any
 
 from .agentio import Capture, Channel, ProtocolError, output_pipe
 from .cgroups import SandboxCgroup
-from .config import Config
+from .config import Settings
 from .exceptions import SandboxUnavailable
 from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
 
@@ -72,7 +72,7 @@ def sandbox_environment(workspace: str) -> dict[str, str]:
     }
 
 
-def bwrap_arguments(config: Config, layout: Layout, workspace: Path) -> list[str]:
+def bwrap_arguments(config: Settings, layout: Layout, workspace: Path) -> list[str]:
     """The bwrap options (passed through ``--args``) for one sandbox."""
     args = ["--unshare-all", "--unshare-user", "--disable-userns"]
     if config.network:
@@ -123,7 +123,7 @@ class Sandbox:
 
     def __init__(
         self,
-        config: Config,
+        config: Settings,
         layout: Layout,
         workspace: Path,
         uid: int | None,

@@ -4,9 +4,11 @@ released, and tearing everything down so that nothing of a session survives it."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import logging
 import os
+import resource
 import secrets
 import time
 from collections import deque
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .cgroups import CgroupTree, SandboxCgroup
-from .config import Config
+from .config import Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
@@ -36,7 +38,17 @@ def become_subreaper() -> bool:
     return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
 
 
-def preflight(config: Config) -> None:
+def raise_fd_limit() -> int:
+    """Raise the soft RLIMIT_NOFILE to the hard limit (every sandbox and connection holds
+    fds); the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def preflight(config: Settings) -> None:
     """Refuse a configuration that cannot work, with a message saying what to do."""
     if config.isolation == "bwrap" and not os.access(config.bwrap, os.X_OK):
         raise SandboxUnavailable(
@@ -84,7 +96,7 @@ class Session:
 class SessionManager:
     """Owns every sandbox of the service: the warm pool and the leased sessions."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Settings) -> None:
         self.config = config
         self._layout: Layout | None = None
         self._sessions: dict[str, Session] = {}

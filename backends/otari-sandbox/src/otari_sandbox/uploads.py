@@ -1,6 +1,10 @@
-"""An ASGI guard that enforces the upload cap while the body streams in, before any
-multipart parsing spools it: a declared Content-Length over the cap is refused at once,
-and a body that keeps coming is cut off at the cap (413) instead of being buffered."""
+"""An ASGI guard that caps every request body while it streams in, before anything parses
+it: a declared Content-Length over the cap is refused at once, and a body that keeps coming
+is cut off at the cap (413) instead of being buffered.
+
+Uploads (POST /sessions/{id}/files) get the upload cap plus multipart framing; every other
+route gets the JSON cap, so a 64 MiB `code` is refused before a byte of it is parsed.
+"""
 
 from __future__ import annotations
 
@@ -21,21 +25,26 @@ class _BodyTooLarge(BaseException):
     pass
 
 
-class UploadLimit:
-    """Wraps an ASGI app; only POSTs to the upload route are metered."""
+class BodyLimit:
+    """Wraps an ASGI app; every request body is metered against its route's cap."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_upload_bytes: int, max_json_bytes: int) -> None:
         self.app = app
-        self.limit = max_bytes + SLACK_BYTES
-        self.max_bytes = max_bytes
+        self.max_upload_bytes = max_upload_bytes
+        self.max_json_bytes = max_json_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or not _UPLOAD_PATH.match(scope["path"]):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if scope["method"] == "POST" and _UPLOAD_PATH.match(scope["path"]):
+            cap, limit, what = self.max_upload_bytes, self.max_upload_bytes + SLACK_BYTES, "file"
+        else:
+            cap, limit, what = self.max_json_bytes, self.max_json_bytes, "request body"
+        detail = f"{what} exceeds the {cap} byte limit"
         declared = _content_length(scope)
-        if declared is not None and declared > self.limit:
-            await self._refuse(send)
+        if declared is not None and declared > limit:
+            await _refuse(send, detail)
             return
         received = 0
         started = False
@@ -45,7 +54,7 @@ class UploadLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     raise _BodyTooLarge
             return message
 
@@ -58,17 +67,18 @@ class UploadLimit:
             await self.app(scope, metered_receive, tracking_send)
         except _BodyTooLarge:
             if not started:
-                await self._refuse(send)
+                await _refuse(send, detail)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"detail": f"file exceeds the {self.max_bytes} byte limit"}).encode()
-        headers: list[Any] = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+
+async def _refuse(send: Send, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers: list[Any] = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _content_length(scope: Scope) -> int | None:
