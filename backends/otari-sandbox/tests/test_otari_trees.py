@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from otari_sandbox.exceptions import SandboxUnavailable
 from otari_sandbox.files import MAX_LISTED, Workspace
 from otari_sandbox.layout import Layout
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.trees import remove_tree
-from otari_support import LoopThread, make_chain
+from otari_support import LoopThread, make_chain, make_manager
 
 
 @pytest.fixture
@@ -122,3 +123,26 @@ def test_deleting_a_workspace_holds_up_no_file_operation(loop_thread: LoopThread
         loop_thread.run(manager.destroy(other.session_id))
     loop_thread.run(manager.drain_reclaimer())
     assert os.listdir(manager.layout.trash) == []
+
+
+def test_the_pool_refill_survives_errors_and_resumes(loop_thread: LoopThread) -> None:
+    manager = make_manager(loop_thread, pool_size=1, refill_delay_seconds=0.0)
+    try:
+        workspaces = manager.layout.workspaces
+        away = workspaces.with_name("workspaces.away")
+        # Every mkdir of a new workspace now fails (ENOTDIR), as a full disk fails them.
+        workspaces.rename(away)
+        workspaces.write_text("not a directory")
+        session = loop_thread.run(manager.create())
+        while manager.refill_errors < 2:
+            loop_thread.run(asyncio.sleep(0.01))
+        assert manager.pooled() == 0 and not any(task.done() for task in manager._tasks)
+        with pytest.raises(SandboxUnavailable):  # 503 + Retry-After over HTTP, not a 500
+            loop_thread.run(manager.create())
+        workspaces.unlink()
+        away.rename(workspaces)
+        while manager.pooled() < 1:
+            loop_thread.run(asyncio.sleep(0.01))
+        loop_thread.run(manager.destroy(session.session_id))
+    finally:
+        loop_thread.run(manager.close())

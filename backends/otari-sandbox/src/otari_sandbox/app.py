@@ -72,6 +72,7 @@ def build_app(config: Settings) -> FastAPI:
             "session_count": manager.count(),
             "max_sessions": config.capacity,
             "pooled": manager.pooled(),
+            "pool_refill_errors": manager.refill_errors,
         }
 
     return app

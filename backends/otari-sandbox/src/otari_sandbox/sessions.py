@@ -114,6 +114,8 @@ class SessionManager:
         # use: a huge tree being deleted holds up no one.
         self._reclaimer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-reclaim")
         self._reclaiming: set[asyncio.Future[None]] = set()
+        # Sandboxes the pool failed to warm (each is retried): for /health and the tests.
+        self.refill_errors = 0
 
     @property
     def layout(self) -> Layout:
@@ -235,6 +237,7 @@ class SessionManager:
                 self._free_slots.append(box.slot)
 
     async def _fill(self) -> None:
+        failures = 0
         while not self._closing:
             room = self.config.capacity - len(self._sessions) - self._reserved
             if len(self._pool) >= min(self.config.pool_size, room):
@@ -246,10 +249,16 @@ class SessionManager:
                 continue
             try:
                 box = await self._new_box(background=True)
-            except (SandboxUnavailable, AtCapacity) as exc:
-                logger.warning("could not warm a sandbox: %s", exc)
-                await asyncio.sleep(1.0)
+            except Exception as exc:
+                # A full disk, a cgroup refused, a slow boot: all may pass. The pool keeps
+                # trying, backing off up to 5 s, for as long as the service runs.
+                failures += 1
+                self.refill_errors += 1
+                delay = min(0.05 * 2**failures, 5.0)
+                logger.warning("could not warm a sandbox (retrying in %.1f s): %s", delay, exc)
+                await asyncio.sleep(delay)
                 continue
+            failures = 0
             self._pool.append(box)
 
     def _take_pooled(self) -> Box | None:
@@ -272,6 +281,9 @@ class SessionManager:
         self._reserved += 1
         try:
             box = self._take_pooled() or await self._new_box()
+        except OSError as exc:
+            # Out of fds, disk or memory: the client is told to come back (503), not a 500.
+            raise SandboxUnavailable(f"could not start a sandbox: {exc}") from exc
         finally:
             self._reserved -= 1
             self._wake.set()
