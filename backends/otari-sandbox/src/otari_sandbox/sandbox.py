@@ -290,8 +290,10 @@ class Sandbox:
         os.write(args_write, b"".join(os.fsencode(a) + b"\0" for a in options))
         os.close(args_write)
         argv = [*prefix, config.bwrap, "--args", str(args_read), *agent]
-        # bwrap's own environment stays readable through /proc inside: give it none.
-        return argv, (args_read, info_write, agent_fd), {}, None, [args_read, info_write]
+        # bwrap's own environment stays readable through /proc inside: give it none, and
+        # start it in / so that a shell in front of it (the cgroup join) exports PWD=/ rather
+        # than the service's directory.
+        return argv, (args_read, info_write, agent_fd), {}, "/", [args_read, info_write]
 
     async def _read_init_pid(self) -> int:
         """A pidfd for the sandbox's PID 1, from the JSON bwrap writes on --info-fd."""
@@ -427,7 +429,7 @@ class Sandbox:
                 await self._reap()
             for pipe in captures:
                 await pipe.wait_eof(EOF_GRACE)
-            result = _result(reply, captures, self.stop_reason if failure else None)
+            result = _result(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
             if self.cgroup is not None:
                 result.notes += self.cgroup.tripped()
             return result
@@ -447,13 +449,21 @@ class Sandbox:
     async def _exchange(
         self, channel: Channel, request: dict[str, Any], fds: list[int], deadline: float
     ) -> tuple[dict[str, Any], str | None]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + deadline
         try:
-            await channel.send(request, fds)
+            # Within the deadline too: an agent that stops reading (user code can stall it)
+            # must not hold a large request's send open forever.
+            async with asyncio.timeout(deadline):
+                await channel.send(request, fds)
+        except TimeoutError:
+            return {}, "unresponsive"
         except OSError:
             return {}, "died"
         finally:
             for fd in fds:
                 os.close(fd)
+        deadline = max(0.0, end - loop.time())
         receiving = asyncio.ensure_future(channel.receive())
         stopping = asyncio.ensure_future(self._stopped.wait())
         try:
@@ -495,7 +505,7 @@ async def _readable(fd: int, timeout: float | None = None) -> bool:
         loop.remove_reader(fd)
 
 
-def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None) -> CallResult:
+def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None, cap: int) -> CallResult:
     """Shape an (untrusted) reply and the captured streams into a CallResult."""
     rc = reply.get("rc")
     result = CallResult(
@@ -511,13 +521,15 @@ def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None)
         result.stdout, result.stdout_dropped = bytes(captures[0].data), captures[0].dropped
         result.stderr, result.stderr_dropped = bytes(captures[1].data), captures[1].dropped
     else:
+        # The agent caps what it sends, but it runs user code: the cap is enforced here too.
         for key in ("stdout", "stderr"):
             value = reply.get(key)
-            if isinstance(value, str):
-                setattr(result, key, value.encode("utf-8", "replace"))
+            data = value.encode("utf-8", "replace") if isinstance(value, str) else b""
+            setattr(result, key, data[:cap])
+            setattr(result, f"{key}_dropped", max(0, len(data) - cap))
         dropped = reply.get("stdout_dropped")
-        if isinstance(dropped, int) and dropped > 0:
-            result.stdout_dropped = dropped
+        if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+            result.stdout_dropped += dropped
     return result
 
 
