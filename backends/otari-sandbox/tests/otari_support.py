@@ -102,7 +102,7 @@ def processes(match: Callable[[str], bool]) -> list[int]:
 class Service:
     """``otari-sandbox`` in a subprocess on a free loopback port."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -114,6 +114,8 @@ class Service:
             *args,
         ]
         self.log = tempfile.TemporaryFile()
+        if fd_limit is not None:
+            command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", "--", *command]
         self.proc = subprocess.Popen(
             command, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT
         )

@@ -158,3 +158,44 @@ def test_without_a_token_browsers_are_kept_out(open_service: Service) -> None:
         assert response.status_code == 201, host
         request(open_service, "DELETE", f"/sessions/{response.json()['session_id']}")
     assert "NO AUTHENTICATION" in open_service.output()
+
+
+# -- capacity ---------------------------------------------------------------------------------
+
+
+def _parent_memory_limit(pid: int) -> int | None:
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            base = Path("/sys/fs/cgroup/memory") / path.lstrip("/")
+            for parent in base.glob(f"otari-sandbox-{pid}-*"):
+                return int((parent / "memory.limit_in_bytes").read_text())
+    return None
+
+
+def test_capacity_follows_the_aggregate_memory_limit() -> None:
+    service = Service("--pool-size", "1", "--total-memory-mb", "64")
+    try:
+        health = request(service, "GET", "/health").json()
+        limit = _parent_memory_limit(service.proc.pid)
+        if limit is None:
+            pytest.skip("no cgroup v1 memory hierarchy here")
+        assert limit == 64 * 1024 * 1024
+        assert health["max_sessions"] == 4  # 64 MiB / 16 MiB per idle session
+        ids = [request(service, "POST", "/sessions").json()["session_id"] for _ in range(4)]
+        refused = request(service, "POST", "/sessions")
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+        for sid in ids:
+            request(service, "DELETE", f"/sessions/{sid}")
+    finally:
+        service.stop()
+
+
+def test_capacity_follows_the_fd_budget() -> None:
+    # A hard limit of 512 fds: (512 - 256 reserved - 16 for the pooled sandbox) / 16 per session.
+    service = Service("--pool-size", "1", fd_limit=512)
+    try:
+        assert request(service, "GET", "/health").json()["max_sessions"] == 15
+        assert "capacity lowered from 256 to 15" in service.output()
+    finally:
+        service.stop()

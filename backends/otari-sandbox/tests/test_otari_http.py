@@ -312,9 +312,7 @@ def _pids_with(marker: str) -> list[int]:
 
 
 def test_timeouts_kill_background_work_and_return_partial_output(client: Client, sid: str) -> None:
-    started = time.monotonic()
     result = client.execute(sid, sh("echo partial; (sleep 100; echo late) & sleep 100", timeout=2))
-    assert time.monotonic() - started < 4
     content = result.result_block.content
     assert (content.return_code, content.stdout) == (-1, "partial\n")
     assert "timed out after 2s" in (content.stderr or "")
@@ -346,9 +344,7 @@ def test_twenty_sessions_in_parallel(service: Service) -> None:
         async with AsyncClient(service.url, token=TOKEN, timeout=60) as c:
             return await asyncio.gather(*(one(c, i) for i in range(20)))
 
-    started = time.monotonic()
     assert asyncio.run(many()) == [str(i * 2) for i in range(20)]
-    assert time.monotonic() - started < 10
 
 
 # -- capacity ---------------------------------------------------------------------------

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -57,10 +56,9 @@ def test_cpu_limit_is_per_call(loop_thread: LoopThread, tight: SessionManager) -
         def py(code: str) -> ExecOutcome:
             return loop_thread.run(tight.execute(session.session_id, "code_execution", {"code": code}, 20))
 
-        started = time.monotonic()
         burn = py("while True: pass")
         assert burn.return_code == -1 and "CPU time limit exceeded (1 s per call)" in burn.stderr
-        assert "timed out" not in burn.stderr and time.monotonic() - started < 15
+        assert "timed out" not in burn.stderr
         # The allowance is reset for the next call; the state survived.
         assert py("t = 0\nfor i in range(10**6): t += i\nprint(t)").stdout == str(sum(range(10**6)))
     finally:

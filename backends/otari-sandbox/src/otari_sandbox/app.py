@@ -23,8 +23,9 @@ from .api.server import create_app
 from .config import Settings
 from .exceptions import SandboxUnavailable
 from .guard import HostGuard, is_loopback
+from .processes import become_subreaper, raise_fd_limit
 from .service import SandboxService
-from .sessions import SessionManager, become_subreaper, preflight, raise_fd_limit
+from .sessions import SessionManager, preflight
 from .uploads import BodyLimit
 
 logger = logging.getLogger("otari_sandbox")
@@ -70,7 +71,7 @@ def build_app(config: Settings) -> FastAPI:
             "status": "ok",
             "isolation": config.isolation,
             "session_count": manager.count(),
-            "max_sessions": config.capacity,
+            "max_sessions": manager.capacity,
             "pooled": manager.pooled(),
             "pool_refill_errors": manager.refill_errors,
         }
@@ -151,6 +152,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--nproc", type=int)
     parser.add_argument("--fsize-mb", type=int)
     parser.add_argument("--cpu-seconds", type=int)
+    parser.add_argument("--cpus", type=float, help="CPU rate cap per sandbox (cgroups; default 1)")
+    parser.add_argument(
+        "--total-memory-mb", type=int,
+        help="memory of all sandboxes together (cgroups; default 3/4 of what the service may use)",
+    )
     parser.add_argument("--python", help="the interpreter inside sandboxes (default /usr/bin/python3)")
     parser.add_argument("--uid-base", type=int, help="first host uid of the sandboxes (when root)")
     parser.add_argument(

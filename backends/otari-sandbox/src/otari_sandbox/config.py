@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     fsize_mb: int = _env("RUNNER_FSIZE_MB", 256)
     open_files: int = _env("RUNNER_NOFILE", 1024)
     cpu_seconds: int = _env("RUNNER_CPU_SECONDS", 120)
+    # With cgroups: a sandbox's CPU rate (1 CPU over a call of at most 120 s is at most 120
+    # CPU-seconds for all its processes together) and all sandboxes' memory together (0: 3/4
+    # of the memory the service may use).
+    cpus: float = _env("RUNNER_CPUS", 1.0, ge=0)
+    total_memory_mb: int = _env("TOTAL_MEMORY_MB", 0, ge=0)
     tmp_mb: int = _env("TMP_MB", 512)
     # Each sandbox runs under a host uid of its own, uid_base + slot, when the service is root.
     uid_base: int = _env("UID_BASE", 200_000)

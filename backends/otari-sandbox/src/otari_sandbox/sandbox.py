@@ -32,6 +32,7 @@ from .cgroups import SandboxCgroup
 from .config import Settings
 from .exceptions import SandboxUnavailable
 from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
+from .processes import list_children
 
 logger = logging.getLogger(__name__)
 
@@ -149,6 +150,9 @@ class Sandbox:
         self._reaping: asyncio.Future[None] | None = None
         self._seq = 0
         self._in_call = False
+        # Host pids of bwrap, its PID 1 and the agent: what may stay between calls.
+        self._init_pid: int | None = None
+        self._resident: set[int] = set()
 
     @property
     def alive(self) -> bool:
@@ -173,6 +177,9 @@ class Sandbox:
         self.stop_reason = None
         self._stopped = asyncio.Event()
         self._reaping = None
+        if self.cgroup is not None:
+            # A restart joins the same cgroup: it must not be born frozen.
+            self.cgroup.thaw()
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
         try:
@@ -187,6 +194,9 @@ class Sandbox:
                 hello = await channel.receive()
             if hello.get("ready") is not True:
                 raise ProtocolError("no hello")
+            self._resident = {p for p in (self._proc and self._proc.pid, self._init_pid) if p}
+            if self._init_pid is not None:
+                self._resident.update(list_children(self._init_pid))
             if background and self.uid is not None:
                 # Every process of this uid is this sandbox's.
                 os.setpriority(os.PRIO_USER, self.uid, 0)
@@ -313,7 +323,10 @@ class Sandbox:
             return None
         self._info += chunk
         with contextlib.suppress(ValueError):
-            return os.pidfd_open(int(json.loads(self._info)["child-pid"]))
+            pid = int(json.loads(self._info)["child-pid"])
+            fd = os.pidfd_open(pid)
+            self._init_pid = pid
+            return fd
         if not chunk:
             raise ProtocolError("bwrap reported no child pid")
         return None
@@ -349,6 +362,7 @@ class Sandbox:
         if self._init_fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._init_fd, signal.SIGKILL)
+            self._thaw()
             return
         if self.config.isolation == "none" and self.uid is not None:
             # No PID namespace: everything under the sandbox's own uid is the sandbox.
@@ -361,7 +375,33 @@ class Sandbox:
                 )
         self._kill_outer()
 
+    def _thaw(self) -> None:
+        # A frozen process takes its SIGKILL only once thawed.
+        if self.cgroup is not None:
+            with contextlib.suppress(OSError):
+                self.cgroup.thaw()
+
+    def _freeze_between_calls(self) -> None:
+        """Stop the whole sandbox until the next call, and kill what a call left behind.
+
+        The agent ended every process at the end of the call, but user code may have left a
+        thread in the interpreter that starts more: frozen, it spends no CPU, and processes
+        it made are killed (they die on the next thaw, before anything of the call runs).
+        """
+        if self.cgroup is None or not self.cgroup.can_freeze or self.stop_reason is not None:
+            return
+        try:
+            self.cgroup.freeze()
+        except OSError as exc:
+            logger.warning("could not freeze sandbox: %s", exc)
+            return
+        for pid in self.cgroup.pids():
+            if pid not in self._resident:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
     def _kill_outer(self) -> None:
+        self._thaw()
         if self._proc_fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._proc_fd, signal.SIGKILL)
@@ -414,6 +454,12 @@ class Sandbox:
             return CallResult(-1, failure=self.stop_reason or "died")
         captures: list[Capture] = []
         self._in_call = True
+        if self.cgroup is not None and self.cgroup.frozen:
+            try:
+                self.cgroup.thaw()
+            except OSError:
+                self._in_call = False
+                return CallResult(-1, failure="died")
         try:
             write_ends: list[int] = []
             if capture:
@@ -432,6 +478,7 @@ class Sandbox:
             result = _result(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
             if self.cgroup is not None:
                 result.notes += self.cgroup.tripped()
+                self._freeze_between_calls()
             return result
         except asyncio.CancelledError:
             # The caller gave up mid-call: the agent's state is unknown, so it goes.

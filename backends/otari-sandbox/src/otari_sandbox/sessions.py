@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import os
-import resource
 import secrets
 import time
 from collections import deque
@@ -18,34 +16,49 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import cgroups as cgroups_module
 from .cgroups import CgroupTree, SandboxCgroup
 from .config import Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
+from .processes import raise_fd_limit
 from .sandbox import CallResult, Sandbox
 from .tools import ExecOutcome, prepare, shape
 from .trees import remove_tree
 
 logger = logging.getLogger(__name__)
 
-_PR_SET_CHILD_SUBREAPER = 36
+# What one session holds of the service's fds (pidfds, pipes, the control socket, cgroup
+# files, a call's two output pipes, a client connection) and what the service keeps for itself.
+FDS_PER_SESSION = 16
+FDS_RESERVED = 256
+# What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
+# admits this many sessions per MiB.
+IDLE_SESSION_MB = 16
 
 
-def become_subreaper() -> bool:
-    """Adopt orphans of our own process tree (PID 1 here does not reap them)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+def default_total_memory_mb() -> int:
+    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    with contextlib.suppress(OSError, ValueError):
+        for line in open("/proc/self/cgroup", encoding="ascii"):
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for candidate in (
+                f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes" if "memory" in controllers.split(",") else "",
+                f"/sys/fs/cgroup{path}/memory.max" if controllers == "" else "",
+            ):
+                with contextlib.suppress(OSError, ValueError):
+                    total = min(total, int(open(candidate, encoding="ascii").read()))
+    return int(total * 3 / 4) // (1024 * 1024)
 
 
-def raise_fd_limit() -> int:
-    """Raise the soft RLIMIT_NOFILE to the hard limit (every sandbox and connection holds
-    fds); the new soft limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int) -> int:
+    """Sessions the service can hold: the configured capacity, or less if the fd budget or
+    the aggregate memory limit cannot carry that many (then create answers 503, not 500)."""
+    by_fds = max(1, (fd_limit - FDS_RESERVED - FDS_PER_SESSION * config.pool_size) // FDS_PER_SESSION)
+    by_memory = max(1, total_memory_mb // IDLE_SESSION_MB) if total_memory_mb else config.capacity
+    return min(config.capacity, by_fds, by_memory)
 
 
 def preflight(config: Settings) -> None:
@@ -114,6 +127,9 @@ class SessionManager:
         # use: a huge tree being deleted holds up no one.
         self._reclaimer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-reclaim")
         self._reclaiming: set[asyncio.Future[None]] = set()
+        # Sessions the service holds at most: config.capacity, lowered at start to what the fd
+        # budget and the aggregate memory limit can carry.
+        self.capacity = config.capacity
         # Sandboxes the pool failed to warm (each is retried): for /health and the tests.
         self.refill_errors = 0
 
@@ -152,9 +168,17 @@ class SessionManager:
             # Least recently used first, so a uid is reused as late as possible.
             self._free_slots = deque(range(config.capacity + config.pool_size + 4))
         if config.cgroups:
-            name = f"otari-sandbox-{os.getpid()}-{secrets.token_hex(3)}"
+            name = f"{cgroups_module.PREFIX}{os.getpid()}-{secrets.token_hex(3)}"
             self.cgroups = await asyncio.to_thread(
-                CgroupTree.detect, name, config.memory_mb, config.nproc
+                CgroupTree.detect, name, config.memory_mb, config.nproc, config.cpus,
+                config.total_memory_mb or default_total_memory_mb(),
+            )
+        total = self.cgroups.total_memory_mb if self.cgroups is not None else 0
+        self.capacity = sized_capacity(config, raise_fd_limit(), total)
+        if self.capacity < config.capacity:
+            logger.warning(
+                "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
+                "%s MiB)", config.capacity, self.capacity, raise_fd_limit(), total or "unlimited",
             )
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
@@ -239,7 +263,7 @@ class SessionManager:
     async def _fill(self) -> None:
         failures = 0
         while not self._closing:
-            room = self.config.capacity - len(self._sessions) - self._reserved
+            room = self.capacity - len(self._sessions) - self._reserved
             if len(self._pool) >= min(self.config.pool_size, room):
                 self._wake.clear()
                 await self._wake.wait()
@@ -276,8 +300,8 @@ class SessionManager:
     ) -> Session:
         """Lease a sandbox; hints are clamped to the service's ceilings."""
         config = self.config
-        if len(self._sessions) + self._reserved >= config.capacity:
-            raise AtCapacity(f"sandbox holds {len(self._sessions)} sessions (max={config.capacity})")
+        if len(self._sessions) + self._reserved >= self.capacity:
+            raise AtCapacity(f"sandbox holds {len(self._sessions)} sessions (max={self.capacity})")
         self._reserved += 1
         try:
             box = self._take_pooled() or await self._new_box()
