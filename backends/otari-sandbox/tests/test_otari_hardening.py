@@ -3,17 +3,20 @@ bubblewrap): deep trees, oversized and malformed bodies, restarts after a kill -
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from otari_sandbox.processes import become_subreaper, list_children
 from otari_sandbox.trees import remove_tree
 from otari_support import Service
 
@@ -199,3 +202,66 @@ def test_capacity_follows_the_fd_budget() -> None:
         assert "capacity lowered from 256 to 15" in service.output()
     finally:
         service.stop()
+
+
+def _state_folder(pid: int) -> Path | None:
+    for entry in Path(tempfile.gettempdir()).glob("otari-sandbox-*"):
+        owner = entry / ".otari-owner"
+        if owner.exists() and owner.read_text().split(" ")[0] == str(pid):
+            return entry
+    return None
+
+
+def _cgroups_of(pid: int) -> list[Path]:
+    found: list[Path] = []
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(","):
+            base = Path("/sys/fs/cgroup") / controller / path.lstrip("/")
+            found += base.glob(f"otari-sandbox-{pid}-*") if controller else []
+    return found
+
+
+@pytest.mark.slow
+def test_a_start_after_kill_9_removes_the_previous_state_and_cgroups() -> None:
+    # The killed service's sandboxes are orphaned to us (as to init on a normal machine,
+    # whose PID 1 reaps them; this one's does not): reap them as init would.
+    become_subreaper()
+    killed = Service("--pool-size", "2")
+    pid = killed.proc.pid
+    sid = request(killed, "POST", "/sessions").json()["session_id"]
+    request(killed, "POST", f"/sessions/{sid}/exec", json={"tool": "code_execution", "input": {"code": "x = 1"}})
+    folder, cgroups, orphans = _state_folder(pid), _cgroups_of(pid), _descendants(pid)
+    killed.proc.send_signal(signal.SIGKILL)
+    killed.proc.wait()
+    killed.log.close()
+    reapers = [threading.Thread(target=_reap, args=(orphan,), daemon=True) for orphan in orphans]
+    for reaper in reapers:
+        reaper.start()
+    # The session's sandbox was frozen between calls: SIGKILL waits on it until a thaw.
+    assert folder is not None and folder.exists() and orphans
+    successor = Service("--pool-size", "1")
+    try:
+        assert not folder.exists()
+        assert not any(path.exists() for path in cgroups)
+        assert not any(str(folder) in line for line in Path("/proc/self/mountinfo").read_text().splitlines())
+    finally:
+        successor.stop()
+
+
+def _descendants(pid: int) -> list[int]:
+    found, stack = [], [pid]
+    while stack:
+        children = list_children(stack.pop())
+        found += children
+        stack += children
+    return found
+
+
+def _reap(pid: int) -> None:
+    # It becomes our child only when its parent dies: until then, waitpid refuses it.
+    while os.path.exists(f"/proc/{pid}"):
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        threading.Event().wait(0.01)

@@ -385,20 +385,19 @@ def _kill_members(cgroup: Path) -> None:
 
 def remove_stale(bases: dict[str, Path]) -> list[Path]:
     """Remove the parent cgroups of services that are gone (SIGKILLed): their name holds
-    their pid. Their sandboxes died with them (``--die-with-parent``); stragglers are killed."""
-    removed: list[Path] = []
+    their pid. Their sandboxes died with them (``--die-with-parent``), unless frozen: those
+    are killed and thawed here, in every hierarchy at once, before anything is removed."""
+    stale: list[Path] = []
     for base in dict.fromkeys(bases.values()):
         with contextlib.suppress(OSError):
             for entry in sorted(base.iterdir()):
                 pid = entry.name.removeprefix(PREFIX).split("-", 1)[0]
-                if not entry.name.startswith(PREFIX) or not pid.isdigit() or _alive(int(pid)):
-                    continue
-                _remove_parents([entry])
-                if not entry.exists():
-                    removed.append(entry)
-    if removed:
-        logger.info("removed %d cgroup(s) left by a service that was killed", len(removed))
-    return removed
+                if entry.name.startswith(PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                    stale.append(entry)
+    if stale:
+        _remove_parents(stale)
+        logger.info("removed the cgroups of %d service(s) that were killed", len(stale))
+    return [entry for entry in stale if not entry.exists()]
 
 
 def _alive(pid: int) -> bool:

@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     cpus: float = _env("RUNNER_CPUS", 1.0, ge=0)
     total_memory_mb: int = _env("TOTAL_MEMORY_MB", 0, ge=0)
     tmp_mb: int = _env("TMP_MB", 512)
+    # Disk quotas (when the service may mount, i.e. root): each workspace and each sandbox's
+    # /tmp + /dev/shm is a tmpfs of this many MiB and inodes (0 MiB: workspaces on the host's
+    # disk, unbounded). tmpfs pages count toward the session's memory cap.
+    workspace_mb: int = _env("WORKSPACE_MB", 1024, ge=0)
+    workspace_inodes: int = _env("WORKSPACE_INODES", 65536, ge=16)
+    tmp_inodes: int = _env("TMP_INODES", 16384, ge=16)
     # Each sandbox runs under a host uid of its own, uid_base + slot, when the service is root.
     uid_base: int = _env("UID_BASE", 200_000)
     # Cap memory and processes per sandbox with cgroups when the machine allows it.

@@ -24,6 +24,8 @@ MAX_LISTED = 10_000
 CHUNK = 1 << 20
 # Nothing longer is listed: no request could name it.
 _PATH_MAX = 4096
+# Out of space or inodes (the workspace's quota): an upload is then too large (413).
+_FULL = (errno.ENOSPC, errno.EDQUOT)
 _SUB_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 _SYS_OPENAT2 = 437  # the same number on every architecture that has it
@@ -181,7 +183,7 @@ class Workspace:
         dir_fd = self._ensure_dirs(parent)
         tmp = f".upload-{secrets.token_hex(8)}.part"
         try:
-            fd = os.open(
+            fd = _create(
                 tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
                 dir_fd=dir_fd,
             )
@@ -189,6 +191,10 @@ class Workspace:
                 size = _copy(source, fd, cap)
                 if self.owner is not None:
                     os.fchown(fd, *self.owner)
+            except OSError as exc:
+                if exc.errno in _FULL:
+                    raise TooLarge(f"the workspace is full ({exc.strerror})") from None
+                raise
             finally:
                 os.close(fd)
             try:
@@ -226,6 +232,8 @@ class Workspace:
                     pass
                 except OSError as exc:
                     os.close(current)
+                    if exc.errno in _FULL:
+                        raise TooLarge(f"the workspace is full ({exc.strerror})") from None
                     raise InvalidPath(f"{exc.strerror}: {parent}") from None
                 try:
                     nxt = open_beneath(current, part, os.O_RDONLY | os.O_DIRECTORY)
@@ -237,6 +245,15 @@ class Workspace:
             return current
         finally:
             os.close(root)
+
+
+def _create(name: str, flags: int, mode: int, *, dir_fd: int) -> int:
+    try:
+        return os.open(name, flags, mode, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in _FULL:
+            raise TooLarge(f"the workspace is full ({exc.strerror})") from None
+        raise
 
 
 def _copy(source: BinaryIO, fd: int, cap: int) -> int:

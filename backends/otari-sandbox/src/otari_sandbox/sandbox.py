@@ -31,7 +31,7 @@ from .agentio import Capture, Channel, ProtocolError, output_pipe
 from .cgroups import SandboxCgroup
 from .config import Settings
 from .exceptions import SandboxUnavailable
-from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
+from .layout import AGENT_PACKAGE, DEV_NODES, SANDBOX_UID, SANDBOX_USER, Layout
 from .processes import list_children
 
 logger = logging.getLogger(__name__)
@@ -93,9 +93,19 @@ def bwrap_arguments(config: Settings, layout: Layout, workspace: Path) -> list[s
         args += ["--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(layout.etc / name), f"/etc/{name}"]
-    tmp_size = str(config.tmp_mb * 1024 * 1024)
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc"]
+    scratch = layout.scratch / workspace.name
+    if layout.mounted:
+        # The service's own /dev skeleton and sized scratch tmpfs: bwrap's --dev and --tmpfs
+        # would show the sandbox's host uid in mountinfo, and have no inode quota.
+        args += ["--ro-bind", str(layout.dev), "/dev"]
+        for node in DEV_NODES:
+            args += ["--dev-bind", f"/dev/{node}", f"/dev/{node}"]
+        args += ["--bind", str(scratch / "shm"), "/dev/shm", "--bind", str(scratch / "tmp"), "/tmp"]
+    else:
+        tmp_size = str(config.tmp_mb * 1024 * 1024)
+        args += ["--dev", "/dev"]
+        args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
     args += ["--dir", "/var/tmp", "--ro-bind", str(layout.agent_home), AGENT_HOME]
     args += ["--bind", str(workspace), WORKSPACE, "--chdir", WORKSPACE, "--clearenv"]
     for key, value in sorted(sandbox_environment(WORKSPACE).items()):

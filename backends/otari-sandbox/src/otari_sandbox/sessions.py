@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from . import cgroups as cgroups_module
+from . import mounts
 from .cgroups import CgroupTree, SandboxCgroup
-from .config import Settings
+from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
@@ -160,7 +161,7 @@ class SessionManager:
                 "that can read the host's files and reach the network. Never expose this."
             )
         try:
-            self._layout = Layout.create(config.workspace_root)
+            self._layout = Layout.create(config.workspace_root, mount=config.isolation == "bwrap")
         except OSError as exc:
             raise SandboxUnavailable(str(exc)) from exc
         self._use_uids = os.geteuid() == 0 and config.uid_base > 0
@@ -230,9 +231,10 @@ class SessionManager:
         path = self.layout.workspaces / secrets.token_hex(8)
         cgroup: SandboxCgroup | None = None
         try:
-            path.mkdir(mode=0o700)
-            if uid is not None:
-                os.chown(path, uid, uid)
+            try:
+                self._make_dirs(path, uid)
+            except OSError as exc:
+                raise SandboxUnavailable(f"could not prepare the sandbox's directories: {exc}") from exc
             if self.cgroups is not None:
                 try:
                     cgroup = self.cgroups.child()
@@ -243,7 +245,7 @@ class SessionManager:
         except BaseException:
             if cgroup is not None:
                 await cgroup.remove()
-            self._reclaim(path)
+            self._remove_dirs(path)
             if slot is not None:
                 self._free_slots.append(slot)
             raise
@@ -255,7 +257,7 @@ class SessionManager:
             await box.sandbox.stop(reason)
             if box.sandbox.cgroup is not None:
                 await box.sandbox.cgroup.remove()
-            self._reclaim(box.workspace.root)
+            self._remove_dirs(box.workspace.root)
         finally:
             if box.slot is not None:
                 self._free_slots.append(box.slot)
@@ -376,6 +378,35 @@ class SessionManager:
         return await sandbox.call(request, capture=capture, deadline=timeout + self.config.kill_grace_seconds)
 
     # -- reclaiming ---------------------------------------------------------------------
+
+    def _make_dirs(self, workspace: Path, uid: int | None) -> None:
+        """The workspace and, on a mounted layout, the sized tmpfs mounts of the sandbox."""
+        config, layout = self.config, self.layout
+        workspace.mkdir(mode=0o700)
+        if layout.mounted:
+            if config.workspace_mb:
+                mounts.mount_tmpfs(workspace, config.workspace_mb * MIB, config.workspace_inodes, 0o700)
+            scratch = layout.scratch / workspace.name
+            scratch.mkdir(mode=0o711)
+            mounts.mount_tmpfs(scratch, config.tmp_mb * MIB, config.tmp_inodes, 0o711)
+            for name in ("tmp", "shm"):
+                (scratch / name).mkdir()
+                os.chmod(scratch / name, 0o1777)
+        if uid is not None:
+            os.chown(workspace, uid, uid)
+
+    def _remove_dirs(self, workspace: Path) -> None:
+        """Unmount and remove what _make_dirs made; a workspace on disk goes to the reclaimer."""
+        scratch = self.layout.scratch / workspace.name
+        if self.layout.mounted:
+            mounts.unmount(scratch)
+            with contextlib.suppress(OSError):
+                scratch.rmdir()
+        if self.layout.mounted and self.config.workspace_mb and mounts.unmount(workspace):
+            with contextlib.suppress(OSError):
+                workspace.rmdir()
+                return
+        self._reclaim(workspace)
 
     async def drain_reclaimer(self) -> None:
         """Wait until every ended session's workspace is deleted."""
