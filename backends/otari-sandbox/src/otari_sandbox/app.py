@@ -153,6 +153,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fsize-mb", type=int)
     parser.add_argument("--cpu-seconds", type=int)
     parser.add_argument("--cpus", type=float, help="CPU rate cap per sandbox (cgroups; default 1)")
+    parser.add_argument("--workspace-mb", type=int, help="workspace quota (root: tmpfs; 0 = host disk)")
+    parser.add_argument("--tmp-mb", type=int, help="/tmp + /dev/shm quota per sandbox (default 512)")
     parser.add_argument(
         "--total-memory-mb", type=int,
         help="memory of all sandboxes together (cgroups; default 3/4 of what the service may use)",
