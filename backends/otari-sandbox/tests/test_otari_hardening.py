@@ -124,6 +124,7 @@ def test_unparsable_bodies_are_422(open_service: Service, open_sid: str, body: b
 # -- authentication and browsers ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", ["", "  \t"])
 def test_a_blank_token_refuses_to_start(token: str) -> None:
     run = subprocess.run(
@@ -134,6 +135,7 @@ def test_a_blank_token_refuses_to_start(token: str) -> None:
     assert run.returncode == 2 and "SANDBOX_AUTH_TOKEN is set but blank" in run.stderr
 
 
+@pytest.mark.slow
 def test_without_a_token_a_public_address_is_refused() -> None:
     env = {k: v for k, v in os.environ.items() if k != "SANDBOX_AUTH_TOKEN"}
     run = subprocess.run(
@@ -176,6 +178,7 @@ def _parent_memory_limit(pid: int) -> int | None:
     return None
 
 
+@pytest.mark.slow
 def test_capacity_follows_the_aggregate_memory_limit() -> None:
     service = Service("--pool-size", "1", "--total-memory-mb", "64")
     try:
@@ -194,6 +197,7 @@ def test_capacity_follows_the_aggregate_memory_limit() -> None:
         service.stop()
 
 
+@pytest.mark.slow
 def test_capacity_follows_the_fd_budget() -> None:
     # A hard limit of 512 fds: (512 - 256 reserved - 16 for the pooled sandbox) / 16 per session.
     service = Service("--pool-size", "1", fd_limit=512)

@@ -331,6 +331,7 @@ def test_huge_outputs_are_capped(client: Client, sid: str) -> None:
     assert bash.stdout == "done\n" and "bytes elided" in (bash.stderr or "")
 
 
+@pytest.mark.slow
 def test_twenty_sessions_in_parallel(service: Service) -> None:
     async def one(c: AsyncClient, i: int) -> str:
         handle = await c.create_session()
@@ -389,6 +390,7 @@ def _ignore_errors(call: Any) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_the_command_refuses_to_run_without_bubblewrap() -> None:
     run = subprocess.run(
         [sys.executable, "-c", "from otari_sandbox.app import main; raise SystemExit(main())"],

@@ -271,8 +271,7 @@ def test_a_cancelled_start_leaves_no_process(
     # A uid per case, so a straggler of one case is never counted against the next.
     uid = manager.config.uid_base + 990 + _START_DELAYS.index(delay)
     workspace = manager.layout.workspaces / f"cancelled-{delay}"
-    workspace.mkdir()
-    os.chown(workspace, uid, uid)
+    manager._make_dirs(workspace, uid)  # and, on a mounted layout, its scratch /tmp
     sandbox = Sandbox(manager.config, manager.layout, workspace, uid)
 
     async def attempt() -> None:

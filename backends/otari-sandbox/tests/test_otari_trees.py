@@ -100,7 +100,16 @@ def test_the_reaper_removes_deep_workspaces(loop_thread: LoopThread, manager: Se
     assert os.listdir(manager.layout.trash) == []
 
 
-def test_deleting_a_workspace_holds_up_no_file_operation(loop_thread: LoopThread, manager: SessionManager) -> None:
+@pytest.fixture(scope="module")
+def on_disk(loop_thread: LoopThread) -> Iterator[SessionManager]:
+    """Workspaces on the host's disk (a tmpfs workspace is unmounted, not deleted)."""
+    manager = make_manager(loop_thread, pool_size=1, workspace_mb=0)
+    yield manager
+    loop_thread.run(manager.close())
+
+
+def test_deleting_a_workspace_holds_up_no_file_operation(loop_thread: LoopThread, on_disk: SessionManager) -> None:
+    manager = on_disk
     busy, release = threading.Event(), threading.Event()
 
     def long_deletion() -> None:
