@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import threading
 from collections.abc import Iterator
@@ -100,8 +101,10 @@ def test_nothing_runs_between_calls(loop_thread: LoopThread, capped: SessionMana
         run = lambda code: loop_thread.run(capped.execute(session.session_id, "code_execution", {"code": code}, 20))  # noqa: E731
         assert run(BURNER).return_code == 0
         # A thread of the interpreter keeps starting processes after the call's clean-up: the
-        # whole sandbox is frozen, and whatever it started is killed.
-        assert cgroup.frozen
+        # whole sandbox is frozen (at once when a process outlived the call, else once idle
+        # for FREEZE_AFTER), and whatever it started is killed.
+        while not cgroup.frozen:
+            loop_thread.run(asyncio.sleep(0.01))
         strays = [p for p in cgroup.pids() if p not in session.box.sandbox._resident]
         assert all(_pending_kill(pid) for pid in strays)
         before = cgroup.cpu_seconds()
@@ -127,5 +130,26 @@ def test_a_call_spends_at_most_one_cpu(loop_thread: LoopThread, capped: SessionM
         # Three busy processes for 2 s would take up to 4 CPU-seconds of this 2-core machine
         # (6 of a bigger one); capped at 1 CPU they get 2 (plus a period's rounding).
         assert cgroup.cpu_seconds() - before < 2.4
+    finally:
+        loop_thread.run(capped.destroy(session.session_id))
+
+
+def test_a_thread_burning_cpu_alone_is_frozen_once_idle(loop_thread: LoopThread, capped: SessionManager) -> None:
+    session = loop_thread.run(capped.create())
+    cgroup = session.box.sandbox.cgroup
+    assert cgroup is not None
+    if not cgroup.can_freeze:
+        pytest.skip("no freezer controller here")
+    try:
+        spin = "import threading\ndef spin():\n    while True:\n        pass\nthreading.Thread(target=spin, daemon=True).start()"
+        run = lambda code: loop_thread.run(capped.execute(session.session_id, "code_execution", {"code": code}, 20))  # noqa: E731
+        assert run(spin).return_code == 0
+        # No process outlived the call, only a thread: frozen once idle for FREEZE_AFTER.
+        while not cgroup.frozen:
+            loop_thread.run(asyncio.sleep(0.01))
+        before = cgroup.cpu_seconds()
+        threading.Event().wait(1.0)  # an observation window, not an ordering
+        assert cgroup.cpu_seconds() - before < 0.05
+        assert run("print('thawed')").stdout == "thawed"
     finally:
         loop_thread.run(capped.destroy(session.session_id))

@@ -43,6 +43,8 @@ LAUNCHER = (
     f"from {AGENT_PACKAGE}.main import main; raise SystemExit(main(sys.argv[2:]))"
 )
 START_TIMEOUT = 15.0
+# A sandbox idle this long after a call is frozen until the next one (strays: at once).
+FREEZE_AFTER = 0.05
 EOF_GRACE = 0.5
 
 _SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -163,6 +165,7 @@ class Sandbox:
         # Host pids of bwrap, its PID 1 and the agent: what may stay between calls.
         self._init_pid: int | None = None
         self._resident: set[int] = set()
+        self._freezing: asyncio.TimerHandle | None = None
 
     @property
     def alive(self) -> bool:
@@ -362,6 +365,9 @@ class Sandbox:
         and would linger, orphaned.
         """
         self._stopped.set()
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
         if self._init_fd is None and self._info_fd is not None and self._proc is not None:
             # A start cut short: bwrap writes the PID within milliseconds of starting.
             deadline = time.monotonic() + 1.0
@@ -391,14 +397,27 @@ class Sandbox:
             with contextlib.suppress(OSError):
                 self.cgroup.thaw()
 
-    def _freeze_between_calls(self) -> None:
+    def _after_call(self) -> None:
+        """Schedule the freeze of an idle sandbox; at once if a process outlived the call."""
+        if self.cgroup is None or not self.cgroup.can_freeze or self.stop_reason is not None:
+            return
+        if any(pid not in self._resident for pid in self.cgroup.pids()):
+            self._freeze()
+            return
+        # Back-to-back calls pay nothing; a sandbox idle for FREEZE_AFTER is frozen.
+        self._freezing = asyncio.get_running_loop().call_later(FREEZE_AFTER, self._freeze)
+
+    def _freeze(self) -> None:
         """Stop the whole sandbox until the next call, and kill what a call left behind.
 
         The agent ended every process at the end of the call, but user code may have left a
-        thread in the interpreter that starts more: frozen, it spends no CPU, and processes
-        it made are killed (they die on the next thaw, before anything of the call runs).
+        thread in the interpreter that starts more (or a signal handler, a timer): frozen, it
+        spends no CPU, and the processes it made are killed (they die on the next thaw,
+        before anything of the call runs).
         """
-        if self.cgroup is None or not self.cgroup.can_freeze or self.stop_reason is not None:
+        # Never during a call: a call cancels the timer before anything else.
+        self._freezing = None
+        if self.cgroup is None or self.stop_reason is not None:
             return
         try:
             self.cgroup.freeze()
@@ -464,6 +483,9 @@ class Sandbox:
             return CallResult(-1, failure=self.stop_reason or "died")
         captures: list[Capture] = []
         self._in_call = True
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
         if self.cgroup is not None and self.cgroup.frozen:
             try:
                 self.cgroup.thaw()
@@ -488,7 +510,7 @@ class Sandbox:
             result = _result(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
             if self.cgroup is not None:
                 result.notes += self.cgroup.tripped()
-                self._freeze_between_calls()
+                self._after_call()
             return result
         except asyncio.CancelledError:
             # The caller gave up mid-call: the agent's state is unknown, so it goes.
