@@ -97,11 +97,11 @@ class SandboxCgroup:
         v1 = {
             "oom": ("memory", "memory.oom_control"), "pids": ("pids", "pids.events"),
             "freeze": ("freezer", "freezer.state"), "cpu": ("cpuacct", "cpuacct.usage"),
-            "procs": ("pids", "cgroup.procs"),
+            "procs": ("pids", "cgroup.procs"), "count": ("pids", "pids.current"),
         }
         v2 = {
             "oom": "memory.events", "pids": "pids.events", "freeze": "cgroup.freeze",
-            "cpu": "cpu.stat", "procs": "cgroup.procs",
+            "cpu": "cpu.stat", "procs": "cgroup.procs", "count": "pids.current",
         }
         if self.version == 2:
             directory = self.dirs["unified"]
@@ -114,7 +114,7 @@ class SandboxCgroup:
         """Open the counter and freezer files; take the counters' values as the baseline."""
         fds: dict[str, int] = {}
         try:
-            for role in ("oom", "pids", "freeze", "cpu", "procs"):
+            for role in ("oom", "pids", "freeze", "cpu", "procs", "count"):
                 path = self._file(role)
                 if path is not None:
                     flags = os.O_RDWR if role == "freeze" else os.O_RDONLY
@@ -164,6 +164,14 @@ class SandboxCgroup:
         if self.frozen and self._fds is not None:
             os.pwrite(self._fds["freeze"], b"THAWED" if self.version == 1 else b"0", 0)
             self.frozen = False
+
+    def tasks(self) -> int:
+        """Tasks (threads included) in the cgroup: a counter, cheap to read, unlike ``pids``."""
+        if self._fds is None or "count" not in self._fds:
+            return 0
+        with contextlib.suppress(OSError, ValueError):
+            return int(os.pread(self._fds["count"], 32, 0))
+        return 0
 
     def pids(self) -> list[int]:
         """Host pids of every process in the cgroup."""

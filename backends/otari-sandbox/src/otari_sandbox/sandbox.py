@@ -401,7 +401,8 @@ class Sandbox:
         """Schedule the freeze of an idle sandbox; at once if a process outlived the call."""
         if self.cgroup is None or not self.cgroup.can_freeze or self.stop_reason is not None:
             return
-        if any(pid not in self._resident for pid in self.cgroup.pids()):
+        if self.cgroup.tasks() > len(self._resident):
+            # A process or a thread outlived the call (the agent and bwrap are one task each).
             self._freeze()
             return
         # Back-to-back calls pay nothing; a sandbox idle for FREEZE_AFTER is frozen.
