@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from otari_sandbox.exceptions import TooLarge
 from otari_sandbox.sessions import SessionManager
+from otari_sandbox.tools import ExecOutcome
 from otari_support import LoopThread, make_manager
 
 
@@ -19,7 +20,7 @@ class Session:
         self.loop_thread, self.manager = loop_thread, manager
         self.id = loop_thread.run(manager.create()).session_id
 
-    def __call__(self, tool: str, timeout: int | None = None, **payload: object):  # type: ignore[no-untyped-def]
+    def __call__(self, tool: str, timeout: int | None = None, **payload: object) -> ExecOutcome:
         return self.loop_thread.run(self.manager.execute(self.id, tool, payload, timeout))
 
 

@@ -171,6 +171,7 @@ def test_large_download_streams(client: Client, sid: str) -> None:
 # -- declared errors --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_auth_is_required_everywhere(service: Service) -> None:
     cases = [
         ("POST", "/sessions"), ("DELETE", "/sessions/x"), ("POST", "/sessions/x/exec"),

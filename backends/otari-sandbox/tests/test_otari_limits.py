@@ -50,6 +50,7 @@ def test_file_size_limit_is_reported(loop_thread: LoopThread, tight: SessionMana
     assert shell.return_code != 0 and "File size limit exceeded" in shell.stderr
 
 
+@pytest.mark.slow
 def test_cpu_limit_is_per_call(loop_thread: LoopThread, tight: SessionManager) -> None:
     session = loop_thread.run(tight.create())
     try:
