@@ -10,12 +10,18 @@ isolation unless --isolation none) and measures, with a keep-alive httpx client:
 - 20 concurrent sessions: execs per second; destroy;
 - memory per idle session (PSS of the service's process tree, 20 sessions).
 Run: `make bench` or `.venv/bin/python bench/otari_sandbox.py [--runs N] [--isolation none]`.
+
+Before/after: `--save FILE` writes the medians as JSON; `--baseline FILE` prints them beside
+this run's, with the ratio, and flags a create/first/warm exec more than 10% slower.
+`--src DIR` runs the service from another source tree (e.g. a worktree of an older commit),
+so both sides can be measured back to back on the same machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -26,6 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+
+# The figures the hardening must not cost more than 10% of (issue 9).
+GUARDED = ("create", "first_exec", "warm_exec")
 
 PYTHON = "/usr/bin/python3"
 EXEC = {"tool": "code_execution", "input": {"code": "x = 1"}}
@@ -177,6 +186,9 @@ def wait_for_full_pool(client: httpx.Client, size: int, timeout: float = 30.0) -
     raise SystemExit(f"the pool did not refill to {size} in {timeout} s")
 
 
+SOURCE: list[str] = []
+
+
 def start_service(isolation: str, pool: int) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -186,7 +198,8 @@ def start_service(isolation: str, pool: int) -> tuple[subprocess.Popen[bytes], s
         "--port", str(port), "--isolation", isolation, "--pool-size", str(pool),
         "--log-level", "warning",
     ]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": SOURCE[0]} if SOURCE else None
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -208,8 +221,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--isolation", choices=["bwrap", "none"], default="bwrap")
     parser.add_argument("--pool-size", type=int, default=8)
+    parser.add_argument("--save", type=Path, help="write this run's medians (JSON) here")
+    parser.add_argument("--baseline", type=Path, help="medians of an earlier run (--save) to compare with")
+    parser.add_argument("--src", help="run the service from this source directory (PYTHONPATH)")
     args = parser.parse_args()
     runs = args.runs
+    if args.src:
+        SOURCE.append(str(Path(args.src).resolve()))
 
     spawn = statistics.median(spawn_floor(runs))
     pipe = statistics.median(pipe_floor(runs * 10))
@@ -252,6 +270,26 @@ def main() -> None:
     print(f"  20 concurrent sessions  {throughput:7.0f} execs/s")
     print(f"  destroy                 p50 {ms(statistics.median(phase['destroy']))}")
     print(f"  memory per idle session {per_session / 2**20:7.1f} MiB (PSS)")
+    medians = {
+        "create": create_p50, "create_cold": statistics.median(cold), "first_exec": first_p50,
+        "warm_exec": warm_p50, "destroy": statistics.median(phase["destroy"]), "http_floor": http,
+        "throughput": throughput, "pss_per_session": per_session,
+    }
+    if args.save:
+        args.save.write_text(json.dumps(medians, indent=2) + "\n")
+    if args.baseline:
+        compare(json.loads(args.baseline.read_text()), medians)
+
+
+def compare(before: dict[str, float], after: dict[str, float]) -> None:
+    """Print before/after medians; flag a guarded figure more than 10% worse."""
+    print("  before/after (medians; ratio after/before)")
+    for key in sorted(set(before) & set(after)):
+        ratio = after[key] / before[key] if before[key] else float("nan")
+        worse = ratio > 1.10 if key != "throughput" else ratio < 1 / 1.10
+        flag = "  OVER 10%" if key in GUARDED and worse else ""
+        scale, unit = (1, "/s") if key == "throughput" else (2**-20, " MiB") if key.startswith("pss") else (1000, " ms")
+        print(f"    {key:16} {before[key] * scale:9.3f}{unit} -> {after[key] * scale:9.3f}{unit}  x{ratio:5.2f}{flag}")
 
 
 if __name__ == "__main__":

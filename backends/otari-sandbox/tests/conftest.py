@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from otari_sandbox.sessions import SessionManager, become_subreaper
+from otari_sandbox.processes import become_subreaper
+from otari_sandbox.sessions import SessionManager
 from otari_support import LoopThread, make_manager
 
 

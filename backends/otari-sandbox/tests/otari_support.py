@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import httpx
-from otari_sandbox.config import Config
+from otari_sandbox.config import Settings
 from otari_sandbox.sessions import SessionManager
 from otari_sandbox.tools import ExecOutcome
 
@@ -72,7 +72,7 @@ def make_manager(loop_thread: LoopThread, **overrides: Any) -> SessionManager:
         "kill_grace_seconds": 0.5,
     }
     settings.update(overrides)
-    manager = SessionManager(Config(**settings))
+    manager = SessionManager(Settings(**settings))
     loop_thread.run(manager.start())
     return manager
 
@@ -102,7 +102,7 @@ def processes(match: Callable[[str], bool]) -> list[int]:
 class Service:
     """``otari-sandbox`` in a subprocess on a free loopback port."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -114,6 +114,8 @@ class Service:
             *args,
         ]
         self.log = tempfile.TemporaryFile()
+        if fd_limit is not None:
+            command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", "--", *command]
         self.proc = subprocess.Popen(
             command, env={**os.environ, **(env or {})}, stdout=self.log, stderr=subprocess.STDOUT
         )
@@ -141,3 +143,17 @@ class Service:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+def make_chain(root: str, depth: int, leaf: str = "leaf.txt") -> None:
+    """A directory chain ``depth`` levels deep below ``root`` (no recursion, no long paths)."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            sub = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = sub
+        os.close(os.open(leaf, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+    finally:
+        os.close(fd)

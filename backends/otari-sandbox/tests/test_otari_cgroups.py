@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from otari_sandbox.sessions import SessionManager
@@ -18,7 +22,7 @@ def capped(loop_thread: LoopThread) -> Iterator[SessionManager]:
     yield manager
     parents = manager.cgroups.parents
     loop_thread.run(manager.close())
-    assert not any(parent.exists() for parent in parents)
+    assert not any(parent.exists() for parent in parents.values())
 
 
 def test_processes_together_exceeding_the_session_cap_are_killed(
@@ -49,7 +53,7 @@ def test_cgroup_is_removed_with_its_session(loop_thread: LoopThread, capped: Ses
     for procs in cgroup.procs_files:
         assert len(procs.read_text().split()) >= 3  # bwrap, its PID 1, the agent
     loop_thread.run(capped.destroy(session.session_id))
-    assert not any(path.exists() for path in cgroup.dirs)
+    assert not any(path.exists() for path in cgroup.dirs.values())
 
 
 def test_without_cgroups_rlimits_stay(loop_thread: LoopThread) -> None:
@@ -60,3 +64,92 @@ def test_without_cgroups_rlimits_stay(loop_thread: LoopThread) -> None:
         assert result.return_code == 0 and 20 < int(result.stdout) < 32
     finally:
         loop_thread.run(manager.close())
+
+
+def _pending_kill(pid: int) -> bool:
+    """True if SIGKILL waits on ``pid`` (a frozen process takes it when thawed)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True  # already gone
+    pending = [int(line.split()[1], 16) for line in status.splitlines() if line.startswith(("SigPnd", "ShdPnd"))]
+    return any(mask & (1 << (signal.SIGKILL - 1)) for mask in pending)
+
+
+BURNER = (
+    "import subprocess, threading\n"
+    "def burn():\n"
+    "    while True:\n"
+    "        try:\n"
+    "            subprocess.Popen(['sh', '-c', 'while :; do :; done'])\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "        for _ in range(10**6):\n"
+    "            pass\n"
+    "threading.Thread(target=burn, daemon=True).start()\n"
+)
+
+
+@pytest.mark.slow
+def test_nothing_runs_between_calls(loop_thread: LoopThread, capped: SessionManager) -> None:
+    session = loop_thread.run(capped.create())
+    cgroup = session.box.sandbox.cgroup
+    assert cgroup is not None
+    if not cgroup.can_freeze:
+        pytest.skip("no freezer controller here")
+    try:
+        run = lambda code: loop_thread.run(capped.execute(session.session_id, "code_execution", {"code": code}, 20))  # noqa: E731
+        assert run(BURNER).return_code == 0
+        # A thread of the interpreter keeps starting processes after the call's clean-up: the
+        # whole sandbox is frozen (at once when a process outlived the call, else once idle
+        # for FREEZE_AFTER), and whatever it started is killed.
+        while not cgroup.frozen:
+            loop_thread.run(asyncio.sleep(0.01))
+        strays = [p for p in cgroup.pids() if p not in session.box.sandbox._resident]
+        assert all(_pending_kill(pid) for pid in strays)
+        before = cgroup.cpu_seconds()
+        threading.Event().wait(1.0)  # an observation window, not an ordering
+        assert cgroup.cpu_seconds() - before < 0.05
+        assert run("print('thawed')").stdout == "thawed"
+        assert not any(p in cgroup.pids() for p in strays)
+    finally:
+        loop_thread.run(capped.destroy(session.session_id))
+
+
+@pytest.mark.slow
+def test_a_call_spends_at_most_one_cpu(loop_thread: LoopThread, capped: SessionManager) -> None:
+    if capped.cgroups is None or not ({"cpu", "unified"} & set(capped.cgroups.parents)):
+        pytest.skip("no cpu controller here")
+    session = loop_thread.run(capped.create())
+    cgroup = session.box.sandbox.cgroup
+    assert cgroup is not None
+    try:
+        before = cgroup.cpu_seconds()
+        busy = "for i in 1 2 3; do timeout 2 sh -c 'while :; do :; done' & done; wait"
+        loop_thread.run(capped.execute(session.session_id, "bash_code_execution", {"command": busy}, 20))
+        # Three busy processes for 2 s would take up to 4 CPU-seconds of this 2-core machine
+        # (6 of a bigger one); capped at 1 CPU they get 2 (plus a period's rounding).
+        assert cgroup.cpu_seconds() - before < 2.4
+    finally:
+        loop_thread.run(capped.destroy(session.session_id))
+
+
+def test_a_thread_burning_cpu_alone_is_frozen(loop_thread: LoopThread, capped: SessionManager) -> None:
+    session = loop_thread.run(capped.create())
+    cgroup = session.box.sandbox.cgroup
+    assert cgroup is not None
+    if not cgroup.can_freeze:
+        pytest.skip("no freezer controller here")
+    try:
+        spin = "import threading\ndef spin():\n    while True:\n        pass\nthreading.Thread(target=spin, daemon=True).start()"
+        run = lambda code: loop_thread.run(capped.execute(session.session_id, "code_execution", {"code": code}, 20))  # noqa: E731
+        assert run(spin).return_code == 0
+        # No process outlived the call, only a thread: counted as a task, frozen at once.
+        while not cgroup.frozen:
+            loop_thread.run(asyncio.sleep(0.01))
+        before = cgroup.cpu_seconds()
+        threading.Event().wait(1.0)  # an observation window, not an ordering
+        assert cgroup.cpu_seconds() - before < 0.05
+        assert run("print('thawed')").stdout == "thawed"
+    finally:
+        loop_thread.run(capped.destroy(session.session_id))

@@ -84,19 +84,16 @@ def test_protocol_looking_output_cannot_desynchronise(run: Runner) -> None:
 
 
 def test_background_processes_do_not_hold_the_call_and_do_not_survive_it(run: Runner) -> None:
-    started = time.monotonic()
-    assert run.sh("sleep 30 & echo started").stdout == "started\n"
-    assert run.py("import subprocess; p = subprocess.Popen(['sleep', '30'])").return_code == 0
-    assert time.monotonic() - started < 5
+    # Held by either, a call would outlast the 60 s the test waits for it.
+    assert run.sh("sleep 300 & echo started").stdout == "started\n"
+    assert run.py("import subprocess; p = subprocess.Popen(['sleep', '300'])").return_code == 0
     alive = run.py("import os; print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))")
     assert alive.stdout == "[1, 2]"  # bwrap's init and the agent, nothing else
 
 
 def test_python_timeout_keeps_state_and_returns_partial_output(run: Runner) -> None:
     run.py("kept = 'yes'")
-    started = time.monotonic()
     result = run.py("import time\nprint('partial', flush=True)\ntime.sleep(30)", timeout=1)
-    assert time.monotonic() - started < 3
     assert result.return_code == -1 and result.stdout == "partial"
     assert "timed out after 1s (interpreter state kept)" in result.stderr
     assert run.py("print(kept)").stdout == "yes"
@@ -110,9 +107,7 @@ def test_unstoppable_python_is_killed_and_the_session_recovers(run: Runner) -> N
         "print('before', flush=True)\n"
         "time.sleep(30)"
     )
-    started = time.monotonic()
     result = run.py(code, timeout=1)
-    assert time.monotonic() - started < 4
     assert result.return_code == -1 and result.stdout == "before"
     assert "state was lost" in result.stderr
     after = run.py("print(open('survives.txt').read()); print('kept' in globals())")
@@ -120,9 +115,7 @@ def test_unstoppable_python_is_killed_and_the_session_recovers(run: Runner) -> N
 
 
 def test_bash_timeout_kills_background_work(run: Runner) -> None:
-    started = time.monotonic()
     result = run.sh("(sleep 60; echo never) & echo now; sleep 60", timeout=1)
-    assert time.monotonic() - started < 3
     assert result.return_code == -1 and result.stdout == "now\n"
     assert "bash: command timed out after 1s" in result.stderr
     alive = run.py("import os; print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))")
@@ -133,9 +126,7 @@ def test_outputs_are_capped_with_a_marker(run: Runner) -> None:
     result = run.py("import sys; sys.stdout.write('x' * (3 * 1024 * 1024))")
     assert len(result.stdout) < 1024 * 1024 + 100
     assert result.stdout.endswith(f"[output truncated by sandbox: {2 * 1024 * 1024} bytes elided]")
-    started = time.monotonic()
     huge = run.sh("head -c 50000000 /dev/zero | tr '\\0' 'y'; echo; echo tail >&2")
-    assert time.monotonic() - started < 10
     assert huge.return_code == 0 and huge.stderr == "tail\n" and "bytes elided" in huge.stdout
 
 
@@ -236,9 +227,11 @@ def test_destroy_during_a_call_returns_a_clean_result(
     session = loop_thread.run(manager.create())
     uid = session.box.sandbox.uid
     call = loop_thread.submit(
-        manager.execute(session.session_id, "bash_code_execution", {"command": "sleep 5 & sleep 30"}, 60)
+        manager.execute(session.session_id, "bash_code_execution", {"command": "sleep 5 & touch started; sleep 30"}, 60)
     )
-    time.sleep(0.3)
+    while not (session.box.workspace.root / "started").exists():
+        assert not call.done()
+        os.sched_yield()
     loop_thread.run(manager.destroy(session.session_id))
     result = call.result(5)
     assert result.return_code == -1 and "destroyed during the call" in result.stderr
@@ -252,22 +245,20 @@ def _processes_of(uid: int) -> list[int]:
 
 
 def test_sessions_run_in_parallel(loop_thread: LoopThread, manager: SessionManager) -> None:
-    async def one(i: int) -> str:
-        session = await manager.create()
-        try:
-            result = await manager.execute(
-                session.session_id, "code_execution", {"code": f"import time; time.sleep(0.5); print({i})"}, None
-            )
-            return result.stdout
-        finally:
-            await manager.destroy(session.session_id)
+    sessions = [loop_thread.run(manager.create()) for _ in range(6)]
+    # The monotonic clock is the host's inside the sandboxes (no time namespace).
+    code = "import time; start = time.monotonic(); time.sleep(1); print(start, time.monotonic())"
 
-    async def many() -> list[str]:
-        return await asyncio.gather(*(one(i) for i in range(6)))
+    async def many() -> list[ExecOutcome]:
+        return await asyncio.gather(*(manager.execute(s.session_id, "code_execution", {"code": code}, None) for s in sessions))
 
-    started = time.monotonic()
-    assert loop_thread.run(many()) == [str(i) for i in range(6)]
-    assert time.monotonic() - started < 2.5
+    try:
+        spans = [tuple(map(float, r.stdout.split())) for r in loop_thread.run(many())]
+    finally:
+        for session in sessions:
+            loop_thread.run(manager.destroy(session.session_id))
+    # Every call was running at the same moment: the last to start began before the first ended.
+    assert max(start for start, _ in spans) < min(end for _, end in spans)
 
 
 _START_DELAYS = [0.0, 0.003, 0.01, 0.03, 0.1]
@@ -280,8 +271,7 @@ def test_a_cancelled_start_leaves_no_process(
     # A uid per case, so a straggler of one case is never counted against the next.
     uid = manager.config.uid_base + 990 + _START_DELAYS.index(delay)
     workspace = manager.layout.workspaces / f"cancelled-{delay}"
-    workspace.mkdir()
-    os.chown(workspace, uid, uid)
+    manager._make_dirs(workspace, uid)  # and, on a mounted layout, its scratch /tmp
     sandbox = Sandbox(manager.config, manager.layout, workspace, uid)
 
     async def attempt() -> None:

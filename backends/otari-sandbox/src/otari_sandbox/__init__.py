@@ -5,8 +5,8 @@ bubblewrap container and its control socket), ``sessions`` (pool, leases, reapin
 ``files`` (confined workspace I/O), ``service`` and ``app`` (the HTTP contract).
 """
 
-from .config import Config
+from .config import Settings
 from .sessions import SessionManager
 
-__all__ = ["Config", "SessionManager"]
+__all__ = ["SessionManager", "Settings"]
 __version__ = "0.1.0"

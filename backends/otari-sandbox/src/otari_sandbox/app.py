@@ -10,20 +10,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from pydantic import ValidationError
 
-from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
+from .api._serving import LocalOnlyGuard, is_loopback, serve
 from .api.server import create_app
-from .config import Config, from_env
+from .config import Settings
 from .exceptions import SandboxUnavailable
+from .processes import become_subreaper, raise_fd_limit
 from .service import SandboxService
-from .sessions import SessionManager, become_subreaper, preflight
+from .sessions import SessionManager, preflight
 
 logger = logging.getLogger("otari_sandbox")
+
+
 # Multipart framing around an uploaded file: boundaries, part headers, the `path` field.
 UPLOAD_SLACK_BYTES = 64 * 1024
 
 
-def build_app(config: Config) -> FastAPI:
+def build_app(config: Settings) -> FastAPI:
     """The contract's app over a SessionManager that starts and stops with the server."""
     manager = SessionManager(config)
     service = SandboxService(manager)
@@ -36,11 +40,12 @@ def build_app(config: Config) -> FastAPI:
         finally:
             await manager.close()
 
-    # Bodies are capped as they stream in (an upload is its file plus multipart framing), and
-    # credentials are checked before one is read; an unknown `tool` answers the declared 400.
-    app = create_app(service, bearer_token=config.auth_token or None, lifespan=lifespan,
-                     max_body_bytes=config.max_upload_bytes + UPLOAD_SLACK_BYTES,
-                     title="otari-sandbox")
+    # Bodies are capped as they stream in (an upload is its file plus multipart framing, every
+    # other body the JSON cap) and credentials are checked before one is read; an unknown
+    # `tool` answers the declared 400 and an unparsable body the declared 422.
+    caps = {"PutFile": config.max_upload_bytes + UPLOAD_SLACK_BYTES, "*": config.max_body_bytes}
+    app: FastAPI = create_app(service, bearer_token=config.auth_token or None, lifespan=lifespan,
+                              max_body_bytes=caps, title="otari-sandbox")
     app.state.manager = manager
 
     @app.get("/health", include_in_schema=False)
@@ -49,8 +54,9 @@ def build_app(config: Config) -> FastAPI:
             "status": "ok",
             "isolation": config.isolation,
             "session_count": manager.count(),
-            "max_sessions": config.capacity,
+            "max_sessions": manager.capacity,
             "pooled": manager.pooled(),
+            "pool_refill_errors": manager.refill_errors,
         }
 
     return app
@@ -72,11 +78,28 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--idle-timeout", dest="idle_timeout_seconds", type=int)
     parser.add_argument("--max-lifetime", dest="max_lifetime_seconds", type=int)
     parser.add_argument("--max-upload-bytes", type=int)
+    parser.add_argument("--max-body-bytes", type=int, help="cap of every other (JSON) body")
+    parser.add_argument(
+        "--allowed-hosts",
+        help="without a token: Host names served besides loopback ones (comma-separated, * = any)",
+    )
+    parser.add_argument(
+        "--public-without-auth", action="store_true", default=None,
+        help="allow a non-loopback --host without SANDBOX_AUTH_TOKEN (anyone who reaches the "
+        "port runs code)",
+    )
     parser.add_argument("--output-cap", dest="output_cap_bytes", type=int)
     parser.add_argument("--memory-mb", type=int)
     parser.add_argument("--nproc", type=int)
     parser.add_argument("--fsize-mb", type=int)
     parser.add_argument("--cpu-seconds", type=int)
+    parser.add_argument("--cpus", type=float, help="CPU rate cap per sandbox (cgroups; default 1)")
+    parser.add_argument("--workspace-mb", type=int, help="workspace quota (root: tmpfs; 0 = host disk)")
+    parser.add_argument("--tmp-mb", type=int, help="/tmp + /dev/shm quota per sandbox (default 512)")
+    parser.add_argument(
+        "--total-memory-mb", type=int,
+        help="memory of all sandboxes together (cgroups; default 3/4 of what the service may use)",
+    )
     parser.add_argument("--python", help="the interpreter inside sandboxes (default /usr/bin/python3)")
     parser.add_argument("--uid-base", type=int, help="first host uid of the sandboxes (when root)")
     parser.add_argument(
@@ -87,18 +110,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: Sequence[str] | None = None) -> tuple[Config, argparse.Namespace]:
-    """Environment first, flags over it."""
+def config_from_args(argv: Sequence[str] | None = None) -> tuple[Settings, argparse.Namespace]:
+    """Environment first, flags over it; ValidationError for a value that cannot work."""
     args = _parser().parse_args(argv)
     skip = {"host", "port", "log_level"}
     flags = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    return from_env().with_overrides(**flags), args
+    return Settings(**flags), args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the service under uvicorn."""
-    config, args = config_from_args(argv)
+    try:
+        config, args = config_from_args(argv)
+    except ValidationError as exc:
+        problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+        print(f"otari-sandbox: {problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if not config.auth_token:
+        if not is_loopback(args.host) and not config.public_without_auth:
+            print(
+                f"otari-sandbox: refusing to serve {args.host} without SANDBOX_AUTH_TOKEN: anyone "
+                "who reaches the port could run code. Set a token, bind 127.0.0.1, or pass "
+                "--public-without-auth.", file=sys.stderr,
+            )
+            return 2
+        logger.warning(
+            "NO AUTHENTICATION (SANDBOX_AUTH_TOKEN unset): every local user and process can run "
+            "code through %s:%s; browsers are kept out by the Host/Origin guard", args.host, args.port,
+        )
+    raise_fd_limit()
     try:
         preflight(config)
     except SandboxUnavailable as exc:
@@ -106,8 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # PID 1 on these machines does not reap orphans: make sure ours come back to us.
     become_subreaper()
-    host = default_bind_host(bool(config.auth_token), args.host)
     app = build_app(config)
-    local = not config.auth_token and is_loopback(host)
-    serve(LocalOnlyGuard(app) if local else app, host=host, port=args.port, log_level=args.log_level)
+    if not config.auth_token:
+        # Without a token, browsers are kept out: DNS rebinding and cross-origin requests.
+        hosts = config.allowed_hosts.split(",")
+        serve(LocalOnlyGuard(app, allowed_hosts=hosts), host=args.host, port=args.port,
+              log_level=args.log_level)
+    else:
+        serve(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -1,11 +1,16 @@
-"""Per-sandbox cgroups: one memory cap and one process cap for everything a sandbox runs.
+"""Per-sandbox cgroups: one memory cap and one process cap for everything a sandbox runs,
+a CPU rate cap, a freezer that stops the whole sandbox between calls, and CPU accounting.
 
 The service makes a parent cgroup below its own (so whatever limits the service itself lives
 under still apply) and one child per sandbox, which the sandbox's outer bwrap process joins
 before it execs: every process inside inherits it. cgroup v2 needs the memory and pids
 controllers delegated to the service's cgroup; cgroup v1 needs the memory and pids
 hierarchies mounted writable. Neither: ``CgroupTree.detect`` returns None and the agent's
-rlimits are all there is.
+rlimits are all there is. The freezer and cpu controllers (v1: freezer, cpu, cpuacct) are
+used when present: without them sandboxes are not frozen between calls.
+
+The parent carries the aggregate memory limit of all sandboxes together. Its name holds the
+service's pid, so a service that was SIGKILLed has its parents removed by the next start.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +28,10 @@ logger = logging.getLogger(__name__)
 MIB = 1024 * 1024
 # After a sandbox's PID 1 is reaped its processes may take a moment to leave the cgroup.
 REMOVE_BUDGET = 2.0
+PREFIX = "otari-sandbox-"
+_V1_REQUIRED = ("memory", "pids")
+_V1_CONTROLLERS = ("memory", "pids", "freezer", "cpu", "cpuacct")
+CFS_PERIOD_US = 100_000
 
 
 def _mounts() -> dict[str, Path]:
@@ -38,7 +48,7 @@ def _mounts() -> dict[str, Path]:
                 found.setdefault("unified", point)
             elif rest[0] == "cgroup":
                 for option in rest[2].split(","):
-                    if option in ("memory", "pids"):
+                    if option in _V1_CONTROLLERS:
                         found.setdefault(option, point)
     return found
 
@@ -71,38 +81,66 @@ def _counter(fd: int, key: str) -> int:
 
 @dataclass
 class SandboxCgroup:
-    """One sandbox's cgroup (a directory per hierarchy in v1, one in v2)."""
+    """One sandbox's cgroup: a directory per hierarchy in v1 (by controller), one in v2."""
 
-    dirs: list[Path]
-    oom_file: Path
-    pids_file: Path
+    version: int
+    dirs: dict[str, Path]
     memory_mb: int
     nproc: int
     _seen: tuple[int, int] = (0, 0)
     # Kept open: a pread is a microsecond, an open of a cgroup file tens (this runs per call).
-    _fds: tuple[int, int] | None = None
+    _fds: dict[str, int] | None = None
+    frozen: bool = False
+
+    def _file(self, role: str) -> Path | None:
+        """The file that plays ``role`` in this cgroup version, None without its controller."""
+        v1 = {
+            "oom": ("memory", "memory.oom_control"), "pids": ("pids", "pids.events"),
+            "freeze": ("freezer", "freezer.state"), "cpu": ("cpuacct", "cpuacct.usage"),
+            "procs": ("pids", "cgroup.procs"), "count": ("pids", "pids.current"),
+        }
+        v2 = {
+            "oom": "memory.events", "pids": "pids.events", "freeze": "cgroup.freeze",
+            "cpu": "cpu.stat", "procs": "cgroup.procs", "count": "pids.current",
+        }
+        if self.version == 2:
+            directory = self.dirs["unified"]
+            name = v2[role]
+            return directory / name if (directory / name).exists() else None
+        controller, name = v1[role]
+        return self.dirs[controller] / name if controller in self.dirs else None
 
     def open(self) -> None:
-        """Open the counter files and take their current values as the baseline."""
-        flags = os.O_RDONLY | os.O_CLOEXEC
-        oom = os.open(self.oom_file, flags)
+        """Open the counter and freezer files; take the counters' values as the baseline."""
+        fds: dict[str, int] = {}
         try:
-            self._fds = (oom, os.open(self.pids_file, flags))
+            for role in ("oom", "pids", "freeze", "cpu", "procs", "count"):
+                path = self._file(role)
+                if path is not None:
+                    flags = os.O_RDWR if role == "freeze" else os.O_RDONLY
+                    fds[role] = os.open(path, flags | os.O_CLOEXEC)
         except OSError:
-            os.close(oom)
+            for fd in fds.values():
+                os.close(fd)
             raise
+        self._fds = fds
         self.tripped()
 
     @property
     def procs_files(self) -> list[Path]:
         """The ``cgroup.procs`` files a process writes its pid to, to join."""
-        return [d / "cgroup.procs" for d in self.dirs]
+        return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
+
+    @property
+    def can_freeze(self) -> bool:
+        """True when the sandbox can be stopped whole between calls."""
+        return self._fds is not None and "freeze" in self._fds
 
     def tripped(self) -> list[str]:
         """Notes for the limits hit since the last look (an OOM kill, a refused fork)."""
         if self._fds is None:
             return []
-        now = (_counter(self._fds[0], "oom_kill"), _counter(self._fds[1], "max"))
+        now = (_counter(self._fds["oom"], "oom_kill"), _counter(self._fds["pids"], "max"))
         notes = []
         if now[0] > self._seen[0]:
             notes.append(
@@ -114,18 +152,59 @@ class SandboxCgroup:
         self._seen = now
         return notes
 
+    def freeze(self) -> None:
+        """Stop every process of the sandbox where it stands (no CPU until ``thaw``)."""
+        if self.can_freeze and not self.frozen:
+            assert self._fds is not None
+            os.pwrite(self._fds["freeze"], b"FROZEN" if self.version == 1 else b"1", 0)
+            self.frozen = True
+
+    def thaw(self) -> None:
+        """Let the sandbox run again."""
+        if self.frozen and self._fds is not None:
+            os.pwrite(self._fds["freeze"], b"THAWED" if self.version == 1 else b"0", 0)
+            self.frozen = False
+
+    def tasks(self) -> int:
+        """Tasks (threads included) in the cgroup: a counter, cheap to read, unlike ``pids``."""
+        if self._fds is None or "count" not in self._fds:
+            return 0
+        with contextlib.suppress(OSError, ValueError):
+            return int(os.pread(self._fds["count"], 32, 0))
+        return 0
+
+    def pids(self) -> list[int]:
+        """Host pids of every process in the cgroup."""
+        if self._fds is None or "procs" not in self._fds:
+            return []
+        with contextlib.suppress(OSError, ValueError):
+            return [int(p) for p in os.pread(self._fds["procs"], 1 << 20, 0).split()]
+        return []
+
+    def cpu_seconds(self) -> float:
+        """CPU time used by every process of the sandbox since the cgroup was made."""
+        if self._fds is None or "cpu" not in self._fds:
+            return 0.0
+        if self.version == 2:
+            return _counter(self._fds["cpu"], "usage_usec") / 1e6
+        with contextlib.suppress(OSError, ValueError):
+            return int(os.pread(self._fds["cpu"], 64, 0)) / 1e9
+        return 0.0
+
     def close(self) -> None:
         """Close the counter files."""
-        for fd in self._fds or ():
+        for fd in (self._fds or {}).values():
             os.close(fd)
         self._fds = None
 
     async def remove(self) -> bool:
         """Remove the directories once their processes are gone; False if they linger."""
+        with contextlib.suppress(OSError):
+            self.thaw()
         self.close()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + REMOVE_BUDGET
-        for path in reversed(self.dirs):
+        for path in reversed(list(dict.fromkeys(self.dirs.values()))):
             while True:
                 try:
                     os.rmdir(path)
@@ -145,51 +224,70 @@ class CgroupTree:
     """The service's parent cgroup(s); makes one child per sandbox."""
 
     version: int
-    parents: list[Path]
+    parents: dict[str, Path]
     memory_mb: int
     nproc: int
+    cpus: float = 0.0
+    total_memory_mb: int = 0
     _count: int = 0
 
     @classmethod
-    def detect(cls, name: str, memory_mb: int, nproc: int) -> CgroupTree | None:
+    def detect(
+        cls, name: str, memory_mb: int, nproc: int, cpus: float = 0.0, total_memory_mb: int = 0
+    ) -> CgroupTree | None:
         """Make the parent cgroup ``name``; None (and nothing left behind) if cgroups are unusable."""
         try:
             mounts, own = _mounts(), _own_paths()
         except (OSError, ValueError):
             return None
+        limits = (memory_mb, nproc, cpus, total_memory_mb)
         unified = mounts.get("unified")
         if unified is not None and "unified" in own:
             base = unified / own["unified"]
             with contextlib.suppress(OSError):
                 if {"memory", "pids"} <= set((base / "cgroup.controllers").read_text().split()):
-                    if not {"memory", "pids"} <= set((base / "cgroup.subtree_control").read_text().split()):
+                    wanted = {"memory", "pids", "cpu"} & set((base / "cgroup.controllers").read_text().split())
+                    if not wanted <= set((base / "cgroup.subtree_control").read_text().split()):
                         # Refused (EBUSY) while the service's own cgroup holds processes: then
                         # the delegation is incomplete and _make fails, cleanly.
                         with contextlib.suppress(OSError):
-                            _write(base / "cgroup.subtree_control", "+memory +pids")
-                    tree = cls._make(2, [base / name], memory_mb, nproc)
+                            _write(base / "cgroup.subtree_control", " ".join(f"+{c}" for c in sorted(wanted)))
+                    remove_stale({"unified": base})
+                    tree = cls._make(2, {"unified": base / name}, limits)
                     if tree is not None:
                         return tree
-        if "memory" in mounts and "pids" in mounts and "memory" in own and "pids" in own:
-            parents = [mounts[c] / own[c] / name for c in ("memory", "pids")]
-            return cls._make(1, parents, memory_mb, nproc)
+        if all(c in mounts and c in own for c in _V1_REQUIRED):
+            bases = {c: mounts[c] / own[c] for c in _V1_CONTROLLERS if c in mounts and c in own}
+            remove_stale(bases)
+            return cls._make(1, {c: base / name for c, base in bases.items()}, limits)
         return None
 
     @classmethod
-    def _make(cls, version: int, parents: list[Path], memory_mb: int, nproc: int) -> CgroupTree | None:
+    def _make(
+        cls, version: int, parents: dict[str, Path], limits: tuple[int, int, float, int]
+    ) -> CgroupTree | None:
+        memory_mb, nproc, cpus, total_memory_mb = limits
         made: list[Path] = []
         try:
-            for path in parents:
+            for path in dict.fromkeys(parents.values()):
                 path.mkdir()
                 made.append(path)
             if version == 2:
-                # The parent holds no processes, so it may hand both controllers down.
-                _write(parents[0] / "cgroup.subtree_control", "+memory +pids")
-            tree = cls(version, parents, memory_mb, nproc)
+                # The parent holds no processes, so it may hand its controllers down.
+                controllers = (parents["unified"] / "cgroup.controllers").read_text().split()
+                wanted = [c for c in ("cpu", "memory", "pids") if c in controllers]
+                _write(parents["unified"] / "cgroup.subtree_control", " ".join(f"+{c}" for c in wanted))
+            tree = cls(version, parents, memory_mb, nproc, cpus, total_memory_mb)
+            if total_memory_mb:
+                limit = str(total_memory_mb * MIB)
+                if version == 2:
+                    _write(parents["unified"] / "memory.max", limit)
+                else:
+                    _write(parents["memory"] / "memory.limit_in_bytes", limit)
             # Proof that the whole path works: a child can be made, limited and removed.
             probe = tree.child()
             probe.close()
-            for path in reversed(probe.dirs):
+            for path in reversed(list(dict.fromkeys(probe.dirs.values()))):
                 path.rmdir()
             return tree
         except OSError as exc:
@@ -203,53 +301,118 @@ class CgroupTree:
         """A fresh, limited cgroup for one sandbox."""
         self._count += 1
         name = f"sandbox-{self._count}"
-        dirs = [parent / name for parent in self.parents]
+        dirs = {controller: parent / name for controller, parent in self.parents.items()}
+        unique = list(dict.fromkeys(dirs.values()))
         limit = str(self.memory_mb * MIB)
+        quota = int(self.cpus * CFS_PERIOD_US)
         try:
-            for path in dirs:
+            for path in unique:
                 path.mkdir()
             if self.version == 2:
-                (cg,) = dirs
+                cg = dirs["unified"]
                 _write(cg / "memory.max", limit)
                 with contextlib.suppress(FileNotFoundError):
                     _write(cg / "memory.swap.max", "0")
                 _write(cg / "pids.max", str(self.nproc))
-                group = SandboxCgroup(
-                    dirs, cg / "memory.events", cg / "pids.events", self.memory_mb, self.nproc
-                )
+                if quota and (cg / "cpu.max").exists():
+                    _write(cg / "cpu.max", f"{quota} {CFS_PERIOD_US}")
             else:
-                memory, pids = dirs
+                memory = dirs["memory"]
                 _write(memory / "memory.limit_in_bytes", limit)
                 # With swap accounting the cap covers memory plus swap, so swap is no way out.
                 with contextlib.suppress(FileNotFoundError):
                     _write(memory / "memory.memsw.limit_in_bytes", limit)
-                _write(pids / "pids.max", str(self.nproc))
-                group = SandboxCgroup(
-                    dirs, memory / "memory.oom_control", pids / "pids.events", self.memory_mb,
-                    self.nproc,
-                )
+                _write(dirs["pids"] / "pids.max", str(self.nproc))
+                if quota and "cpu" in dirs:
+                    _write(dirs["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+                    _write(dirs["cpu"] / "cpu.cfs_quota_us", str(quota))
+            group = SandboxCgroup(self.version, dirs, self.memory_mb, self.nproc)
             group.open()
         except OSError:
-            for path in reversed(dirs):
+            for path in reversed(unique):
                 with contextlib.suppress(OSError):
                     path.rmdir()
             raise
         return group
 
+    @property
+    def freezes(self) -> bool:
+        """True when sandboxes are frozen between calls."""
+        return self.version == 2 or "freezer" in self.parents
+
     def describe(self) -> str:
         """What is in force, for the log."""
+        cpu = f", {self.cpus:g} CPU" if self.cpus and (self.version == 2 or "cpu" in self.parents) else ""
+        total = f"; {self.total_memory_mb} MiB for all sandboxes together" if self.total_memory_mb else ""
+        frozen = "; frozen between calls" if self.freezes else "; not frozen between calls (no freezer)"
+        where = ", ".join(map(str, dict.fromkeys(self.parents.values())))
         return (
-            f"cgroup v{self.version}: {self.memory_mb} MiB and {self.nproc} processes per "
-            f"sandbox (and RLIMIT_AS per process), under {', '.join(map(str, self.parents))}"
+            f"cgroup v{self.version}: {self.memory_mb} MiB, {self.nproc} processes{cpu} per "
+            f"sandbox (and RLIMIT_AS per process){total}{frozen}, under {where}"
         )
 
     def remove(self) -> None:
         """Remove the parent cgroup(s) and any child left behind (at service close)."""
-        for parent in reversed(self.parents):
+        _remove_parents(list(dict.fromkeys(self.parents.values())))
+
+
+def _remove_parents(parents: list[Path]) -> None:
+    children = []
+    for parent in parents:
+        with contextlib.suppress(OSError):
+            children += [child for child in sorted(parent.iterdir()) if child.is_dir()]
+    # Everything is killed (and thawed, so that the kills land) before anything is removed.
+    for child in children:
+        _kill_members(child)
+    deadline = time.monotonic() + REMOVE_BUDGET
+    for path in [*children, *reversed(parents)]:
+        while True:
+            try:
+                path.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.005)
+
+
+def _kill_members(cgroup: Path) -> None:
+    with contextlib.suppress(OSError):
+        for pid in (cgroup / "cgroup.procs").read_text().split():
             with contextlib.suppress(OSError):
-                for child in sorted(parent.iterdir()):
-                    if child.is_dir():
-                        with contextlib.suppress(OSError):
-                            child.rmdir()
-            with contextlib.suppress(OSError):
-                parent.rmdir()
+                os.kill(int(pid), 9)
+    freezer = cgroup / "freezer.state"
+    with contextlib.suppress(OSError):
+        if freezer.exists():
+            _write(freezer, "THAWED")
+        elif (cgroup / "cgroup.freeze").exists():
+            _write(cgroup / "cgroup.freeze", "0")
+
+
+def remove_stale(bases: dict[str, Path]) -> list[Path]:
+    """Remove the parent cgroups of services that are gone (SIGKILLed): their name holds
+    their pid. Their sandboxes died with them (``--die-with-parent``), unless frozen: those
+    are killed and thawed here, in every hierarchy at once, before anything is removed."""
+    stale: list[Path] = []
+    for base in dict.fromkeys(bases.values()):
+        with contextlib.suppress(OSError):
+            for entry in sorted(base.iterdir()):
+                pid = entry.name.removeprefix(PREFIX).split("-", 1)[0]
+                if entry.name.startswith(PREFIX) and pid.isdigit() and not _alive(int(pid)):
+                    stale.append(entry)
+    if stale:
+        _remove_parents(stale)
+        logger.info("removed the cgroups of %d service(s) that were killed", len(stale))
+    return [entry for entry in stale if not entry.exists()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

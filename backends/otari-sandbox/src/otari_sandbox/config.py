@@ -1,114 +1,98 @@
-"""Service configuration: one frozen dataclass, filled from flags and ``SANDBOX_*`` variables."""
+"""Service configuration: one frozen pydantic-settings class, filled from ``SANDBOX_*``
+variables; the command's flags are passed over them as init arguments (flags win)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Isolation = Literal["bwrap", "none"]
 
 MIB = 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Config:
-    """Everything the runtime and the HTTP layer need to know; defaults match the reference."""
+def _env(name: str, default: Any = None, **extra: Any) -> Any:
+    return Field(default, validation_alias=f"SANDBOX_{name}", **extra)
 
-    workspace_root: Path | None = None
-    isolation: Isolation = "bwrap"
-    network: bool = False
-    python: str = "/usr/bin/python3"
-    bwrap: str = field(default_factory=lambda: shutil.which("bwrap") or "/usr/bin/bwrap")
-    pool_size: int = 4
-    refill_delay_seconds: float = 0.1
-    capacity: int = 256
-    idle_timeout_seconds: int = 900
-    max_lifetime_seconds: int = 7200
-    reap_interval_seconds: float = 10.0
+
+class Settings(BaseSettings):
+    """Everything the runtime and the HTTP layer need to know; defaults match the reference.
+
+    Each field is read from its ``SANDBOX_*`` variable (see ``env_names``); a field given by
+    name when constructing wins over the environment.
+    """
+
+    model_config = SettingsConfigDict(frozen=True, populate_by_name=True, extra="forbid")
+
+    workspace_root: Path | None = _env("WORKSPACE_ROOT")
+    isolation: Isolation = _env("ISOLATION", "bwrap")
+    network: bool = _env("NETWORK", False)
+    python: str = _env("PYTHON", "/usr/bin/python3")
+    bwrap: str = Field(
+        default_factory=lambda: shutil.which("bwrap") or "/usr/bin/bwrap", validation_alias="SANDBOX_BWRAP"
+    )
+    pool_size: int = _env("POOL_SIZE", 4, ge=0)
+    refill_delay_seconds: float = _env("POOL_REFILL_DELAY", 0.1)
+    capacity: int = _env("MAX_SESSIONS", 256, ge=1)
+    idle_timeout_seconds: int = _env("SESSION_IDLE_TIMEOUT", 900)
+    max_lifetime_seconds: int = _env("SESSION_MAX_LIFETIME", 7200)
+    reap_interval_seconds: float = _env("SESSION_GC_INTERVAL", 10.0)
     default_timeout_seconds: int = 30
-    max_timeout_seconds: int = 120
+    max_timeout_seconds: int = _env("MAX_TIMEOUT", 120)
     # How long past its deadline an unresponsive interpreter gets before it is killed.
     kill_grace_seconds: float = 1.0
-    output_cap_bytes: int = MIB
-    max_upload_bytes: int = 100 * 1000 * 1000
-    memory_mb: int = 1536
-    nproc: int = 256
-    fsize_mb: int = 256
-    open_files: int = 1024
-    cpu_seconds: int = 120
-    tmp_mb: int = 512
+    output_cap_bytes: int = _env("RUNNER_MAX_OUTPUT_BYTES", MIB)
+    max_upload_bytes: int = _env("MAX_UPLOAD_BYTES", 100 * 1000 * 1000)
+    # Every other request body (JSON): refused past this before it is parsed.
+    max_body_bytes: int = _env("MAX_BODY_BYTES", 4 * MIB)
+    memory_mb: int = _env("RUNNER_MEMORY_MB", 1536)
+    nproc: int = _env("RUNNER_NPROC", 256)
+    fsize_mb: int = _env("RUNNER_FSIZE_MB", 256)
+    open_files: int = _env("RUNNER_NOFILE", 1024)
+    cpu_seconds: int = _env("RUNNER_CPU_SECONDS", 120)
+    # With cgroups: a sandbox's CPU rate (1 CPU over a call of at most 120 s is at most 120
+    # CPU-seconds for all its processes together) and all sandboxes' memory together (0: 3/4
+    # of the memory the service may use).
+    cpus: float = _env("RUNNER_CPUS", 1.0, ge=0)
+    total_memory_mb: int = _env("TOTAL_MEMORY_MB", 0, ge=0)
+    tmp_mb: int = _env("TMP_MB", 512)
+    # Disk quotas (when the service may mount, i.e. root): each workspace and each sandbox's
+    # /tmp + /dev/shm is a tmpfs of this many MiB and inodes (0 MiB: workspaces on the host's
+    # disk, unbounded). tmpfs pages count toward the session's memory cap.
+    workspace_mb: int = _env("WORKSPACE_MB", 1024, ge=0)
+    workspace_inodes: int = _env("WORKSPACE_INODES", 65536, ge=16)
+    tmp_inodes: int = _env("TMP_INODES", 16384, ge=16)
     # Each sandbox runs under a host uid of its own, uid_base + slot, when the service is root.
-    uid_base: int = 200_000
+    uid_base: int = _env("UID_BASE", 200_000)
     # Cap memory and processes per sandbox with cgroups when the machine allows it.
-    cgroups: bool = True
-    auth_token: str | None = None
+    cgroups: bool = _env("CGROUPS", True)
+    auth_token: str | None = _env("AUTH_TOKEN")
+    # Without a token: Host names served besides loopback ones (comma-separated; * = any).
+    allowed_hosts: str = _env("ALLOWED_HOSTS", "")
+    # Without a token, a non-loopback --host is refused unless this is set.
+    public_without_auth: bool = _env("PUBLIC_WITHOUT_AUTH", False)
 
-    def with_overrides(self, **changes: object) -> Config:
+    @field_validator("auth_token")
+    @classmethod
+    def _no_blank_token(cls, value: str | None) -> str | None:
+        # An empty token must not silently mean "no authentication".
+        if value is not None and not value.strip():
+            raise ValueError("SANDBOX_AUTH_TOKEN is set but blank; unset it to run without auth")
+        return value
+
+    def with_overrides(self, **changes: object) -> Settings:
         """A copy with some fields replaced."""
-        return replace(self, **changes)  # type: ignore[arg-type]
-
-
-_ENV_NAMES: dict[str, str] = {
-    "SANDBOX_WORKSPACE_ROOT": "workspace_root",
-    "SANDBOX_ISOLATION": "isolation",
-    "SANDBOX_NETWORK": "network",
-    "SANDBOX_PYTHON": "python",
-    "SANDBOX_BWRAP": "bwrap",
-    "SANDBOX_POOL_SIZE": "pool_size",
-    "SANDBOX_POOL_REFILL_DELAY": "refill_delay_seconds",
-    "SANDBOX_MAX_SESSIONS": "capacity",
-    "SANDBOX_SESSION_IDLE_TIMEOUT": "idle_timeout_seconds",
-    "SANDBOX_SESSION_MAX_LIFETIME": "max_lifetime_seconds",
-    "SANDBOX_SESSION_GC_INTERVAL": "reap_interval_seconds",
-    "SANDBOX_MAX_TIMEOUT": "max_timeout_seconds",
-    "SANDBOX_RUNNER_MAX_OUTPUT_BYTES": "output_cap_bytes",
-    "SANDBOX_MAX_UPLOAD_BYTES": "max_upload_bytes",
-    "SANDBOX_RUNNER_MEMORY_MB": "memory_mb",
-    "SANDBOX_RUNNER_NPROC": "nproc",
-    "SANDBOX_RUNNER_FSIZE_MB": "fsize_mb",
-    "SANDBOX_RUNNER_NOFILE": "open_files",
-    "SANDBOX_RUNNER_CPU_SECONDS": "cpu_seconds",
-    "SANDBOX_TMP_MB": "tmp_mb",
-    "SANDBOX_UID_BASE": "uid_base",
-    "SANDBOX_CGROUPS": "cgroups",
-    "SANDBOX_AUTH_TOKEN": "auth_token",
-}
+        return self.model_copy(update=changes)
 
 
 def env_names() -> dict[str, str]:
-    """Environment variable -> Config field."""
-    return dict(_ENV_NAMES)
-
-
-def convert(name: str, raw: str) -> object:
-    """Parse a string for the Config field ``name``."""
-    kinds = {f.name: f.type for f in fields(Config)}
-    kind = str(kinds[name])
-    if name == "workspace_root":
-        return Path(raw)
-    if name == "isolation":
-        if raw not in ("bwrap", "none"):
-            raise ValueError(f"isolation must be 'bwrap' or 'none', not {raw!r}")
-        return raw
-    if kind == "bool":
-        return raw.strip().lower() in ("1", "true", "yes", "on")
-    if kind == "int":
-        return int(raw)
-    if kind == "float":
-        return float(raw)
-    return raw or None if name == "auth_token" else raw
-
-
-def from_env(environ: Mapping[str, str] | None = None, base: Config | None = None) -> Config:
-    """A Config with every ``SANDBOX_*`` variable that is set applied over ``base``."""
-    environ = os.environ if environ is None else environ
-    changes = {
-        field_name: convert(field_name, environ[var])
-        for var, field_name in sorted(_ENV_NAMES.items())
-        if var in environ
+    """Environment variable -> Settings field."""
+    return {
+        str(info.validation_alias): name
+        for name, info in Settings.model_fields.items()
+        if isinstance(info.validation_alias, str)
     }
-    return (base or Config()).with_overrides(**changes)

@@ -22,6 +22,11 @@ from .exceptions import FileMissing, InvalidPath, NotAFile, PathOutside, TooLarg
 WORKSPACE_ALIAS = "/workspace"
 MAX_LISTED = 10_000
 CHUNK = 1 << 20
+# Nothing longer is listed: no request could name it.
+_PATH_MAX = 4096
+# Out of space or inodes (the workspace's quota): an upload is then too large (413).
+_FULL = (errno.ENOSPC, errno.EDQUOT)
+_SUB_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 _SYS_OPENAT2 = 437  # the same number on every architecture that has it
 _RESOLVE_NO_MAGICLINKS = 0x02
@@ -178,7 +183,7 @@ class Workspace:
         dir_fd = self._ensure_dirs(parent)
         tmp = f".upload-{secrets.token_hex(8)}.part"
         try:
-            fd = os.open(
+            fd = _create(
                 tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644,
                 dir_fd=dir_fd,
             )
@@ -186,6 +191,10 @@ class Workspace:
                 size = _copy(source, fd, cap)
                 if self.owner is not None:
                     os.fchown(fd, *self.owner)
+            except OSError as exc:
+                if exc.errno in _FULL:
+                    raise TooLarge(f"the workspace is full ({exc.strerror})") from None
+                raise
             finally:
                 os.close(fd)
             try:
@@ -223,6 +232,8 @@ class Workspace:
                     pass
                 except OSError as exc:
                     os.close(current)
+                    if exc.errno in _FULL:
+                        raise TooLarge(f"the workspace is full ({exc.strerror})") from None
                     raise InvalidPath(f"{exc.strerror}: {parent}") from None
                 try:
                     nxt = open_beneath(current, part, os.O_RDONLY | os.O_DIRECTORY)
@@ -234,6 +245,15 @@ class Workspace:
             return current
         finally:
             os.close(root)
+
+
+def _create(name: str, flags: int, mode: int, *, dir_fd: int) -> int:
+    try:
+        return os.open(name, flags, mode, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in _FULL:
+            raise TooLarge(f"the workspace is full ({exc.strerror})") from None
+        raise
 
 
 def _copy(source: BinaryIO, fd: int, cap: int) -> int:
@@ -255,10 +275,50 @@ def _info(rel: str, info: os.stat_result, kind: str = "file") -> FileInfo:
 
 
 def _walk(dir_fd: int, prefix: str, found: list[FileInfo]) -> None:
-    with os.scandir(dir_fd) as entries:
+    """List below ``dir_fd`` depth first, without recursion.
+
+    A directory's fd stays open only while it has subdirectories left to visit (a chain of
+    any depth holds two), and nothing is listed past PATH_MAX, which no request could name.
+    """
+    stack = [(dir_fd, prefix, _scan(dir_fd, prefix, found))]
+    try:
+        while stack and len(found) < MAX_LISTED:
+            fd, base, pending = stack[-1]
+            if not pending:
+                _release(stack.pop()[0], dir_fd)
+                continue
+            name = pending.pop()
+            try:
+                sub = os.open(name, _SUB_FLAGS, dir_fd=fd)
+            except OSError:
+                continue
+            if not pending:
+                # Nothing else to visit here: let go of the parent before descending.
+                _release(stack.pop()[0], dir_fd)
+            rel = base + name + "/"
+            stack.append((sub, rel, []))
+            stack[-1] = (sub, rel, _scan(sub, rel, found))
+    finally:
+        for fd, _, _ in stack:
+            _release(fd, dir_fd)
+
+
+def _release(fd: int, keep: int) -> None:
+    if fd != keep:
+        os.close(fd)
+
+
+def _scan(dir_fd: int, prefix: str, found: list[FileInfo]) -> list[str]:
+    """Record the entries of one directory; the names of its subdirectories to visit."""
+    subdirs: list[str] = []
+    try:
+        listing = os.scandir(dir_fd)
+    except OSError:
+        return subdirs
+    with listing as entries:
         for entry in entries:
             if len(found) >= MAX_LISTED:
-                return
+                break
             name = entry.name
             try:
                 name.encode("utf-8")
@@ -266,20 +326,16 @@ def _walk(dir_fd: int, prefix: str, found: list[FileInfo]) -> None:
             except (UnicodeEncodeError, OSError):
                 continue
             rel = prefix + name
+            if len(rel) >= _PATH_MAX:
+                continue
             if stat.S_ISREG(info.st_mode):
                 found.append(_info(rel, info))
             elif stat.S_ISLNK(info.st_mode):
                 found.append(_info(rel, info, "symlink"))
             elif stat.S_ISDIR(info.st_mode):
                 found.append(_info(rel, info, "directory"))
-                try:
-                    sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
-                except OSError:
-                    continue
-                try:
-                    _walk(sub, rel + "/", found)
-                finally:
-                    os.close(sub)
+                subdirs.append(name)
+    return subdirs
 
 
 def iter_chunks(fd: int) -> Iterator[bytes]:

@@ -29,9 +29,10 @@ from typing import Any
 
 from .agentio import Capture, Channel, ProtocolError, output_pipe
 from .cgroups import SandboxCgroup
-from .config import Config
+from .config import Settings
 from .exceptions import SandboxUnavailable
-from .layout import AGENT_PACKAGE, SANDBOX_UID, SANDBOX_USER, Layout
+from .layout import AGENT_PACKAGE, DEV_NODES, SANDBOX_UID, SANDBOX_USER, Layout
+from .processes import list_children
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ LAUNCHER = (
     f"from {AGENT_PACKAGE}.main import main; raise SystemExit(main(sys.argv[2:]))"
 )
 START_TIMEOUT = 15.0
+# A sandbox idle this long after a call is frozen until the next one (strays: at once).
+FREEZE_AFTER = 0.05
 EOF_GRACE = 0.5
 
 _SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -72,7 +75,7 @@ def sandbox_environment(workspace: str) -> dict[str, str]:
     }
 
 
-def bwrap_arguments(config: Config, layout: Layout, workspace: Path) -> list[str]:
+def bwrap_arguments(config: Settings, layout: Layout, workspace: Path) -> list[str]:
     """The bwrap options (passed through ``--args``) for one sandbox."""
     args = ["--unshare-all", "--unshare-user", "--disable-userns"]
     if config.network:
@@ -92,9 +95,19 @@ def bwrap_arguments(config: Config, layout: Layout, workspace: Path) -> list[str
         args += ["--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"]
     for name in ("passwd", "group", "hosts"):
         args += ["--ro-bind", str(layout.etc / name), f"/etc/{name}"]
-    tmp_size = str(config.tmp_mb * 1024 * 1024)
-    args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc"]
+    scratch = layout.scratch / workspace.name
+    if layout.mounted:
+        # The service's own /dev skeleton and sized scratch tmpfs: bwrap's --dev and --tmpfs
+        # would show the sandbox's host uid in mountinfo, and have no inode quota.
+        args += ["--ro-bind", str(layout.dev), "/dev"]
+        for node in DEV_NODES:
+            args += ["--dev-bind", f"/dev/{node}", f"/dev/{node}"]
+        args += ["--bind", str(scratch / "shm"), "/dev/shm", "--bind", str(scratch / "tmp"), "/tmp"]
+    else:
+        tmp_size = str(config.tmp_mb * 1024 * 1024)
+        args += ["--dev", "/dev"]
+        args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
     args += ["--dir", "/var/tmp", "--ro-bind", str(layout.agent_home), AGENT_HOME]
     args += ["--bind", str(workspace), WORKSPACE, "--chdir", WORKSPACE, "--clearenv"]
     for key, value in sorted(sandbox_environment(WORKSPACE).items()):
@@ -123,7 +136,7 @@ class Sandbox:
 
     def __init__(
         self,
-        config: Config,
+        config: Settings,
         layout: Layout,
         workspace: Path,
         uid: int | None,
@@ -149,6 +162,10 @@ class Sandbox:
         self._reaping: asyncio.Future[None] | None = None
         self._seq = 0
         self._in_call = False
+        # Host pids of bwrap, its PID 1 and the agent: what may stay between calls.
+        self._init_pid: int | None = None
+        self._resident: set[int] = set()
+        self._freezing: asyncio.TimerHandle | None = None
 
     @property
     def alive(self) -> bool:
@@ -173,6 +190,9 @@ class Sandbox:
         self.stop_reason = None
         self._stopped = asyncio.Event()
         self._reaping = None
+        if self.cgroup is not None:
+            # A restart joins the same cgroup: it must not be born frozen.
+            self.cgroup.thaw()
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         channel = Channel(parent, max_frame=16 * self.config.output_cap_bytes + (1 << 20))
         try:
@@ -187,6 +207,9 @@ class Sandbox:
                 hello = await channel.receive()
             if hello.get("ready") is not True:
                 raise ProtocolError("no hello")
+            self._resident = {p for p in (self._proc and self._proc.pid, self._init_pid) if p}
+            if self._init_pid is not None:
+                self._resident.update(list_children(self._init_pid))
             if background and self.uid is not None:
                 # Every process of this uid is this sandbox's.
                 os.setpriority(os.PRIO_USER, self.uid, 0)
@@ -290,8 +313,10 @@ class Sandbox:
         os.write(args_write, b"".join(os.fsencode(a) + b"\0" for a in options))
         os.close(args_write)
         argv = [*prefix, config.bwrap, "--args", str(args_read), *agent]
-        # bwrap's own environment stays readable through /proc inside: give it none.
-        return argv, (args_read, info_write, agent_fd), {}, None, [args_read, info_write]
+        # bwrap's own environment stays readable through /proc inside: give it none, and
+        # start it in / so that a shell in front of it (the cgroup join) exports PWD=/ rather
+        # than the service's directory.
+        return argv, (args_read, info_write, agent_fd), {}, "/", [args_read, info_write]
 
     async def _read_init_pid(self) -> int:
         """A pidfd for the sandbox's PID 1, from the JSON bwrap writes on --info-fd."""
@@ -311,7 +336,10 @@ class Sandbox:
             return None
         self._info += chunk
         with contextlib.suppress(ValueError):
-            return os.pidfd_open(int(json.loads(self._info)["child-pid"]))
+            pid = int(json.loads(self._info)["child-pid"])
+            fd = os.pidfd_open(pid)
+            self._init_pid = pid
+            return fd
         if not chunk:
             raise ProtocolError("bwrap reported no child pid")
         return None
@@ -337,6 +365,9 @@ class Sandbox:
         and would linger, orphaned.
         """
         self._stopped.set()
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
         if self._init_fd is None and self._info_fd is not None and self._proc is not None:
             # A start cut short: bwrap writes the PID within milliseconds of starting.
             deadline = time.monotonic() + 1.0
@@ -347,6 +378,7 @@ class Sandbox:
         if self._init_fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._init_fd, signal.SIGKILL)
+            self._thaw()
             return
         if self.config.isolation == "none" and self.uid is not None:
             # No PID namespace: everything under the sandbox's own uid is the sandbox.
@@ -359,7 +391,47 @@ class Sandbox:
                 )
         self._kill_outer()
 
+    def _thaw(self) -> None:
+        # A frozen process takes its SIGKILL only once thawed.
+        if self.cgroup is not None:
+            with contextlib.suppress(OSError):
+                self.cgroup.thaw()
+
+    def _after_call(self) -> None:
+        """Schedule the freeze of an idle sandbox; at once if a process outlived the call."""
+        if self.cgroup is None or not self.cgroup.can_freeze or self.stop_reason is not None:
+            return
+        if self.cgroup.tasks() > len(self._resident):
+            # A process or a thread outlived the call (the agent and bwrap are one task each).
+            self._freeze()
+            return
+        # Back-to-back calls pay nothing; a sandbox idle for FREEZE_AFTER is frozen.
+        self._freezing = asyncio.get_running_loop().call_later(FREEZE_AFTER, self._freeze)
+
+    def _freeze(self) -> None:
+        """Stop the whole sandbox until the next call, and kill what a call left behind.
+
+        The agent ended every process at the end of the call, but user code may have left a
+        thread in the interpreter that starts more (or a signal handler, a timer): frozen, it
+        spends no CPU, and the processes it made are killed (they die on the next thaw,
+        before anything of the call runs).
+        """
+        # Never during a call: a call cancels the timer before anything else.
+        self._freezing = None
+        if self.cgroup is None or self.stop_reason is not None:
+            return
+        try:
+            self.cgroup.freeze()
+        except OSError as exc:
+            logger.warning("could not freeze sandbox: %s", exc)
+            return
+        for pid in self.cgroup.pids():
+            if pid not in self._resident:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+
     def _kill_outer(self) -> None:
+        self._thaw()
         if self._proc_fd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._proc_fd, signal.SIGKILL)
@@ -412,6 +484,15 @@ class Sandbox:
             return CallResult(-1, failure=self.stop_reason or "died")
         captures: list[Capture] = []
         self._in_call = True
+        if self._freezing is not None:
+            self._freezing.cancel()
+            self._freezing = None
+        if self.cgroup is not None and self.cgroup.frozen:
+            try:
+                self.cgroup.thaw()
+            except OSError:
+                self._in_call = False
+                return CallResult(-1, failure="died")
         try:
             write_ends: list[int] = []
             if capture:
@@ -427,9 +508,10 @@ class Sandbox:
                 await self._reap()
             for pipe in captures:
                 await pipe.wait_eof(EOF_GRACE)
-            result = _result(reply, captures, self.stop_reason if failure else None)
+            result = _result(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
             if self.cgroup is not None:
                 result.notes += self.cgroup.tripped()
+                self._after_call()
             return result
         except asyncio.CancelledError:
             # The caller gave up mid-call: the agent's state is unknown, so it goes.
@@ -447,13 +529,21 @@ class Sandbox:
     async def _exchange(
         self, channel: Channel, request: dict[str, Any], fds: list[int], deadline: float
     ) -> tuple[dict[str, Any], str | None]:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + deadline
         try:
-            await channel.send(request, fds)
+            # Within the deadline too: an agent that stops reading (user code can stall it)
+            # must not hold a large request's send open forever.
+            async with asyncio.timeout(deadline):
+                await channel.send(request, fds)
+        except TimeoutError:
+            return {}, "unresponsive"
         except OSError:
             return {}, "died"
         finally:
             for fd in fds:
                 os.close(fd)
+        deadline = max(0.0, end - loop.time())
         receiving = asyncio.ensure_future(channel.receive())
         stopping = asyncio.ensure_future(self._stopped.wait())
         try:
@@ -495,7 +585,7 @@ async def _readable(fd: int, timeout: float | None = None) -> bool:
         loop.remove_reader(fd)
 
 
-def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None) -> CallResult:
+def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None, cap: int) -> CallResult:
     """Shape an (untrusted) reply and the captured streams into a CallResult."""
     rc = reply.get("rc")
     result = CallResult(
@@ -511,13 +601,15 @@ def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None)
         result.stdout, result.stdout_dropped = bytes(captures[0].data), captures[0].dropped
         result.stderr, result.stderr_dropped = bytes(captures[1].data), captures[1].dropped
     else:
+        # The agent caps what it sends, but it runs user code: the cap is enforced here too.
         for key in ("stdout", "stderr"):
             value = reply.get(key)
-            if isinstance(value, str):
-                setattr(result, key, value.encode("utf-8", "replace"))
+            data = value.encode("utf-8", "replace") if isinstance(value, str) else b""
+            setattr(result, key, data[:cap])
+            setattr(result, f"{key}_dropped", max(0, len(data) - cap))
         dropped = reply.get("stdout_dropped")
-        if isinstance(dropped, int) and dropped > 0:
-            result.stdout_dropped = dropped
+        if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
+            result.stdout_dropped += dropped
     return result
 
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import os
 import secrets
-import shutil
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -18,26 +16,53 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import cgroups as cgroups_module
+from . import mounts
 from .cgroups import CgroupTree, SandboxCgroup
-from .config import Config
+from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
+from .processes import raise_fd_limit
 from .sandbox import CallResult, Sandbox
 from .tools import ExecOutcome, prepare, shape
+from .trees import remove_tree
 
 logger = logging.getLogger(__name__)
 
-_PR_SET_CHILD_SUBREAPER = 36
+# What one session holds of the service's fds (pidfds, pipes, the control socket, cgroup
+# files, a call's two output pipes, a client connection) and what the service keeps for itself.
+FDS_PER_SESSION = 16
+FDS_RESERVED = 256
+# What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
+# admits this many sessions per MiB.
+IDLE_SESSION_MB = 16
 
 
-def become_subreaper() -> bool:
-    """Adopt orphans of our own process tree (PID 1 here does not reap them)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+def default_total_memory_mb() -> int:
+    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    with contextlib.suppress(OSError, ValueError):
+        for line in open("/proc/self/cgroup", encoding="ascii"):
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for candidate in (
+                f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes" if "memory" in controllers.split(",") else "",
+                f"/sys/fs/cgroup{path}/memory.max" if controllers == "" else "",
+            ):
+                with contextlib.suppress(OSError, ValueError):
+                    total = min(total, int(open(candidate, encoding="ascii").read()))
+    return int(total * 3 / 4) // (1024 * 1024)
 
 
-def preflight(config: Config) -> None:
+def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int) -> int:
+    """Sessions the service can hold: the configured capacity, or less if the fd budget or
+    the aggregate memory limit cannot carry that many (then create answers 503, not 500)."""
+    by_fds = max(1, (fd_limit - FDS_RESERVED - FDS_PER_SESSION * config.pool_size) // FDS_PER_SESSION)
+    by_memory = max(1, total_memory_mb // IDLE_SESSION_MB) if total_memory_mb else config.capacity
+    return min(config.capacity, by_fds, by_memory)
+
+
+def preflight(config: Settings) -> None:
     """Refuse a configuration that cannot work, with a message saying what to do."""
     if config.isolation == "bwrap" and not os.access(config.bwrap, os.X_OK):
         raise SandboxUnavailable(
@@ -85,7 +110,7 @@ class Session:
 class SessionManager:
     """Owns every sandbox of the service: the warm pool and the leased sessions."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Settings) -> None:
         self.config = config
         self._layout: Layout | None = None
         self._sessions: dict[str, Session] = {}
@@ -99,6 +124,15 @@ class SessionManager:
         self._closing = False
         # One thread starts every sandbox (see Sandbox._spawn) and outlives them all.
         self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-spawn")
+        # Workspaces of ended sessions are deleted here, never in the threads file operations
+        # use: a huge tree being deleted holds up no one.
+        self._reclaimer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="otari-reclaim")
+        self._reclaiming: set[asyncio.Future[None]] = set()
+        # Sessions the service holds at most: config.capacity, lowered at start to what the fd
+        # budget and the aggregate memory limit can carry.
+        self.capacity = config.capacity
+        # Sandboxes the pool failed to warm (each is retried): for /health and the tests.
+        self.refill_errors = 0
 
     @property
     def layout(self) -> Layout:
@@ -127,7 +161,7 @@ class SessionManager:
                 "that can read the host's files and reach the network. Never expose this."
             )
         try:
-            self._layout = Layout.create(config.workspace_root)
+            self._layout = Layout.create(config.workspace_root, mount=config.isolation == "bwrap")
         except OSError as exc:
             raise SandboxUnavailable(str(exc)) from exc
         self._use_uids = os.geteuid() == 0 and config.uid_base > 0
@@ -135,9 +169,17 @@ class SessionManager:
             # Least recently used first, so a uid is reused as late as possible.
             self._free_slots = deque(range(config.capacity + config.pool_size + 4))
         if config.cgroups:
-            name = f"otari-sandbox-{os.getpid()}-{secrets.token_hex(3)}"
+            name = f"{cgroups_module.PREFIX}{os.getpid()}-{secrets.token_hex(3)}"
             self.cgroups = await asyncio.to_thread(
-                CgroupTree.detect, name, config.memory_mb, config.nproc
+                CgroupTree.detect, name, config.memory_mb, config.nproc, config.cpus,
+                config.total_memory_mb or default_total_memory_mb(),
+            )
+        total = self.cgroups.total_memory_mb if self.cgroups is not None else 0
+        self.capacity = sized_capacity(config, raise_fd_limit(), total)
+        if self.capacity < config.capacity:
+            logger.warning(
+                "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
+                "%s MiB)", config.capacity, self.capacity, raise_fd_limit(), total or "unlimited",
             )
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
@@ -168,7 +210,9 @@ class SessionManager:
             *(self._discard(box, "stopped") for box in self._pool),
         )
         self._pool.clear()
+        await self.drain_reclaimer()
         self._spawner.shutdown(wait=False)
+        self._reclaimer.shutdown(wait=False)
         if self.cgroups is not None:
             await asyncio.to_thread(self.cgroups.remove)
         if self._layout is not None:
@@ -187,9 +231,10 @@ class SessionManager:
         path = self.layout.workspaces / secrets.token_hex(8)
         cgroup: SandboxCgroup | None = None
         try:
-            path.mkdir(mode=0o700)
-            if uid is not None:
-                os.chown(path, uid, uid)
+            try:
+                self._make_dirs(path, uid)
+            except OSError as exc:
+                raise SandboxUnavailable(f"could not prepare the sandbox's directories: {exc}") from exc
             if self.cgroups is not None:
                 try:
                     cgroup = self.cgroups.child()
@@ -200,7 +245,7 @@ class SessionManager:
         except BaseException:
             if cgroup is not None:
                 await cgroup.remove()
-            await asyncio.to_thread(_remove_tree, path)
+            self._remove_dirs(path)
             if slot is not None:
                 self._free_slots.append(slot)
             raise
@@ -212,14 +257,15 @@ class SessionManager:
             await box.sandbox.stop(reason)
             if box.sandbox.cgroup is not None:
                 await box.sandbox.cgroup.remove()
-            await asyncio.to_thread(_remove_tree, box.workspace.root)
+            self._remove_dirs(box.workspace.root)
         finally:
             if box.slot is not None:
                 self._free_slots.append(box.slot)
 
     async def _fill(self) -> None:
+        failures = 0
         while not self._closing:
-            room = self.config.capacity - len(self._sessions) - self._reserved
+            room = self.capacity - len(self._sessions) - self._reserved
             if len(self._pool) >= min(self.config.pool_size, room):
                 self._wake.clear()
                 await self._wake.wait()
@@ -229,10 +275,16 @@ class SessionManager:
                 continue
             try:
                 box = await self._new_box(background=True)
-            except (SandboxUnavailable, AtCapacity) as exc:
-                logger.warning("could not warm a sandbox: %s", exc)
-                await asyncio.sleep(1.0)
+            except Exception as exc:
+                # A full disk, a cgroup refused, a slow boot: all may pass. The pool keeps
+                # trying, backing off up to 5 s, for as long as the service runs.
+                failures += 1
+                self.refill_errors += 1
+                delay = min(0.05 * 2**failures, 5.0)
+                logger.warning("could not warm a sandbox (retrying in %.1f s): %s", delay, exc)
+                await asyncio.sleep(delay)
                 continue
+            failures = 0
             self._pool.append(box)
 
     def _take_pooled(self) -> Box | None:
@@ -250,11 +302,14 @@ class SessionManager:
     ) -> Session:
         """Lease a sandbox; hints are clamped to the service's ceilings."""
         config = self.config
-        if len(self._sessions) + self._reserved >= config.capacity:
-            raise AtCapacity(f"sandbox holds {len(self._sessions)} sessions (max={config.capacity})")
+        if len(self._sessions) + self._reserved >= self.capacity:
+            raise AtCapacity(f"sandbox holds {len(self._sessions)} sessions (max={self.capacity})")
         self._reserved += 1
         try:
             box = self._take_pooled() or await self._new_box()
+        except OSError as exc:
+            # Out of fds, disk or memory: the client is told to come back (503), not a 500.
+            raise SandboxUnavailable(f"could not start a sandbox: {exc}") from exc
         finally:
             self._reserved -= 1
             self._wake.set()
@@ -324,6 +379,50 @@ class SessionManager:
 
     # -- reclaiming ---------------------------------------------------------------------
 
+    def _make_dirs(self, workspace: Path, uid: int | None) -> None:
+        """The workspace and, on a mounted layout, the sized tmpfs mounts of the sandbox."""
+        config, layout = self.config, self.layout
+        workspace.mkdir(mode=0o700)
+        if layout.mounted:
+            if config.workspace_mb:
+                mounts.mount_tmpfs(workspace, config.workspace_mb * MIB, config.workspace_inodes, 0o700)
+            scratch = layout.scratch / workspace.name
+            scratch.mkdir(mode=0o711)
+            mounts.mount_tmpfs(scratch, config.tmp_mb * MIB, config.tmp_inodes, 0o711)
+            for name in ("tmp", "shm"):
+                (scratch / name).mkdir()
+                os.chmod(scratch / name, 0o1777)
+        if uid is not None:
+            os.chown(workspace, uid, uid)
+
+    def _remove_dirs(self, workspace: Path) -> None:
+        """Unmount and remove what _make_dirs made; a workspace on disk goes to the reclaimer."""
+        scratch = self.layout.scratch / workspace.name
+        if self.layout.mounted:
+            mounts.unmount(scratch)
+            with contextlib.suppress(OSError):
+                scratch.rmdir()
+        if self.layout.mounted and self.config.workspace_mb and mounts.unmount(workspace):
+            with contextlib.suppress(OSError):
+                workspace.rmdir()
+                return
+        self._reclaim(workspace)
+
+    async def drain_reclaimer(self) -> None:
+        """Wait until every ended session's workspace is deleted."""
+        await asyncio.gather(*self._reclaiming, return_exceptions=True)
+
+    def _reclaim(self, workspace: Path) -> None:
+        """Move a workspace out of sight at once; delete it in the reclaimer's thread."""
+        target = self.layout.trash / workspace.name
+        try:
+            os.rename(workspace, target)
+        except OSError:
+            target = workspace
+        future = asyncio.wrap_future(self._reclaimer.submit(_remove_quietly, target))
+        self._reclaiming.add(future)
+        future.add_done_callback(self._reclaiming.discard)
+
     async def reap(self, now: float | None = None) -> list[str]:
         """Destroy every session past its idle timeout or lifetime."""
         now = time.time() if now is None else now
@@ -343,14 +442,8 @@ class SessionManager:
                 logger.info("reaped %d idle or expired session(s)", len(reaped))
 
 
-def _remove_tree(path: Path) -> None:
-    def _unlock(_func: object, failed: str, _exc: object) -> None:
-        # User code may leave unreadable directories; a non-root service must reopen them.
-        with contextlib.suppress(OSError):
-            os.chmod(failed, 0o700)
-            if os.path.isdir(failed):
-                shutil.rmtree(failed, ignore_errors=True)
-            else:
-                os.unlink(failed)
-
-    shutil.rmtree(path, onerror=_unlock)
+def _remove_quietly(path: Path) -> None:
+    try:
+        remove_tree(path)
+    except OSError as exc:
+        logger.warning("could not remove %s: %s", path, exc)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .config import Config
+from .config import Settings
 from .exceptions import InvalidRequest, UnknownTool
 from .sandbox import CallResult
 
@@ -49,7 +49,7 @@ class ExecOutcome:
     execution_time_ms: int = 0
 
 
-def prepare(tool: str, payload: Mapping[str, Any], timeout: int | None, config: Config) -> Call:
+def prepare(tool: str, payload: Mapping[str, Any], timeout: int | None, config: Settings) -> Call:
     """Check a call against its tool kind and command; InvalidRequest (422) if malformed."""
     if tool not in BLOCK_TYPES:
         raise UnknownTool(f"unknown tool: {tool}")

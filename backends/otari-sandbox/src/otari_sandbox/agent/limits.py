@@ -36,7 +36,10 @@ def apply(limits: Limits) -> None:
         size = limits.fsize_mb * MIB
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
     if limits.open_files:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
+        # Never above what the service itself was given: that would be refused.
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        size = limits.open_files if hard == resource.RLIM_INFINITY else min(limits.open_files, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (size, size))
     # An oversized write then fails with EFBIG instead of killing the interpreter.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
