@@ -24,7 +24,7 @@ import json
 import logging
 import resource
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any, ClassVar, cast
@@ -588,7 +588,11 @@ _SIMPLE_TYPES = frozenset(
 )
 
 
-def _host_is_loopback(value: str) -> bool:
+def _local(name: str, allowed: frozenset[str]) -> bool:
+    return is_loopback(name) or name.strip().lower().rstrip(".") in allowed
+
+
+def _host_is_loopback(value: str, allowed: frozenset[str] = frozenset()) -> bool:
     """A Host header (RFC 9110 section 7.2: host and optional port) naming this machine."""
     value = value.strip()
     if value.startswith("["):
@@ -598,19 +602,21 @@ def _host_is_loopback(value: str) -> bool:
         port = rest[1:]
     else:
         name, _, port = value.partition(":")
-    return (not port or port.isdigit()) and is_loopback(name)
+    return (not port or port.isdigit()) and _local(name, allowed)
 
 
-def _url_is_loopback(url: str) -> bool:
+def _url_is_loopback(url: str, allowed: frozenset[str] = frozenset()) -> bool:
     try:
         parts = urlsplit(url)
     except ValueError:
         return False
     host = parts.hostname
-    return parts.scheme in ("http", "https") and host is not None and is_loopback(host)
+    return (
+        parts.scheme in ("http", "https") and host is not None and _local(host, allowed)
+    )
 
 
-def _refusal(scope: Scope) -> str | None:
+def _refusal(scope: Scope, allowed: frozenset[str] = frozenset()) -> str | None:
     hosts: list[str] = []
     found: dict[bytes, str] = {}
     for name, value in scope["headers"]:
@@ -619,10 +625,10 @@ def _refusal(scope: Scope) -> str | None:
         elif name in (b"origin", b"referer", b"sec-fetch-site", b"content-type"):
             found[name] = value.decode("latin-1").strip()
     # DNS rebinding: a page on evil.example resolved to 127.0.0.1 still sends its own Host.
-    if len(hosts) != 1 or not _host_is_loopback(hosts[0]):
+    if len(hosts) != 1 or not _host_is_loopback(hosts[0], allowed):
         return "the Host header must name a loopback address"
     origin = found.get(b"origin")
-    if origin is not None and not _url_is_loopback(origin):
+    if origin is not None and not _url_is_loopback(origin, allowed):
         return "cross-origin requests are refused"
     if found.get(b"sec-fetch-site", "").lower() == "cross-site":
         return "cross-site requests are refused"
@@ -634,7 +640,7 @@ def _refusal(scope: Scope) -> str | None:
         and kind in _SIMPLE_TYPES
         and origin is None
         and referer is not None
-        and not _url_is_loopback(referer)
+        and not _url_is_loopback(referer, allowed)
     ):
         return "cross-origin requests are refused"
     return None
@@ -650,17 +656,29 @@ class LocalOnlyGuard:
     Answers 403 (a WebSocket: close 1008) when the Host is not a loopback address or localhost
     (DNS rebinding), the Origin is not loopback, the browser says `Sec-Fetch-Site: cross-site`,
     or an unsafe request with a CORS-simple content type (a `text/plain` POST from a web page)
-    comes from a non-loopback Referer. `error_body(message)` builds the JSON body.
+    comes from a non-loopback Referer. `allowed_hosts` names further hosts served as local
+    (e.g. a name in /etc/hosts); `error_body(message)` builds the JSON body.
     """
 
     def __init__(
-        self, app: ASGIApp, *, error_body: Callable[[str], Any] = _detail
+        self,
+        app: ASGIApp,
+        *,
+        allowed_hosts: Iterable[str] = (),
+        error_body: Callable[[str], Any] = _detail,
     ) -> None:
         self.app = app
+        self.allowed = frozenset(
+            h.strip().lower().rstrip(".") for h in allowed_hosts if h.strip()
+        )
         self.error_body = error_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        reason = _refusal(scope) if scope["type"] in ("http", "websocket") else None
+        reason = (
+            _refusal(scope, self.allowed)
+            if scope["type"] in ("http", "websocket")
+            else None
+        )
         if reason is None:
             await self.app(scope, receive, send)
             return
