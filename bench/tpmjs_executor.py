@@ -30,7 +30,9 @@ import httpx
 
 # This file's name is the package's: drop bench/ from the path so the import finds the package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball  # noqa: E402
+# The loopback registry and the process driver are test helpers, kept with the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "backends/tpmjs-executor/tests"))
+from tpmjs_support import ExecutorProcess, NpmRegistry, build_tarball  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "backends/tpmjs-executor/tests/fixtures/packages"

@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 from tpmjs_executor.api import Client, errors, models
 from tpmjs_executor.api.server import contract
-from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball, processes_with
+from tpmjs_support import ExecutorProcess, NpmRegistry, build_tarball, processes_with
 
 API_KEY = "test-key-0123456789"
 SECRET = f"service-secret-{uuid.uuid4().hex}"

@@ -20,7 +20,7 @@ from tpmjs_executor.executor import (
     ExecutorBusy,
     RequestError,
 )
-from tpmjs_executor.testing import NpmRegistry, execute, processes_with, run, with_executor
+from tpmjs_support import NpmRegistry, execute, processes_with, run, with_executor
 
 ESM = "@fixture/esm-tools"
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")

@@ -12,7 +12,7 @@ from tpmjs_executor.config import Settings
 from tpmjs_executor.npm import Npm
 from tpmjs_executor.npmspec import parse_package_spec
 from tpmjs_executor.store import Entry, PackageStore, PackageUnavailable
-from tpmjs_executor.testing import NpmRegistry, build_tarball, execute, run
+from tpmjs_support import NpmRegistry, build_tarball, execute, run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "packages"
 DEAD_REGISTRY = "http://127.0.0.1:9/"
