@@ -32,6 +32,11 @@ class Settings:
     seed_dir: Path | None = None
     install_timeout_ms: int = 60_000
     install_concurrency: int = 2
+    # An install gives its slot back after this long (it is then waiting on the network).
+    install_slot_hold_ms: int = 5_000
+    install_max_bytes: int = 512 * MIB
+    install_max_files: int = 100_000
+    fetch_timeout_ms: int = 30_000
     resolve_ttl_s: float = 60.0
     execution_timeout_ms: int = 120_000
     max_concurrency: int = 4
@@ -107,6 +112,10 @@ ENV_VARS: dict[str, str] = {
     "EXECUTOR_SEED_DIR": "seed_dir",
     "EXECUTOR_INSTALL_TIMEOUT_MS": "install_timeout_ms",
     "EXECUTOR_INSTALL_CONCURRENCY": "install_concurrency",
+    "EXECUTOR_INSTALL_SLOT_HOLD_MS": "install_slot_hold_ms",
+    "EXECUTOR_INSTALL_MAX_BYTES": "install_max_bytes",
+    "EXECUTOR_INSTALL_MAX_FILES": "install_max_files",
+    "EXECUTOR_FETCH_TIMEOUT_MS": "fetch_timeout_ms",
     "EXECUTOR_RESOLVE_TTL_S": "resolve_ttl_s",
     "EXECUTOR_EXECUTION_TIMEOUT_MS": "execution_timeout_ms",
     "EXECUTOR_MAX_CONCURRENCY": "max_concurrency",

@@ -20,7 +20,6 @@ from typing import Any
 
 from . import reaper
 from .config import Settings
-from .npm import Npm
 from .npmspec import InvalidSpec, PackageSpec, parse_package_spec
 from .runner import Runner, RunOutcome, ToolCall
 from .sandbox import Sandbox
@@ -97,17 +96,7 @@ class Executor:
         settings.store_dir.mkdir(parents=True, exist_ok=True)
         self.sandbox = Sandbox(settings, settings.store_dir)
         self.runner = Runner(settings, self.sandbox)
-        npm = Npm(
-            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000
-        )
-        self.store = PackageStore(
-            settings.store_dir,
-            npm,
-            max_bytes=settings.store_max_bytes,
-            resolve_ttl_s=settings.resolve_ttl_s,
-            install_concurrency=settings.install_concurrency,
-            on_evict=self.runner.discard,
-        )
+        self.store = PackageStore.from_settings(settings, on_evict=self.runner.discard)
         self._slots = asyncio.Semaphore(settings.max_concurrency)
         self._admitted = 0
         self._sweeper: asyncio.Task[None] | None = None
