@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import threading
 import time
 import uuid
@@ -249,7 +250,7 @@ def test_cors_and_options_everywhere(server: Server) -> None:
             assert response.headers[name] == value
     for response in (
         httpx.get(server.url + "/health"),
-        httpx.post(server.url + "/execute-tool", json={}),  # 400 without auth: body first
+        httpx.post(server.url + "/execute-tool", json={}, headers=AUTH),  # 400
         httpx.post(server.url + "/execute-tool", json={"packageName": "a", "name": "b"}),  # 401
         httpx.get(server.url + "/nowhere"),
     ):
@@ -464,3 +465,131 @@ def test_round_trips_do_not_wait_on_delayed_acks(server: Server) -> None:
             client.get("/health")
             samples.append(time.perf_counter() - started)
     assert sorted(samples)[4] < 0.03, samples
+
+
+HOSTILE = "@fixture/hostile"
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": NaN}}', "NaN"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": [-Infinity]}',
+         "-Infinity"),
+        (b'{"packageName": "@fixture/hostile", "name": "x\\ud800"}', "lone UTF-16 surrogate"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"\\udc00": 1}}',
+         "lone UTF-16 surrogate"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": '
+         + b"[" * 100_000 + b"]" * 100_000 + b"}}", "nested deeper than"),
+        (b"[" * 100_000, "nested deeper than"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": '
+         + b"[" * 250 + b"]" * 250 + b"}}", "nested deeper than 201 levels"),
+    ],
+)  # fmt: skip
+def test_values_that_cannot_be_answered_are_400(
+    open_server: Server, raw: bytes, fragment: str
+) -> None:
+    response = httpx.post(
+        open_server.url + "/execute-tool", content=raw, headers={"Content-Type": "application/json"}
+    )
+    check_contract(response, "/execute-tool", "POST")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_REQUEST"
+    assert fragment in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "expected"),
+    [
+        ("surrogateTool", {}, {"text": "a\ufffdb", "key\ufffd": ["\ufffd"], "pair": "\U0001f600"}),
+        ("surrogateThrowTool", {}, "bad \ufffd message"),
+        ("deepTool", {"depth": 100_000}, "Tool output is nested deeper than 200 levels"),
+        ("deepTool", {"depth": 199}, None),
+        ("messageGetterTool", {}, "unprintable object thrown"),
+        ("revokedProxyTool", {}, "unprintable object thrown"),
+        ("returnRevokedTool", {}, None),
+        ("revokedExportTool", {}, None),
+        ("forgeTool", {"code": "PACKAGE_NOT_FOUND"}, {"real": True, "wrote": True}),
+        ("forgeAndDieTool", {"code": "PACKAGE_NOT_FOUND"}, None),
+        ("patchGlobalsTool", {"code": "UNKNOWN_CODE"}, "after patching"),
+    ],
+)  # fmt: skip
+def test_hostile_tools_get_declared_answers(
+    server: Server, name: str, params: dict[str, Any], expected: Any
+) -> None:
+    body = server.execute(HOSTILE, name, params=params)
+    if body["success"]:
+        assert expected is None or body["output"] == expected
+        if name == "surrogateTool":
+            assert body["logs"] == ["log \ufffd line"]
+    else:
+        assert body["error"]["code"] == "TOOL_EXECUTION_ERROR", body
+        assert expected is None or body["error"]["message"] == expected
+    assert name != "forgeTool" or body["success"]
+
+
+def _raw_exchange(url: str, head: bytes) -> bytes:
+    """Send `head` (request line and headers, no body) and read what comes back."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as sock:
+        sock.sendall(head)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+
+def test_authentication_is_decided_before_the_body_is_read(server: Server) -> None:
+    # The body announced is never sent: only an answer that does not wait for it arrives.
+    head = (
+        b"POST /execute-tool HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 60000\r\n\r\n"
+    )
+    answer = _raw_exchange(server.url, head)
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]
+    assert b"www-authenticate: bearer" in answer.lower()
+    # Authenticated, an announced size over the limit is refused before reading, too.
+    authorized = head.replace(b"Host: x", b"Host: x\r\nAuthorization: Bearer " + API_KEY.encode())
+    answer = _raw_exchange(server.url, authorized.replace(b"60000", b"600000"))
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example", "Content-Type": "text/plain"},
+        {"Origin": "null", "Content-Type": "text/plain"},
+        {"Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded"},
+    ],
+)
+def test_cross_origin_requests_are_refused_without_a_key(
+    open_server: Server, server: Server, headers: dict[str, str]
+) -> None:
+    body = json.dumps({"packageName": "@fixture/esm-tools", "name": "echoTool"})
+    refused = httpx.post(open_server.url + "/execute-tool", content=body, headers=headers)
+    check_contract(refused, "/execute-tool", "POST")
+    assert refused.status_code == 400
+    assert "Cross-origin requests are refused" in refused.json()["error"]["message"]
+    # With a key, the key decides; same-origin and non-browser callers are served without one.
+    keyed = httpx.post(server.url + "/execute-tool", content=body, headers={**headers, **AUTH})
+    assert keyed.json()["success"] is True
+    same = {"Origin": open_server.url, "Content-Type": "text/plain"}
+    ok = httpx.post(open_server.url + "/execute-tool", content=body, headers=same)
+    assert ok.json()["success"] is True
+
+
+@pytest.mark.parametrize("how", ["env", "file"])
+def test_an_empty_api_key_refuses_to_start(
+    registry: NpmRegistry, store_dir: Path, tmp_path: Path, how: str
+) -> None:
+    args = ["--registry", registry.url, "--store-dir", str(store_dir)]
+    env = _env(EXECUTOR_API_KEY=" \n") if how == "env" else _env()
+    if how == "file":
+        (tmp_path / "key").write_text("  \n")
+        args += ["--api-key-file", str(tmp_path / "key")]
+    with pytest.raises(RuntimeError, match="did not start") as info:
+        Server(args, env, tmp_path / "log")
+    assert "empty" in str(info.value)

@@ -20,6 +20,7 @@ from tpmjs_executor.executor import (
     ExecutorBusy,
     RequestError,
 )
+from tpmjs_executor.jsonvalues import MAX_DEPTH
 from tpmjs_support import NpmRegistry, execute, processes_with, run, with_executor
 
 ESM = "@fixture/esm-tools"
@@ -238,6 +239,10 @@ def test_invalid_requests(settings: Settings) -> None:
         call("echoTool", params=[1, 2]),
         call("envTool", env={"A=B": "x"}),
         call("envTool", env={"A": 1}),
+        call("x\ud800"),
+        call("echoTool", params={"v": _nested(MAX_DEPTH + 1)}),
+        call("echoTool", params={"k\udc00": 1}),
+        call("envTool", env={"A": "\ud800"}),
     ]
 
     async def body(ex: Executor) -> list[str]:
@@ -251,6 +256,17 @@ def test_invalid_requests(settings: Settings) -> None:
     messages = run(with_executor(settings, body))
     assert "must be lowercase" in messages[0]
     assert "not a semver version, range or dist-tag" in messages[1]
+    # Values that could not be answered as JSON (see jsonvalues).
+    assert messages[7] == "name holds a lone UTF-16 surrogate, which is not text"
+    assert messages[8] == f"params is nested deeper than {MAX_DEPTH} levels"
+    assert "lone UTF-16 surrogate" in messages[9] and "lone UTF-16 surrogate" in messages[10]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 @pytest.mark.parametrize("tool", ["hangTool", "busyTool", "abortTool"])

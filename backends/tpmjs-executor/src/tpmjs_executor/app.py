@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import hmac
 import logging
+import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -58,7 +59,8 @@ def build_app(settings: Settings) -> Any:
     verify = _verifier(settings.api_key) if settings.api_key else None
     app = create_app(service, verify_bearer=verify, lifespan=lifespan, version=__version__)
     app.state.executor = executor
-    return Cors(ApiPrefix(RequestBody(app, settings.max_body_bytes)), PROTOCOL_VERSION)
+    guarded = RequestBody(app, settings.max_body_bytes, verify)
+    return Cors(ApiPrefix(guarded), PROTOCOL_VERSION)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:
@@ -101,16 +103,40 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         max_body_bytes=args.max_body_bytes,
         max_output_bytes=args.max_output_bytes,
         legacy_errors=True if args.legacy_errors else None,
-        api_key=args.api_key_file.read_text().strip() if args.api_key_file else None,
+        api_key=_api_key(args.api_key_file),
         name=args.name,
     )
     return args, settings
 
 
+def _api_key(path: Path | None) -> str | None:
+    """The key from `path`, else from EXECUTOR_API_KEY; an empty one is an error, never
+    "no authentication"."""
+    if path is not None:
+        key = path.read_text().strip()
+        if not key:
+            raise ValueError(f"the API key file {path} is empty")
+        return key
+    raw = os.environ.get("EXECUTOR_API_KEY")
+    if raw is not None and not raw.strip():
+        raise ValueError("EXECUTOR_API_KEY is set but empty (unset it to run without a key)")
+    return raw.strip() if raw is not None else None
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the service until interrupted."""
-    args, settings = parse_args(argv)
+    try:
+        args, settings = parse_args(argv)
+    except (ValueError, OSError) as exc:
+        sys.exit(f"tpmjs-executor: {exc}")
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if not settings.api_key:
+        loopback = args.host in ("127.0.0.1", "::1", "localhost") or args.host.startswith("127.")
+        log.warning(
+            "NO API KEY: anyone who can reach %s:%s can run any npm package here%s",
+            args.host, args.port,
+            "" if loopback else " (and it listens beyond loopback)",
+        )  # fmt: skip
     try:
         app = build_app(settings)
     except ValueError as exc:

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import reaper
 from .config import Settings
+from .jsonvalues import JsonProblem, check_json
 from .npmspec import InvalidSpec, PackageSpec, parse_package_spec
 from .runner import Runner, RunOutcome, ToolCall
 from .sandbox import Sandbox
@@ -174,6 +175,12 @@ class Executor:
         if request.params is not None and not isinstance(request.params, dict):
             raise RequestError("params must be an object")
         env = _check_env(request.env)
+        try:
+            check_json(request.name, "name")
+            check_json(request.params, "params")
+            check_json(env, "env")
+        except JsonProblem as exc:
+            raise RequestError(str(exc)) from None
         limit = self.settings.max_concurrency + self.settings.max_queue
         if self._admitted >= limit:
             raise ExecutorBusy(

@@ -2,9 +2,11 @@
 
     Cors          CORS and protocol headers on every response, errors and 500s included
     ApiPrefix     `/api/health`, `/api/info`, `/api/execute-tool` as aliases (as the templates do)
-    RequestBody   refuse bodies over the advertised limit while they stream in; read the
-                  execute-tool body as JSON whatever its Content-Type, refuse malformed JSON
-                  clearly, and smooth the platform's quirks (env as a list, nulls)
+    RequestBody   for execute-tool: decide authentication before reading anything; without
+                  an API key, refuse cross-origin (browser) requests; refuse bodies over the
+                  advertised limit while they stream in; read the body as JSON whatever its
+                  Content-Type, refuse malformed JSON (NaN, nesting past the limit, lone
+                  surrogates) clearly, and smooth the platform's quirks (env as a list, nulls)
 
 They wrap the whole FastAPI app (not `app.add_middleware`), so that even the answers of
 Starlette's outermost error handler carry the CORS headers.
@@ -16,6 +18,9 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
+
+from .jsonvalues import MAX_DEPTH, check_json
 
 __all__ = ["CORS_HEADERS", "ApiPrefix", "Cors", "RequestBody", "normalize_execute_body"]
 
@@ -91,16 +96,37 @@ def normalize_execute_body(doc: Any) -> Any:
 
 
 class RequestBody:
-    """Refuses request bodies over `limit` bytes (400 INVALID_REQUEST) without reading past it,
-    and prepares the execute-tool body (see the module docstring)."""
+    """Guards and prepares the execute-tool body (see the module docstring): 401 without
+    valid credentials when `verify` is set, else 400 INVALID_REQUEST for a cross-origin
+    request; 400 for a body over `limit` bytes, read no further."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int, verify: Callable[[str | None], bool] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
+        self.verify = verify
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "POST"
+            or scope.get("path") != "/execute-tool"
+        ):
             await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        if self.verify is not None:
+            if not self.verify(_bearer(headers.get("authorization", ""))):
+                await _refuse(send, "Invalid or missing credentials", 401, "UNAUTHORIZED")
+                return
+        elif _cross_origin(headers):
+            # Without a key, a web page must not be able to run tools through the browser of
+            # someone who can reach this executor (a text/plain POST needs no CORS preflight).
+            await _refuse(
+                send,
+                "Cross-origin requests are refused: this executor has no API key configured",
+            )
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.limit:
@@ -121,32 +147,47 @@ class RequestBody:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if scope.get("path") == "/execute-tool":
-            try:
-                body = await _normalized(body)
-            except ValueError as exc:
-                await _refuse(send, f"Request body is not valid JSON: {exc}")
-                return
-            headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
-            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        try:
+            body = await _normalized(body)
+        except ValueError as exc:
+            await _refuse(send, f"Request body is not valid JSON: {exc}")
+            return
+        kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
+        scope = {**scope, "headers": [*kept, (b"content-type", b"application/json")]}
         await self.app(scope, _replay(body, receive), send)
 
 
-async def _refuse(send: Send, message: str) -> None:
-    payload = json.dumps(
-        {"success": False, "error": {"code": "INVALID_REQUEST", "message": message}}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+def _headers(scope: Scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+
+def _bearer(value: str) -> str | None:
+    # As the generated security check reads it: RFC 9110 schemes are case-insensitive.
+    kind, _, credential = value.strip().partition(" ")
+    return credential.strip() or None if kind.lower() == "bearer" else None
+
+
+def _cross_origin(headers: dict[str, str]) -> bool:
+    if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return True
+    origin = headers.get("origin")
+    if origin is None:
+        return False  # not sent by a browser (browsers send Origin on every cross-origin POST)
+    return origin == "null" or urlsplit(origin).netloc.lower() != headers.get("host", "").lower()
+
+
+async def _refuse(
+    send: Send, message: str, status: int = 400, code: str = "INVALID_REQUEST"
+) -> None:
+    payload = json.dumps({"success": False, "error": {"code": code, "message": message}}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        (b"connection", b"close"),
+    ]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -162,12 +203,21 @@ def _content_length(scope: Scope) -> int | None:
 
 async def _normalized(body: bytes) -> bytes:
     def work() -> bytes:
-        doc = json.loads(body)
+        try:
+            doc = json.loads(body, parse_constant=_not_json)
+        except RecursionError:
+            raise ValueError(f"it is nested deeper than {MAX_DEPTH + 1} levels") from None
+        # One level for the body object itself, so `params` may nest MAX_DEPTH levels.
+        check_json(doc, "it", MAX_DEPTH + 1)
         fixed = normalize_execute_body(doc)
         return body if fixed is doc or fixed == doc else json.dumps(fixed).encode()
 
     # Large bodies are parsed off the event loop, so /health stays fast.
     return await asyncio.to_thread(work) if len(body) > _PARSE_IN_THREAD else work()
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON number")
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
