@@ -24,6 +24,7 @@ from fastapi import FastAPI
 from . import PROTOCOL_VERSION, __version__
 from .api.server import create_app
 from .config import Settings
+from .disconnect import CancelOnDisconnect
 from .executor import Executor
 from .middleware import ApiPrefix, Cors, RequestBody
 from .service import ExecutorService
@@ -60,7 +61,7 @@ def build_app(settings: Settings) -> Any:
     app = create_app(service, verify_bearer=verify, lifespan=lifespan, version=__version__)
     app.state.executor = executor
     guarded = RequestBody(app, settings.max_body_bytes, verify)
-    return Cors(ApiPrefix(guarded), PROTOCOL_VERSION)
+    return CancelOnDisconnect(Cors(ApiPrefix(guarded), PROTOCOL_VERSION))
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:

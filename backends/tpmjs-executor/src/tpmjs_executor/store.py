@@ -1,7 +1,7 @@
 """The package store: each (name, resolved version) installed once, into a directory of its own.
 
     <store>/packages/<name with / as +>@<version>/   package.json, node_modules/, .tpmjs/
-    <store>/staging/p<pid>/                           installs in progress (renamed when done)
+    <store>/staging/p<pid>-<id>/                      installs in progress (renamed when done)
 
 An entry is named and keyed by the name and version resolved from the registry's metadata,
 both validated (npm name rules, canonical semver), never by anything inside the tarball; the
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import functools
 import io
 import json
@@ -57,6 +58,7 @@ _LOADER_SOURCE = (
     "export default (specifier) => import(specifier);\n"
 )
 _MIB = 1024 * 1024
+_LOCK = ".lock"
 
 
 @dataclass
@@ -89,21 +91,38 @@ def entry_dirname(name: object, version: object) -> str:
     return f"{valid_name.replace('/', '+')}@{valid_version}"
 
 
-def _clear_stale_staging(root: Path) -> None:
-    """Remove the staging dirs of processes that are gone (and our own, from a past life)."""
-    for path in root.glob("staging/p*"):
-        try:
-            pid = int(path.name[1:])
-            if pid != os.getpid():
-                os.kill(pid, 0)
+def _lock_staging(staging: Path) -> int:
+    """Create our staging dir and hold its lock for as long as this process lives (the lock,
+    not the pid in the name, says whether its owner is alive: pids are reused)."""
+    staging.mkdir(parents=True, exist_ok=True)
+    fd = os.open(staging / _LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _clear_stale_staging(staging_root: Path, mine: Path) -> list[str]:
+    """Remove the staging dirs no live store holds (a killed executor's, or ours from a past
+    life); return their names."""
+    removed = []
+    for path in staging_root.glob("p*"):
+        if path != mine:
+            try:
+                fd = os.open(path / _LOCK, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:
+                fd = -1  # no lock file: left by an executor of before the locks
+            except OSError:
                 continue
-        except ValueError:
-            pass
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
+            try:
+                if fd >= 0:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # its executor is alive
+            finally:
+                if fd >= 0:
+                    os.close(fd)
         shutil.rmtree(path, ignore_errors=True)
+        removed.append(path.name)
+    return removed
 
 
 def _du(path: Path) -> tuple[int, int]:
@@ -150,11 +169,13 @@ class PackageStore:
         # An entry used this recently is not evicted: its caller may not hold its lease yet.
         self._protect_recent_s = protect_recent_s
         self._packages = root / "packages"
-        # Per process, so another executor (or a test) sharing the store never disturbs it.
-        self._staging = root / "staging" / f"p{os.getpid()}"
+        # Per store, locked while it lives, so another executor sharing the root never
+        # disturbs it and a killed one's is known to be stale.
+        self._staging = root / "staging" / f"p{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._entries: dict[tuple[str, str], Entry] = {}
         self._installing: dict[tuple[str, str], asyncio.Task[Entry]] = {}
         self._waiters: dict[tuple[str, str], int] = {}
+        self._lock_fd: int | None = None
 
     @classmethod
     def from_settings(
@@ -183,6 +204,11 @@ class PackageStore:
         return sorted(self._entries.values(), key=lambda e: e.last_used)
 
     @property
+    def installing(self) -> list[str]:
+        """`name@version` of the installs in progress."""
+        return [f"{name}@{version}" for name, version in sorted(self._installing)]
+
+    @property
     def total_bytes(self) -> int:
         """Disk used by installed entries."""
         return sum(e.size for e in self._entries.values())
@@ -190,8 +216,11 @@ class PackageStore:
     async def start(self, seed_dir: Path | None = None) -> None:
         """Load the entries already on disk, and start seeding from `seed_dir` if given."""
         self._packages.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(_clear_stale_staging, self._staging.parent)
+        removed = await asyncio.to_thread(_clear_stale_staging, self._staging.parent, self._staging)
+        if removed:
+            log.info("removed stale staging folders: %s", ", ".join(sorted(removed)))
         self._staging.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = _lock_staging(self._staging)
         for entry in await asyncio.to_thread(self._scan):
             self._entries[(entry.name, entry.version)] = entry
         await self.registry.start()
@@ -205,6 +234,9 @@ class PackageStore:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.registry.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _scan(self) -> list[Entry]:
         """Entries on disk; one whose record is unreadable, invalid or not its folder's name

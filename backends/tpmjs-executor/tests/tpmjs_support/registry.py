@@ -127,14 +127,15 @@ class NpmRegistry:
         """Delay every tarball response (to keep installs running while a test probes)."""
         self._state.tarball_delay_s = seconds
 
-    def set_slow_drip(self, name: str, interval_s: float | None) -> None:
-        """Serve `name`'s packument and tarballs one byte every `interval_s`, for as long as the
-        client keeps reading (None: at full speed again); a registry that never quite stalls."""
+    def set_slow_drip(self, target: str, interval_s: float | None) -> None:
+        """Serve `target` (a package name: its packument; `name/-/file.tgz`: a tarball) one byte
+        every `interval_s` for as long as the client reads (None: at full speed again): a
+        registry that never quite stalls."""
         with self._state.lock:
             if interval_s is None:
-                self._state.drip.pop(name, None)
+                self._state.drip.pop(target, None)
             else:
-                self._state.drip[name] = interval_s
+                self._state.drip[target] = interval_s
 
     def publish_dir(self, folder: Path) -> PublishedVersion:
         """Pack a package folder and publish it."""
@@ -221,9 +222,8 @@ def _make_handler(state: _State, registry: NpmRegistry) -> type[BaseHTTPRequestH
             with state.lock:
                 state.requests.append(path)
             match = _TARBALL_PATH.match(path)
-            name = match["name"] if match else path.lstrip("/")
             with state.lock:
-                drip = state.drip.get(name)
+                drip = state.drip.get(path.lstrip("/"))
             if match:
                 data = registry.tarball(match["name"], match["file"])
                 if data is not None:
@@ -232,7 +232,7 @@ def _make_handler(state: _State, registry: NpmRegistry) -> type[BaseHTTPRequestH
                     self._send(200, data, "application/octet-stream", drip)
                     return
             else:
-                doc = registry.packument(name)
+                doc = registry.packument(path.lstrip("/"))
                 if doc is not None:
                     self._send(200, json.dumps(doc).encode(), "application/json", drip)
                     return
