@@ -77,7 +77,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--execution-timeout-ms", type=int, help="per-call limit (default 120000)")
     p.add_argument("--max-concurrency", type=int, help="calls running at once")
     p.add_argument("--max-queue", type=int, help="calls waiting beyond those; more are refused")
-    p.add_argument("--memory-mb", type=int, help="V8 heap limit of a tool process")
+    p.add_argument(
+        "--memory-mb", type=int, help="memory of a whole tool run (heap, buffers, children, /tmp)"
+    )
+    p.add_argument("--max-tasks", type=int, help="processes and threads of a whole tool run")
     p.add_argument("--isolation", choices=["auto", "bwrap", "process"])
     p.add_argument("--no-network", action="store_true", help="tools get no network (bwrap only)")
     p.add_argument("--pool-size", type=int, help="tool processes kept started ahead (0: none)")
@@ -98,6 +101,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         max_concurrency=args.max_concurrency,
         max_queue=args.max_queue,
         memory_mb=args.memory_mb,
+        max_tasks=args.max_tasks,
         isolation=args.isolation,
         network=False if args.no_network else None,
         pool_size=args.pool_size,
@@ -154,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"tpmjs-executor listening on http://{host}:{port}", flush=True)
     log.info(
         "isolation=%s registry=%s store=%s auth=%s",
-        "bwrap" if settings.use_bwrap() else "process",
+        "process" if settings.isolation == "process" else "bwrap",
         settings.registry,
         settings.store_dir,
         "on" if settings.api_key else "off",

@@ -42,6 +42,7 @@ class Settings:
     max_concurrency: int = 4
     max_queue: int = 32
     memory_mb: int = 512
+    max_tasks: int = 256
     isolation: Isolation = "auto"
     network: bool = True
     pool_size: int = 2
@@ -121,6 +122,7 @@ ENV_VARS: dict[str, str] = {
     "EXECUTOR_MAX_CONCURRENCY": "max_concurrency",
     "EXECUTOR_MAX_QUEUE": "max_queue",
     "EXECUTOR_MEMORY_MB": "memory_mb",
+    "EXECUTOR_MAX_TASKS": "max_tasks",
     "EXECUTOR_ISOLATION": "isolation",
     "EXECUTOR_NETWORK": "network",
     "EXECUTOR_POOL_SIZE": "pool_size",

@@ -117,27 +117,36 @@ class Executor:
         """Become the reaper of our process trees, load the store, start seeding."""
         reaper.become_subreaper()
         ok, output = await self._probe()
-        if not ok and self.sandbox.bwrap and self.settings.isolation == "auto":
-            log.warning("bubblewrap does not work here, tools run as plain processes: %s", output)
-            self.sandbox.fall_back_to_processes()
-            ok, output = await self._probe()
         if not ok:
-            raise RuntimeError(f"cannot run Node.js tools here: {output}")
+            hint = (
+                "; pass --isolation process to run tools without a sandbox (see the README "
+                "for what that does not protect)"
+                if self.sandbox.bwrap
+                else ""
+            )
+            raise RuntimeError(f"cannot run Node.js tools here: {output}{hint}")
+        log.info("limits: %s", self.sandbox.limits.describe())
         self.node_version = output.lstrip("v")
         await self.store.start(self.settings.seed_dir)
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def _probe(self) -> tuple[bool, str]:
         plan = self.sandbox.version_command()
-        proc = await asyncio.create_subprocess_exec(
-            *plan.argv,
-            env=plan.env,
-            cwd=plan.cwd,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *plan.argv,
+                env=plan.env,
+                cwd=plan.cwd,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                pass_fds=plan.pass_fds,
+                start_new_session=True,
+            )
+        finally:
+            plan.close_fds()
         out, _ = await proc.communicate()
+        if plan.cgroup is not None:
+            await plan.cgroup.remove()
         text = out.decode(errors="replace").strip()
         return proc.returncode == 0, text[-500:]
 
@@ -150,6 +159,7 @@ class Executor:
         await self.runner.close()
         await self.store.close()
         reaper.reap_orphans()
+        self.sandbox.limits.remove()
 
     async def _sweep(self) -> None:
         while True:

@@ -194,7 +194,7 @@ class Runner:
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
                     stderr=err_w,
-                    pass_fds=(control_r, result_w),
+                    pass_fds=(control_r, result_w, *plan.pass_fds),
                     env=plan.env,
                     cwd=plan.cwd,
                     start_new_session=True,
@@ -203,8 +203,11 @@ class Runner:
         except BaseException:
             for fd in (control_w, result_r, err_r):
                 os.close(fd)
+            if plan.cgroup is not None:
+                await plan.cgroup.remove()
             raise
         finally:
+            plan.close_fds()
             for fd in (control_r, result_w, err_w):
                 os.close(fd)
         limit = self._settings.max_output_bytes + self._settings.max_log_bytes * 2 + 65536
@@ -274,9 +277,16 @@ class Runner:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(process.stderr_task), 0.2)
         stderr = clean_text(process.stderr_tail.decode(errors="replace"))
-        if "heap out of memory" in stderr or "Reached heap limit" in stderr:
+        cgroup = process.plan.cgroup
+        out_of_memory, out_of_tasks = cgroup.tripped() if cgroup is not None else (False, False)
+        if out_of_memory or "heap out of memory" in stderr or "Reached heap limit" in stderr:
             message = (
-                f"Tool ran out of memory (heap limit {self._settings.memory_mb} MB) and was stopped"
+                f"Tool ran out of memory (limit {self._settings.memory_mb} MB) and was stopped"
+            )
+        elif out_of_tasks:
+            message = (
+                f"Tool reached the limit of {self._settings.max_tasks} processes and threads "
+                f"and was stopped"
             )
         else:
             how = f"signal {-status}" if status < 0 else f"exit code {status}"
@@ -309,6 +319,8 @@ class Runner:
         process.stderr_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await process.stderr_task
+        if process.plan.cgroup is not None:
+            await process.plan.cgroup.remove()
         if process.plan.scratch is not None:
             await asyncio.to_thread(shutil.rmtree, process.plan.scratch, True)
         reaper.reap_orphans()
