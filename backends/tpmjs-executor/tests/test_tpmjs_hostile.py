@@ -77,6 +77,7 @@ def tree(root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in root.rglob("*")}
 
 
+@pytest.mark.slow
 def test_a_tarball_cannot_rename_itself_over_another_package(
     hostile: NpmRegistry, tmp_path: Path
 ) -> None:
@@ -93,6 +94,7 @@ def test_a_tarball_cannot_rename_itself_over_another_package(
     assert result.output == {"who": "@x/victim"}
 
 
+@pytest.mark.slow
 def test_a_planted_entry_is_never_reused(hostile: NpmRegistry, tmp_path: Path) -> None:
     # What an older executor left: the evil package's install renamed over the victim's name.
     store = tmp_path / "store"
@@ -111,6 +113,7 @@ def test_a_planted_entry_is_never_reused(hostile: NpmRegistry, tmp_path: Path) -
     assert result.output == {"who": "@x/victim"}, result
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [3, 12])
 def test_dotdot_versions_create_nothing_outside_the_store(
     hostile: NpmRegistry, tmp_path: Path, depth: int
@@ -173,6 +176,7 @@ def test_dependencies_from_outside_the_registry_are_refused_before_any_fetch(
     assert seen == []
 
 
+@pytest.mark.slow
 def test_outside_dependencies_refused_with_the_network_off(
     hostile: NpmRegistry, trap: tuple[str, list[str]], tmp_path: Path
 ) -> None:
@@ -221,6 +225,7 @@ def test_metadata_that_would_fetch_elsewhere_is_refused(
         assert [r for r in reg.requests if "/-/" in r] == []
 
 
+@pytest.mark.slow
 def test_a_package_larger_than_the_budget_is_refused_and_evicts_nobody(
     hostile: NpmRegistry, tmp_path: Path
 ) -> None:
@@ -247,6 +252,7 @@ def test_a_package_larger_than_the_budget_is_refused_and_evicts_nobody(
     assert list((tmp_path / "store" / "staging").glob("*/install-*")) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("files", "limits", "fragment"),
     [

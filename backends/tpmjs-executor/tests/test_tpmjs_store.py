@@ -170,6 +170,7 @@ def test_npm_ignores_the_hosts_configuration(
     assert (target / "node_modules" / "@fixture" / "leftpad").is_dir()
 
 
+@pytest.mark.slow
 def test_lru_eviction_past_the_budget(registry: NpmRegistry, tmp_path: Path) -> None:
     evicted: list[str] = []
 
@@ -215,6 +216,7 @@ def test_entries_survive_a_restart(registry: NpmRegistry, store_dir: Path) -> No
     assert "@fixture/leftpad@1.0.0" in labels
 
 
+@pytest.mark.slow
 def test_seeding_from_tarballs_needs_no_registry(tmp_path: Path, registry: NpmRegistry) -> None:
     seed = tmp_path / "seed"
     seed.mkdir()

@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import hmac
 import logging
-import os
 import socket
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -20,10 +19,11 @@ from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
+from pydantic import ValidationError
 
 from . import PROTOCOL_VERSION, __version__
 from .api.server import create_app
-from .config import Settings
+from .config import Settings, settings_error
 from .disconnect import CancelOnDisconnect
 from .executor import Executor
 from .middleware import ApiPrefix, Cors, RequestBody
@@ -88,10 +88,20 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--max-output-bytes", type=int)
     p.add_argument("--legacy-errors", action="store_true", help="answer `error` as a string")
     p.add_argument("--api-key-file", type=Path, help="file holding the API key")
+    p.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="listen beyond loopback even without an API key (anyone reaching it runs code)",
+    )
+    p.add_argument("--install-concurrency", type=int, help="npm installs at once (default 2)")
+    p.add_argument("--install-slot-hold-ms", type=int, help="an install's slot is lent out after")
+    p.add_argument("--install-max-bytes", type=int, help="unpacked size of one install")
+    p.add_argument("--install-max-files", type=int, help="files of one install")
+    p.add_argument("--fetch-timeout-ms", type=int, help="deadline of one registry metadata fetch")
     p.add_argument("--name", help="executor name shown by /info")
     p.add_argument("--log-level", default="info")
     args = p.parse_args(argv)
-    settings = Settings.from_env().with_overrides(
+    flags = dict(
         registry=args.registry,
         store_dir=args.store_dir,
         store_max_bytes=args.store_max_bytes,
@@ -110,33 +120,45 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         legacy_errors=True if args.legacy_errors else None,
         api_key=_api_key(args.api_key_file),
         name=args.name,
+        allow_unauthenticated=True if args.allow_unauthenticated else None,
+        install_concurrency=args.install_concurrency,
+        install_slot_hold_ms=args.install_slot_hold_ms,
+        install_max_bytes=args.install_max_bytes,
+        install_max_files=args.install_max_files,
+        fetch_timeout_ms=args.fetch_timeout_ms,
     )
+    # The environment fills what no flag says (pydantic-settings); flags win.
+    settings = Settings(**{k: v for k, v in flags.items() if v is not None})
     return args, settings
 
 
 def _api_key(path: Path | None) -> str | None:
-    """The key from `path`, else from EXECUTOR_API_KEY; an empty one is an error, never
-    "no authentication"."""
-    if path is not None:
-        key = path.read_text().strip()
-        if not key:
-            raise ValueError(f"the API key file {path} is empty")
-        return key
-    raw = os.environ.get("EXECUTOR_API_KEY")
-    if raw is not None and not raw.strip():
-        raise ValueError("EXECUTOR_API_KEY is set but empty (unset it to run without a key)")
-    return raw.strip() if raw is not None else None
+    """The key from `path` (None: EXECUTOR_API_KEY, read by Settings); an empty one is an
+    error, never "no authentication"."""
+    if path is None:
+        return None
+    key = path.read_text().strip()
+    if not key:
+        raise ValueError(f"the API key file {path} is empty")
+    return key
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the service until interrupted."""
     try:
         args, settings = parse_args(argv)
+    except ValidationError as exc:
+        sys.exit(f"tpmjs-executor: {settings_error(exc)}")
     except (ValueError, OSError) as exc:
         sys.exit(f"tpmjs-executor: {exc}")
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if not settings.api_key:
         loopback = args.host in ("127.0.0.1", "::1", "localhost") or args.host.startswith("127.")
+        if not loopback and not settings.allow_unauthenticated:
+            sys.exit(
+                f"tpmjs-executor: refusing to listen on {args.host} without an API key: set "
+                "EXECUTOR_API_KEY or --api-key-file, or pass --allow-unauthenticated"
+            )
         log.warning(
             "NO API KEY: anyone who can reach %s:%s can run any npm package here%s",
             args.host, args.port,

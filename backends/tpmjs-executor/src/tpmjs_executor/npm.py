@@ -51,18 +51,28 @@ def _child_setup(parent: int, max_file_bytes: int | None) -> Callable[[], None]:
     return setup
 
 
-def _over_limits(root: Path, max_bytes: int | None, max_files: int | None) -> str | None:
-    """Why the tree under `root` is over its limits, or None."""
-    total = files = 0
+def _over_limits(
+    root: Path, max_bytes: int | None, max_files: int | None, max_download: int | None
+) -> str | None:
+    """Why the install under `root` is over its limits, or None. npm's cache (what it
+    downloaded) is counted on its own: it is deleted before the entry is kept."""
+    total = files = downloaded = 0
     for folder, _, names in os.walk(root):
-        files += len(names)
+        in_cache = Path(folder).is_relative_to(root / _CACHE)
+        files += 0 if in_cache else len(names)
         for name in names:
             with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(folder, name)).st_size
+                size = os.lstat(os.path.join(folder, name)).st_size
+                if in_cache:
+                    downloaded += size
+                else:
+                    total += size
         if max_files is not None and files > max_files:
             return f"unpacks more than {max_files} files"
         if max_bytes is not None and total > max_bytes:
             return f"unpacks more than {max_bytes} bytes"
+        if max_download is not None and downloaded > max_download:
+            return f"downloads more than {max_download} bytes"
     return None
 
 
@@ -104,9 +114,13 @@ class Npm:
         offline: bool = False,
         max_bytes: int | None = None,
         max_files: int | None = None,
+        max_download: int | None = None,
     ) -> None:
         """`npm install specs...` into `cwd`; raise InstallError with a short reason."""
         what = " ".join(specs)
+        # No single file (unpacked, or downloaded into the cache) may be larger than this.
+        limits = [n for n in (max_bytes, max_download) if n is not None]
+        max_file = max(limits) if limits else None
         timeout_ms = str(int(self._timeout_s * 1000))
         argv = [
             self._npm, "install",
@@ -128,7 +142,7 @@ class Npm:
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
-                preexec_fn=_child_setup(os.getpid(), max_bytes),
+                preexec_fn=_child_setup(os.getpid(), max_file),
             )
             reaper.track(proc.pid)
         done = asyncio.ensure_future(proc.communicate())
@@ -136,9 +150,11 @@ class Npm:
             async with asyncio.timeout(self._timeout_s):
                 while not done.done():
                     await asyncio.wait({done}, timeout=_WATCH_INTERVAL_S)
-                    if done.done() or (max_bytes is None and max_files is None):
+                    if done.done():
                         continue
-                    over = await asyncio.to_thread(_over_limits, cwd, max_bytes, max_files)
+                    over = await asyncio.to_thread(
+                        _over_limits, cwd, max_bytes, max_files, max_download
+                    )
                     if over is not None:
                         raise InstallError(f"npm package {what} refused: it {over}")
             _, stderr = done.result()
@@ -154,10 +170,10 @@ class Npm:
             await asyncio.to_thread(shutil.rmtree, cwd / _CACHE, True)
         if proc.returncode != 0:
             text = stderr.decode(errors="replace")
-            if max_bytes is not None and ("EFBIG" in text or "SIGXFSZ" in text):
+            if max_file is not None and ("EFBIG" in text or "SIGXFSZ" in text):
                 # RLIMIT_FSIZE stopped a write: npm reports EFBIG, or dies of SIGXFSZ.
                 raise InstallError(
-                    f"npm package {what} refused: it unpacks a file of more than {max_bytes} bytes"
+                    f"npm package {what} refused: it unpacks a file of more than {max_file} bytes"
                 )
             raise InstallError(summarize(text, specs, self.registry))
 

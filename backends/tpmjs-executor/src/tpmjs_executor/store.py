@@ -160,8 +160,10 @@ class PackageStore:
             npm.registry, fetch_timeout_s=fetch_timeout_s, resolve_ttl_s=resolve_ttl_s
         )
         self._max_bytes = max_bytes
-        # One install may never take more than the whole budget.
+        # One install may never take more than the whole budget; what npm downloads (its
+        # cache, deleted after the install) is bounded by the install limit alone.
         self._install_max_bytes = min(install_max_bytes, max_bytes)
+        self._download_max_bytes = install_max_bytes
         self._install_max_files = install_max_files
         self._slots = asyncio.Semaphore(install_concurrency)
         self._slot_hold_s = slot_hold_s
@@ -349,6 +351,7 @@ class PackageStore:
                 offline=tarballs is not None,
                 max_bytes=self._install_max_bytes,
                 max_files=self._install_max_files,
+                max_download=self._download_max_bytes,
             )
         except InstallError as exc:
             raise PackageUnavailable(str(exc)) from None
