@@ -29,6 +29,7 @@ import tarfile
 import tempfile
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,6 +178,8 @@ class PackageStore:
         self._entries: dict[tuple[str, str], Entry] = {}
         self._installing: dict[tuple[str, str], asyncio.Task[Entry]] = {}
         self._waiters: dict[tuple[str, str], int] = {}
+        # Installs started for callers (not seeding): cancelled when the last caller leaves.
+        self._on_demand: weakref.WeakSet[asyncio.Task[Entry]] = weakref.WeakSet()
         self._lock_fd: int | None = None
 
     @classmethod
@@ -280,6 +283,7 @@ class PackageStore:
         task = self._installing.get(key)
         if task is None:
             task = self._start_install(key, None)
+            self._on_demand.add(task)
         self._waiters[key] = self._waiters.get(key, 0) + 1
         try:
             return await asyncio.shield(task)
@@ -287,7 +291,7 @@ class PackageStore:
             self._waiters[key] -= 1
             if not self._waiters[key]:
                 del self._waiters[key]
-                if not task.done():
+                if not task.done() and task in self._on_demand:
                     task.cancel()  # nobody wants it any more: free its slot and its npm
 
     def _start_install(
