@@ -127,6 +127,25 @@ def test_processes_and_threads_of_a_run_are_capped(mode_settings: Settings) -> N
     assert result.output["error"] == "EAGAIN"
 
 
+@needs_cgroups
+def test_cgroups_of_a_dead_executor_are_removed_at_start() -> None:
+    limits = Limits(64, 64)
+    bases = [parent.parent for parent in limits.parents]
+    limits.remove()
+    # Above the kernel's largest pid (2**22): no live process has it.
+    stale = [base / "tpmjs-executor-4194305" for base in bases]
+    for path in stale:
+        (path / "run-1").mkdir(parents=True)
+    try:
+        Limits(64, 64).remove()
+        assert not any(path.exists() for path in stale)
+    finally:
+        for path in stale:
+            for leftover in (path / "run-1", path):
+                if leftover.exists():
+                    leftover.rmdir()
+
+
 @needs_bwrap
 def test_tmp_and_shm_are_sized_and_dev_is_read_only(settings: Settings) -> None:
     boxed = settings.with_overrides(isolation="bwrap", tmp_size_bytes=16 * MIB)

@@ -73,6 +73,19 @@ def _own_paths() -> dict[str, str]:
     return own
 
 
+def _sweep_stale(base: Path) -> None:
+    """Remove the cgroups of executors that died without cleaning up (kill -9), killing
+    whatever they still hold."""
+    for parent in base.glob("tpmjs-executor-*"):
+        pid = parent.name.rpartition("-")[2]
+        if not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists():
+            continue
+        for run in [*sorted(parent.glob("run-*")), parent]:
+            RunCgroup([run], run, run).kill_all()
+            with contextlib.suppress(OSError):
+                run.rmdir()
+
+
 @dataclass
 class RunCgroup:
     """The cgroup of one run: a directory per hierarchy (v1) or one (v2)."""
@@ -134,6 +147,11 @@ class Limits:
         self._prlimit = shutil.which("prlimit")
 
     @property
+    def parents(self) -> list[Path]:
+        """The parent cgroup directories (one per hierarchy); empty without cgroups."""
+        return list(self._parents)
+
+    @property
     def cgroups(self) -> bool:
         """Whether runs get cgroups of their own."""
         return bool(self.version)
@@ -166,6 +184,7 @@ class Limits:
         made: list[Path] = []
         try:
             for path in parents:
+                _sweep_stale(path.parent)
                 path.mkdir(exist_ok=True)
                 made.append(path)
             if version == 2:
