@@ -186,7 +186,12 @@ class Runner:
         control_r, control_w = os.pipe()
         result_r, result_w = os.pipe()
         err_r, err_w = os.pipe()
-        plan = self._sandbox.plan(entry_dir, control_r, result_w)
+        try:
+            plan = self._sandbox.plan(entry_dir, control_r, result_w)
+        except BaseException:
+            for fd in (control_r, control_w, result_r, result_w, err_r, err_w):
+                os.close(fd)
+            raise
         try:
             with reaper.spawning():
                 proc = await asyncio.create_subprocess_exec(

@@ -13,8 +13,10 @@ whatever the service's user can. Either way the run is capped as a whole (limits
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from importlib import resources
@@ -25,6 +27,8 @@ from .limits import Limits, RunCgroup
 from .seccomp import filter_program
 
 __all__ = ["HARNESS", "Sandbox", "SandboxPlan"]
+
+log = logging.getLogger("tpmjs_executor.sandbox")
 
 HARNESS = Path(str(resources.files("tpmjs_executor") / "harness" / "harness.mjs"))
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
@@ -94,6 +98,12 @@ class Sandbox:
         (self._etc / "group").write_text(_GROUP)
         self.limits = Limits(settings.memory_mb, settings.max_tasks)
         self._seccomp = filter_program()
+        if self.bwrap and self._seccomp is None:
+            log.warning("no seccomp table for this architecture: tools run without the filter")
+        self._disable_userns = self.bwrap and _bwrap_has(str(self._bwrap_path), "--disable-userns")
+        if self.bwrap and not self._disable_userns:
+            # The seccomp filter still refuses unshare, setns and clone(CLONE_NEWUSER).
+            log.warning("bubblewrap older than 0.8: no --disable-userns")
 
     @property
     def isolation(self) -> str:
@@ -150,10 +160,12 @@ class Sandbox:
         # No --new-session (it costs 10-20 ms a start): bwrap is started in a session of its
         # own (start_new_session), so the sandbox has no controlling terminal to inject into.
         args = [
-            "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc",
+            "--unshare-user", "--unshare-pid", "--unshare-ipc",
             "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent",
             "--uid", "65534", "--gid", "65534", "--hostname", "tpmjs-tool",
         ]  # fmt: skip
+        if self._disable_userns:
+            args.append("--disable-userns")
         if not self._settings.network:
             args.append("--unshare-net")
         for path in _SYSTEM_DIRS:
@@ -192,3 +204,14 @@ def _pipe_with(data: bytes) -> int:
     finally:
         os.close(write)
     return read
+
+
+def _bwrap_has(bwrap: str, option: str) -> bool:
+    """Whether this bubblewrap knows `option` (from its --help)."""
+    try:
+        run = subprocess.run(
+            [bwrap, "--help"], check=False, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return option in run.stdout + run.stderr
