@@ -107,6 +107,7 @@ def _start(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # each case starts the real command (imports FastAPI, uvicorn...)
 @pytest.mark.parametrize(
     ("args", "env", "fragment"),
     [
