@@ -201,7 +201,7 @@ def test_outside_dependencies_refused_with_the_network_off(
         ({"_hasShrinkwrap": True}, "npm-shrinkwrap.json"),
         ({"bundleDependencies": ["x"]}, "bundles dependencies"),
         ({"dist": {"tarball": "http://127.0.0.1:9/app-1.0.0.tgz"}}, "not served by the registry"),
-        ({"dependencies": {"../../x": "1.0.0"}}, "is not a registry package"),
+        ({"dependencies": {"../../x": "1.0.0"}}, "is not an npm package name"),
     ],
 )
 def test_metadata_that_would_fetch_elsewhere_is_refused(
