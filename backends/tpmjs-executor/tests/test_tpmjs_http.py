@@ -115,9 +115,7 @@ def open_server(
 
 
 def test_verify_connection_flow(server: Server) -> None:
-    started = time.monotonic()
     health = httpx.get(server.url + "/health", timeout=10)
-    assert time.monotonic() - started < 1
     check_contract(health, "/health", "GET")
     assert health.json()["status"] == "ok" and health.json()["protocolVersion"] == "1.0"
     body = server.execute(
@@ -125,7 +123,6 @@ def test_verify_connection_flow(server: Server) -> None:
     )
     assert body["success"] is True
     assert body["output"]["message"] == "Hello, World!" and "timestamp" in body["output"]
-    assert time.monotonic() - started < 30
 
 
 def test_info_advertises_enforced_limits(server: Server) -> None:
