@@ -651,8 +651,9 @@ def _detail(message: str) -> Any:
 class LocalOnlyGuard:
     """ASGI middleware for a service without credentials: loopback names and pages only.
 
-    Answers 403 (a WebSocket: close 1008) when the Host is not a loopback address or localhost
-    (DNS rebinding), the Origin is not loopback, the browser says `Sec-Fetch-Site: cross-site`,
+    Answers `status` (403; a WebSocket: close 1008) when the Host is not a loopback address
+    or localhost (DNS rebinding), the Origin is not loopback, the browser says
+    `Sec-Fetch-Site: cross-site`,
     or an unsafe request with a CORS-simple content type (a `text/plain` POST from a web page)
     comes from a non-loopback Referer. `allowed_hosts` names further hosts served as local
     (e.g. a name in /etc/hosts); `error_body(message)` builds the JSON body.
@@ -663,9 +664,11 @@ class LocalOnlyGuard:
         app: ASGIApp,
         *,
         allowed_hosts: Iterable[str] = (),
+        status: int = 403,
         error_body: Callable[[str], Any] = _detail,
     ) -> None:
         self.app = app
+        self.status = status
         self.allowed = frozenset(
             h.strip().lower().rstrip(".") for h in allowed_hosts if h.strip()
         )
@@ -692,5 +695,7 @@ class LocalOnlyGuard:
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
         ]
-        await send({"type": "http.response.start", "status": 403, "headers": headers})
+        await send(
+            {"type": "http.response.start", "status": self.status, "headers": headers}
+        )
         await send({"type": "http.response.body", "body": body})

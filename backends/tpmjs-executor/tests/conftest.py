@@ -14,7 +14,7 @@ from tpmjs_executor.config import Settings
 from tpmjs_executor.npm import Npm
 from tpmjs_executor.npmspec import parse_package_spec
 from tpmjs_executor.store import PackageStore
-from tpmjs_executor.testing import NpmRegistry, package_dirs, run
+from tpmjs_support import NpmRegistry, package_dirs, run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "packages"
 

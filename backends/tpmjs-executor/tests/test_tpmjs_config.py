@@ -1,33 +1,59 @@
-"""Settings from the environment and the command line."""
+"""Settings from the environment and the command line (pydantic-settings), and refusals to
+start: invalid values, an empty API key, no key beyond loopback."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from tpmjs_executor.app import parse_args
-from tpmjs_executor.config import Settings
+from tpmjs_executor.config import ENV_VARS, Settings
 
 
-def test_environment_overrides_defaults() -> None:
-    settings = Settings.from_env(
-        {
-            "npm_config_registry": "http://127.0.0.1:1/",
-            "EXECUTOR_EXECUTION_TIMEOUT_MS": "60000",
-            "EXECUTOR_NETWORK": "off",
-            "EXECUTOR_LEGACY_ERRORS": "1",
-            "EXECUTOR_STORE_DIR": "/tmp/somewhere",
-            "EXECUTOR_RESOLVE_TTL_S": "2.5",
-            "EXECUTOR_API_KEY": "sekrit-7f3a",
-            "EXECUTOR_ISOLATION": "process",
-        }
-    )
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No EXECUTOR_* or npm registry variable from the outside leaks into these tests."""
+    for var in list(os.environ):
+        if var.upper().startswith(("EXECUTOR_", "NPM_CONFIG_REGISTRY")):
+            monkeypatch.delenv(var)
+
+
+def test_environment_overrides_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for var, value in {
+        "npm_config_registry": "http://127.0.0.1:1/",
+        "EXECUTOR_EXECUTION_TIMEOUT_MS": "60000",
+        "EXECUTOR_NETWORK": "off",
+        "EXECUTOR_LEGACY_ERRORS": "1",
+        "EXECUTOR_STORE_DIR": "/tmp/somewhere",
+        "EXECUTOR_RESOLVE_TTL_S": "2.5",
+        "EXECUTOR_API_KEY": "sekrit-7f3a",
+        "EXECUTOR_ISOLATION": "process",
+        "EXECUTOR_INSTALL_SLOT_HOLD_MS": "700",
+    }.items():
+        monkeypatch.setenv(var, value)
+    settings = Settings()
     assert settings.registry == "http://127.0.0.1:1/"
     assert settings.execution_timeout_ms == 60000
     assert settings.network is False and settings.legacy_errors is True
     assert settings.store_dir == Path("/tmp/somewhere") and settings.resolve_ttl_s == 2.5
     assert settings.api_key == "sekrit-7f3a" and "sekrit" not in repr(settings)
-    assert Settings.from_env({}).execution_timeout_ms == 120_000
+    assert settings.isolation == "process" and settings.install_slot_hold_ms == 700
+    monkeypatch.setenv("EXECUTOR_REGISTRY", "http://127.0.0.1:2/")
+    assert Settings().registry == "http://127.0.0.1:2/"  # ours wins over npm's
+
+
+def test_defaults_and_names_are_kept() -> None:
+    settings = Settings()
+    assert settings.execution_timeout_ms == 120_000 and settings.registry.startswith("https://")
+    assert settings.api_key is None and settings.allow_unauthenticated is False
+    # Every field is EXECUTOR_<FIELD>, as before.
+    assert ENV_VARS["EXECUTOR_MAX_BODY_BYTES"] == "max_body_bytes"
+    assert ENV_VARS["EXECUTOR_API_KEY"] == "api_key"
+    assert ENV_VARS["npm_config_registry"] == "registry"
 
 
 def test_flags_override_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -37,20 +63,67 @@ def test_flags_override_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_pat
     monkeypatch.setenv("EXECUTOR_API_KEY", "from-env")
     args, settings = parse_args(
         ["--port", "0", "--registry", "http://r/", "--execution-timeout-ms", "5000",
-         "--no-network", "--isolation", "bwrap", "--api-key-file", str(key_file), "--pool-size", "0"]
+         "--no-network", "--isolation", "bwrap", "--api-key-file", str(key_file), "--pool-size", "0",
+         "--install-max-files", "10", "--allow-unauthenticated"]
     )  # fmt: skip
     assert args.port == 0
     assert settings.registry == "http://r/" and settings.execution_timeout_ms == 5000
     assert settings.network is False and settings.isolation == "bwrap" and settings.pool_size == 0
-    assert settings.api_key == "from-file"
+    assert settings.api_key == "from-file" and settings.install_max_files == 10
+    assert settings.allow_unauthenticated is True
     _, plain = parse_args([])
     assert plain.api_key == "from-env" and plain.execution_timeout_ms == 60000
 
 
 @pytest.mark.parametrize(
     "changes",
-    [{"isolation": "vm"}, {"execution_timeout_ms": 999}, {"max_body_bytes": 100}, {"memory_mb": 0}],
+    [
+        {"isolation": "vm"},
+        {"execution_timeout_ms": 999},
+        {"max_body_bytes": 100},
+        {"memory_mb": 0},
+        {"registry": "file:///etc/"},
+        {"api_key": " \n"},
+        {"install_max_bytes": -1},
+    ],
 )
 def test_invalid_settings_are_refused(changes: dict[str, object]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValidationError):
         Settings(**changes)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        Settings().with_overrides(**changes)
+
+
+def _start(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the real command; every case here must refuse to start, so it returns at once."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("EXECUTOR_")}
+    return subprocess.run(
+        [sys.executable, "-m", "tpmjs_executor.app", *args],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.slow  # each case starts the real command (imports FastAPI, uvicorn...)
+@pytest.mark.parametrize(
+    ("args", "env", "fragment"),
+    [
+        (
+            ["--host", "0.0.0.0", "--port", "0"],
+            {},
+            "refusing to listen on 0.0.0.0 without an API key",
+        ),
+        (["--port", "0"], {"EXECUTOR_API_KEY": "   "}, "set but empty"),
+        (["--port", "0"], {"EXECUTOR_MAX_QUEUE": "lots"}, "max_queue"),
+    ],
+)
+def test_the_command_refuses_to_start(
+    args: list[str], env: dict[str, str], fragment: str, tmp_path: Path
+) -> None:
+    done = _start([*args, "--store-dir", str(tmp_path)], **env)
+    assert done.returncode != 0
+    assert fragment in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

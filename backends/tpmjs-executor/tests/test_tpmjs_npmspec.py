@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tpmjs_executor.npmspec import InvalidSpec, parse_package_spec, validate_package_name
+from tpmjs_executor.npmspec import (
+    InvalidSpec,
+    parse_dependency,
+    parse_package_spec,
+    validate_package_name,
+)
 from tpmjs_executor.semver import max_satisfying, parse_range, parse_version
 
 VALID_NAMES = ["ai", "@tpmjs/hello", "left-pad", "a.b_c-d", "@a-b/c.d", "x" * 214, "@s/_private"]
@@ -155,3 +160,43 @@ def test_prerelease_ordering() -> None:
 @pytest.mark.parametrize("spec", ["^", ">=x.y", "1.2.3.4", "~>", "a.b.c", "1.02.3"])
 def test_garbage_ranges_do_not_parse(spec: str) -> None:
     assert parse_range(spec) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "spec", "expected"),
+    [
+        ("JSONStream", "^1.3.5", "JSONStream@^1.3.5"),  # an old name, still installable
+        ("string-width-cjs", "npm:string-width@^4.2.0", "string-width@^4.2.0"),
+        ("x", "npm:@a/b", "@a/b@*"),
+        ("a", "", "a@*"),
+        ("a", "latest", "a@latest"),
+        ("a", ">=1.2.7 <1.3.0 || 2.x", "a@>=1.2.7 <1.3.0 || 2.x"),
+    ],
+)
+def test_registry_dependencies_are_accepted(name: str, spec: str, expected: str) -> None:
+    assert str(parse_dependency(name, spec)) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [
+        ("a", "git+file:///tmp/repo.git"),
+        ("a", "git+https://example.invalid/x.git"),
+        ("a", "file:../x.tgz"),
+        ("a", "http://127.0.0.1:9/x.tgz"),
+        ("a", "github:user/repo"),
+        ("a", "user/repo"),
+        ("a", "link:../x"),
+        ("a", "workspace:*"),
+        ("a", "npm:b@file:../x"),
+        ("a", "npm:../x@1.0.0"),
+        ("../x", "1.0.0"),
+        ("../x", "npm:a@1.0.0"),
+        ("@s/..", "1.0.0"),
+        (".bin", "1.0.0"),
+        ("a", 1),
+    ],
+)
+def test_other_dependencies_are_refused(name: str, spec: object) -> None:
+    with pytest.raises(InvalidSpec):
+        parse_dependency(name, spec)

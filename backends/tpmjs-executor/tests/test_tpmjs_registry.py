@@ -9,7 +9,7 @@ import tarfile
 from pathlib import Path
 
 import httpx
-from tpmjs_executor.testing import NpmRegistry, build_tarball
+from tpmjs_support import NpmRegistry, build_tarball
 
 FIXTURES = Path(__file__).parent / "fixtures" / "packages"
 

@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic import ValidationError
 from starlette.middleware import Middleware
 
 from . import PROTOCOL_VERSION, __version__
 from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
 from .api.server import create_app
-from .config import Settings
+from .config import Settings, settings_error
+from .disconnect import CancelOnDisconnect
 from .executor import Executor
 from .middleware import ApiPrefix, Cors, RequestBody
 from .service import ExecutorService
@@ -32,8 +34,12 @@ __all__ = ["build_app", "main", "parse_args"]
 log = logging.getLogger("tpmjs_executor")
 
 
-def build_app(settings: Settings) -> Any:
-    """The whole ASGI application: generated routes, our service, CORS and limits."""
+def build_app(settings: Settings, *, local_only: bool = False) -> Any:
+    """The whole ASGI application: generated routes, our service, CORS and limits.
+
+    `local_only` (a key-less executor on loopback) keeps browsers out: DNS rebinding and
+    cross-origin simple requests answer the contract's 400 INVALID_REQUEST, with CORS headers.
+    """
     executor = Executor(settings)
     service = ExecutorService(executor)
 
@@ -51,7 +57,8 @@ def build_app(settings: Settings) -> Any:
                      max_body_bytes=settings.max_body_bytes, version=__version__,
                      middleware=[Middleware(RequestBody)])
     app.state.executor = executor
-    return Cors(ApiPrefix(app), PROTOCOL_VERSION)
+    inner = LocalOnlyGuard(app, status=400, error_body=_invalid_request) if local_only else app
+    return CancelOnDisconnect(Cors(ApiPrefix(inner), PROTOCOL_VERSION))
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:
@@ -67,7 +74,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--execution-timeout-ms", type=int, help="per-call limit (default 120000)")
     p.add_argument("--max-concurrency", type=int, help="calls running at once")
     p.add_argument("--max-queue", type=int, help="calls waiting beyond those; more are refused")
-    p.add_argument("--memory-mb", type=int, help="V8 heap limit of a tool process")
+    p.add_argument(
+        "--memory-mb", type=int, help="memory of a whole tool run (heap, buffers, children, /tmp)"
+    )
+    p.add_argument("--max-tasks", type=int, help="processes and threads of a whole tool run")
     p.add_argument("--isolation", choices=["auto", "bwrap", "process"])
     p.add_argument("--no-network", action="store_true", help="tools get no network (bwrap only)")
     p.add_argument("--pool-size", type=int, help="tool processes kept started ahead (0: none)")
@@ -75,10 +85,20 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--max-output-bytes", type=int)
     p.add_argument("--legacy-errors", action="store_true", help="answer `error` as a string")
     p.add_argument("--api-key-file", type=Path, help="file holding the API key")
+    p.add_argument(
+        "--allow-unauthenticated",
+        action="store_true",
+        help="listen beyond loopback even without an API key (anyone reaching it runs code)",
+    )
+    p.add_argument("--install-concurrency", type=int, help="npm installs at once (default 2)")
+    p.add_argument("--install-slot-hold-ms", type=int, help="an install's slot is lent out after")
+    p.add_argument("--install-max-bytes", type=int, help="unpacked size of one install")
+    p.add_argument("--install-max-files", type=int, help="files of one install")
+    p.add_argument("--fetch-timeout-ms", type=int, help="deadline of one registry metadata fetch")
     p.add_argument("--name", help="executor name shown by /info")
     p.add_argument("--log-level", default="info")
     args = p.parse_args(argv)
-    settings = Settings.from_env().with_overrides(
+    flags = dict(
         registry=args.registry,
         store_dir=args.store_dir,
         store_max_bytes=args.store_max_bytes,
@@ -88,24 +108,66 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         max_concurrency=args.max_concurrency,
         max_queue=args.max_queue,
         memory_mb=args.memory_mb,
+        max_tasks=args.max_tasks,
         isolation=args.isolation,
         network=False if args.no_network else None,
         pool_size=args.pool_size,
         max_body_bytes=args.max_body_bytes,
         max_output_bytes=args.max_output_bytes,
         legacy_errors=True if args.legacy_errors else None,
-        api_key=args.api_key_file.read_text().strip() if args.api_key_file else None,
+        api_key=_api_key(args.api_key_file),
         name=args.name,
+        allow_unauthenticated=True if args.allow_unauthenticated else None,
+        install_concurrency=args.install_concurrency,
+        install_slot_hold_ms=args.install_slot_hold_ms,
+        install_max_bytes=args.install_max_bytes,
+        install_max_files=args.install_max_files,
+        fetch_timeout_ms=args.fetch_timeout_ms,
     )
+    # The environment fills what no flag says (pydantic-settings); flags win.
+    settings = Settings(**{k: v for k, v in flags.items() if v is not None})
     return args, settings
+
+
+def _api_key(path: Path | None) -> str | None:
+    """The key from `path` (None: EXECUTOR_API_KEY, read by Settings); an empty one is an
+    error, never "no authentication"."""
+    if path is None:
+        return None
+    key = path.read_text().strip()
+    if not key:
+        raise ValueError(f"the API key file {path} is empty")
+    return key
+
+
+def _invalid_request(message: str) -> dict[str, Any]:
+    return {"success": False, "error": {"code": "INVALID_REQUEST", "message": message}}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the service until interrupted."""
-    args, settings = parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     try:
-        app = build_app(settings)
+        args, settings = parse_args(argv)
+    except ValidationError as exc:
+        sys.exit(f"tpmjs-executor: {settings_error(exc)}")
+    except (ValueError, OSError) as exc:
+        sys.exit(f"tpmjs-executor: {exc}")
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    if not settings.api_key:
+        loopback = is_loopback(args.host)
+        if not loopback and not settings.allow_unauthenticated:
+            sys.exit(
+                f"tpmjs-executor: refusing to listen on {args.host} without an API key: set "
+                "EXECUTOR_API_KEY or --api-key-file, or pass --allow-unauthenticated"
+            )
+        log.warning(
+            "NO API KEY: anyone who can reach %s:%s can run any npm package here%s",
+            args.host, args.port,
+            "" if loopback else " (and it listens beyond loopback)",
+        )  # fmt: skip
+    host = default_bind_host(bool(settings.api_key), args.host)
+    try:
+        app = build_app(settings, local_only=not settings.api_key and is_loopback(host))
     except ValueError as exc:
         sys.exit(f"tpmjs-executor: {exc}")
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -114,20 +176,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind((default_bind_host(bool(settings.api_key), args.host), args.port))
+    sock.bind((host, args.port))
     host, port = sock.getsockname()[:2]
     # Printed before serving so a supervisor (or a test) can learn a port chosen by the OS.
     print(f"tpmjs-executor listening on http://{host}:{port}", flush=True)
     log.info(
         "isolation=%s registry=%s store=%s auth=%s",
-        "bwrap" if settings.use_bwrap() else "process",
+        "process" if settings.isolation == "process" else "bwrap",
         settings.registry,
         settings.store_dir,
         "on" if settings.api_key else "off",
     )
-    local = not settings.api_key and is_loopback(host)
-    served = LocalOnlyGuard(app) if local else app
-    serve(served, sock=sock, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5)
+    serve(app, sock=sock, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
-"""Settings of the executor, from defaults, the environment (`EXECUTOR_*`) and the command line."""
+"""Settings of the executor: defaults, then the environment (`EXECUTOR_*`), then the command line.
+
+`Settings` is a pydantic-settings model: constructing it reads `EXECUTOR_<FIELD>` variables
+(and npm's own `npm_config_registry` for the registry), keyword arguments win over them, and
+every value is validated. The command line (app.parse_args) passes its flags as keyword
+arguments. An API key that is set but empty is an error, never "no authentication".
+"""
 
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["ENV_VARS", "Isolation", "Settings", "default_store_dir"]
+from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ENV_VARS", "Isolation", "Settings", "default_store_dir", "settings_error"]
 
 Isolation = Literal["auto", "bwrap", "process"]
 
@@ -22,29 +28,47 @@ def default_store_dir() -> Path:
     return Path(base) / "tpmjs-executor"
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
     """Everything the runtime and the HTTP layer can be told; defaults suit one small host."""
 
-    registry: str = "https://registry.npmjs.org/"
-    store_dir: Path = field(default_factory=default_store_dir)
-    store_max_bytes: int = 2048 * MIB
+    model_config = SettingsConfigDict(
+        env_prefix="EXECUTOR_",
+        frozen=True,
+        extra="forbid",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+    registry: str = Field(
+        "https://registry.npmjs.org/",
+        validation_alias=AliasChoices("EXECUTOR_REGISTRY", "npm_config_registry"),
+    )
+    store_dir: Path = Field(default_factory=default_store_dir)
+    store_max_bytes: int = Field(2048 * MIB, gt=0)
     seed_dir: Path | None = None
-    install_timeout_ms: int = 60_000
-    install_concurrency: int = 2
-    resolve_ttl_s: float = 60.0
-    execution_timeout_ms: int = 120_000
-    max_concurrency: int = 4
-    max_queue: int = 32
-    memory_mb: int = 512
+    install_timeout_ms: int = Field(60_000, gt=0)
+    install_concurrency: int = Field(2, gt=0)
+    # An install gives its slot back after this long (it is then waiting on the network).
+    install_slot_hold_ms: int = Field(5_000, gt=0)
+    install_max_bytes: int = Field(512 * MIB, gt=0)
+    install_max_files: int = Field(100_000, gt=0)
+    fetch_timeout_ms: int = Field(30_000, gt=0)
+    resolve_ttl_s: float = Field(60.0, ge=0)
+    execution_timeout_ms: int = Field(120_000, ge=1000)  # the protocol's minimum
+    max_concurrency: int = Field(4, gt=0)
+    max_queue: int = Field(32, ge=0)
+    memory_mb: int = Field(512, gt=0)
+    max_tasks: int = Field(256, gt=0)
     isolation: Isolation = "auto"
     network: bool = True
-    pool_size: int = 2
-    tmp_size_bytes: int = 256 * MIB
-    max_output_bytes: int = 5 * MIB
-    max_log_bytes: int = 64 * 1024
-    max_body_bytes: int = 10 * MIB
-    api_key: str | None = field(default=None, repr=False)
+    pool_size: int = Field(2, ge=0)
+    tmp_size_bytes: int = Field(256 * MIB, gt=0)
+    max_output_bytes: int = Field(5 * MIB, gt=0)
+    max_log_bytes: int = Field(64 * 1024, gt=0)
+    max_body_bytes: int = Field(10 * MIB, ge=1024)  # the protocol's minimum
+    api_key: str | None = Field(None, repr=False)
+    # Without an API key the service listens on loopback only, unless this is set.
+    allow_unauthenticated: bool = False
     legacy_errors: bool = False
     name: str = "contractgen TPMJS executor"
     region: str | None = None
@@ -52,78 +76,46 @@ class Settings:
     npm: str = "npm"
     bwrap: str = "bwrap"
 
-    def __post_init__(self) -> None:
-        if self.isolation not in ("auto", "bwrap", "process"):
-            raise ValueError(f"isolation must be auto, bwrap or process, not {self.isolation!r}")
-        for name in ("execution_timeout_ms", "install_timeout_ms", "max_concurrency", "memory_mb"):
-            if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
-        if self.max_body_bytes < 1024 or self.execution_timeout_ms < 1000:
-            raise ValueError(
-                "the protocol needs maxRequestBodyBytes >= 1024, maxExecutionTimeMs >= 1000"
-            )
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _no_empty_key(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError(
+                    "the API key is set but empty (unset EXECUTOR_API_KEY to run without one)"
+                )
+            return value.strip()
+        return value
+
+    @field_validator("seed_dir", "region", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _registry_url(self) -> Settings:
+        if not self.registry.startswith(("http://", "https://")):
+            raise ValueError(f"registry must be an http(s) URL, not {self.registry!r}")
+        return self
 
     def with_overrides(self, **changes: Any) -> Settings:
-        """A copy with the given fields changed (None values are ignored)."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
-
-    def use_bwrap(self) -> bool:
-        """Whether tools run under bubblewrap: `auto` means when bwrap is installed."""
-        if self.isolation == "auto":
-            return shutil.which(self.bwrap) is not None
-        return self.isolation == "bwrap"
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Settings from `EXECUTOR_*` variables (and npm_config_registry) over the defaults."""
-        env = os.environ if environ is None else environ
-        kinds = {f.name: f.type for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for var, attr in ENV_VARS.items():
-            raw = env.get(var)
-            if raw is None or raw == "":
-                continue
-            kind = str(kinds[attr])
-            if kind == "bool":
-                values[attr] = raw.strip().lower() in ("1", "true", "yes", "on")
-            elif kind == "int":
-                values[attr] = int(raw)
-            elif kind == "float":
-                values[attr] = float(raw)
-            elif "Path" in kind:
-                values[attr] = Path(raw)
-            else:
-                values[attr] = raw
-        return cls(**values)
+        """A validated copy with the given fields changed (None values are ignored); the
+        environment is not read again."""
+        values = {**self.model_dump(), **{k: v for k, v in changes.items() if v is not None}}
+        return type(self).model_validate(values)
 
 
-# Environment variable -> Settings field. npm's own variable names the registry, as npm does.
+def settings_error(exc: ValidationError) -> str:
+    """One line per problem, naming the setting, for a refusal to start."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"
+        for err in exc.errors()
+    )
+
+
+# Environment variable -> Settings field (every field reads EXECUTOR_<FIELD>; npm's own variable
+# names the registry too, as npm does, when EXECUTOR_REGISTRY is not set).
 ENV_VARS: dict[str, str] = {
+    **{f"EXECUTOR_{name.upper()}": name for name in Settings.model_fields},
     "npm_config_registry": "registry",
-    "NPM_CONFIG_REGISTRY": "registry",
-    "EXECUTOR_REGISTRY": "registry",
-    "EXECUTOR_STORE_DIR": "store_dir",
-    "EXECUTOR_STORE_MAX_BYTES": "store_max_bytes",
-    "EXECUTOR_SEED_DIR": "seed_dir",
-    "EXECUTOR_INSTALL_TIMEOUT_MS": "install_timeout_ms",
-    "EXECUTOR_INSTALL_CONCURRENCY": "install_concurrency",
-    "EXECUTOR_RESOLVE_TTL_S": "resolve_ttl_s",
-    "EXECUTOR_EXECUTION_TIMEOUT_MS": "execution_timeout_ms",
-    "EXECUTOR_MAX_CONCURRENCY": "max_concurrency",
-    "EXECUTOR_MAX_QUEUE": "max_queue",
-    "EXECUTOR_MEMORY_MB": "memory_mb",
-    "EXECUTOR_ISOLATION": "isolation",
-    "EXECUTOR_NETWORK": "network",
-    "EXECUTOR_POOL_SIZE": "pool_size",
-    "EXECUTOR_TMP_SIZE_BYTES": "tmp_size_bytes",
-    "EXECUTOR_MAX_OUTPUT_BYTES": "max_output_bytes",
-    "EXECUTOR_MAX_LOG_BYTES": "max_log_bytes",
-    "EXECUTOR_MAX_BODY_BYTES": "max_body_bytes",
-    "EXECUTOR_API_KEY": "api_key",
-    "EXECUTOR_LEGACY_ERRORS": "legacy_errors",
-    "EXECUTOR_NAME": "name",
-    "EXECUTOR_REGION": "region",
-    "EXECUTOR_NODE": "node",
-    "EXECUTOR_NPM": "npm",
-    "EXECUTOR_BWRAP": "bwrap",
 }

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import reaper
 from .config import Settings
-from .npm import Npm
+from .jsonvalues import JsonProblem, check_json
 from .npmspec import InvalidSpec, PackageSpec, parse_package_spec
 from .runner import Runner, RunOutcome, ToolCall
 from .sandbox import Sandbox
@@ -97,17 +97,7 @@ class Executor:
         settings.store_dir.mkdir(parents=True, exist_ok=True)
         self.sandbox = Sandbox(settings, settings.store_dir)
         self.runner = Runner(settings, self.sandbox)
-        npm = Npm(
-            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000
-        )
-        self.store = PackageStore(
-            settings.store_dir,
-            npm,
-            max_bytes=settings.store_max_bytes,
-            resolve_ttl_s=settings.resolve_ttl_s,
-            install_concurrency=settings.install_concurrency,
-            on_evict=self.runner.discard,
-        )
+        self.store = PackageStore.from_settings(settings, on_evict=self.runner.discard)
         self._slots = asyncio.Semaphore(settings.max_concurrency)
         self._admitted = 0
         self._sweeper: asyncio.Task[None] | None = None
@@ -127,27 +117,36 @@ class Executor:
         """Become the reaper of our process trees, load the store, start seeding."""
         reaper.become_subreaper()
         ok, output = await self._probe()
-        if not ok and self.sandbox.bwrap and self.settings.isolation == "auto":
-            log.warning("bubblewrap does not work here, tools run as plain processes: %s", output)
-            self.sandbox.fall_back_to_processes()
-            ok, output = await self._probe()
         if not ok:
-            raise RuntimeError(f"cannot run Node.js tools here: {output}")
+            hint = (
+                "; pass --isolation process to run tools without a sandbox (see the README "
+                "for what that does not protect)"
+                if self.sandbox.bwrap
+                else ""
+            )
+            raise RuntimeError(f"cannot run Node.js tools here: {output}{hint}")
+        log.info("limits: %s", self.sandbox.limits.describe())
         self.node_version = output.lstrip("v")
         await self.store.start(self.settings.seed_dir)
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def _probe(self) -> tuple[bool, str]:
         plan = self.sandbox.version_command()
-        proc = await asyncio.create_subprocess_exec(
-            *plan.argv,
-            env=plan.env,
-            cwd=plan.cwd,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *plan.argv,
+                env=plan.env,
+                cwd=plan.cwd,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                pass_fds=plan.pass_fds,
+                start_new_session=True,
+            )
+        finally:
+            plan.close_fds()
         out, _ = await proc.communicate()
+        if plan.cgroup is not None:
+            await plan.cgroup.remove()
         text = out.decode(errors="replace").strip()
         return proc.returncode == 0, text[-500:]
 
@@ -160,6 +159,7 @@ class Executor:
         await self.runner.close()
         await self.store.close()
         reaper.reap_orphans()
+        self.sandbox.limits.remove()
 
     async def _sweep(self) -> None:
         while True:
@@ -185,6 +185,12 @@ class Executor:
         if request.params is not None and not isinstance(request.params, dict):
             raise RequestError("params must be an object")
         env = _check_env(request.env)
+        try:
+            check_json(request.name, "name")
+            check_json(request.params, "params")
+            check_json(env, "env")
+        except JsonProblem as exc:
+            raise RequestError(str(exc)) from None
         limit = self.settings.max_concurrency + self.settings.max_queue
         if self._admitted >= limit:
             raise ExecutorBusy(

@@ -3,9 +3,11 @@
     Cors          CORS and protocol headers on every response, errors and 500s included
     ApiPrefix     `/api/health`, `/api/info`, `/api/execute-tool` as aliases (as the templates do)
     RequestBody   read the execute-tool body as JSON whatever its Content-Type, refuse
-                  malformed JSON clearly, and smooth the platform's quirks (env as a list,
-                  nulls); it runs inside the generated app (`create_app(middleware=...)`), after
-                  the generated gate has checked the key and while it caps the body
+                  malformed JSON (NaN, nesting past the limit, lone surrogates) clearly, and
+                  smooth the platform's quirks (env as a list, nulls); it runs inside the
+                  generated app (`create_app(middleware=...)`), after the generated gate has
+                  checked the key and while it caps the body. Browsers are kept out of a
+                  key-less executor by `_serving.LocalOnlyGuard` (see `app.main`).
 
 Cors and ApiPrefix wrap the whole FastAPI app (not `app.add_middleware`), so that even the
 answers of Starlette's outermost error handler carry the CORS headers.
@@ -17,6 +19,8 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from .jsonvalues import MAX_DEPTH, check_json
 
 __all__ = ["CORS_HEADERS", "ApiPrefix", "Cors", "RequestBody", "normalize_execute_body"]
 
@@ -110,42 +114,46 @@ class RequestBody:
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 break
+        body = b"".join(chunks)
         try:
-            body = await _normalized(b"".join(chunks))
+            body = await _normalized(body)
         except ValueError as exc:
             await _refuse(send, f"Request body is not valid JSON: {exc}")
             return
-        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
-        scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-type"]
+        scope = {**scope, "headers": [*kept, (b"content-type", b"application/json")]}
         await self.app(scope, _replay(body, receive), send)
 
 
 async def _refuse(send: Send, message: str) -> None:
-    payload = json.dumps(
-        {"success": False, "error": {"code": "INVALID_REQUEST", "message": message}}
-    ).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 400,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    error = {"code": "INVALID_REQUEST", "message": message}
+    payload = json.dumps({"success": False, "error": error}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 
 async def _normalized(body: bytes) -> bytes:
     def work() -> bytes:
-        doc = json.loads(body)
+        try:
+            doc = json.loads(body, parse_constant=_not_json)
+        except RecursionError:
+            raise ValueError(f"it is nested deeper than {MAX_DEPTH + 1} levels") from None
+        # One level for the body object itself, so `params` may nest MAX_DEPTH levels.
+        check_json(doc, "it", MAX_DEPTH + 1)
         fixed = normalize_execute_body(doc)
         return body if fixed is doc or fixed == doc else json.dumps(fixed).encode()
 
     # Large bodies are parsed off the event loop, so /health stays fast.
     return await asyncio.to_thread(work) if len(body) > _PARSE_IN_THREAD else work()
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not a JSON number")
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

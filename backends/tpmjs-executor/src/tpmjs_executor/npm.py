@@ -1,13 +1,23 @@
 """Running npm: always an argument vector (never a shell), never install scripts, never the
-host's npm configuration (user and global npmrc are files of ours, the cache is ours)."""
+host's npm configuration (user and global npmrc are files of ours), never git (its path is one
+that does not exist), a cache of its own inside each install (so it counts against the
+install's limits and leaves with it). An install is bounded in time, in unpacked bytes and in
+files (watched while it runs, and each file by RLIMIT_FSIZE), and npm is killed when the
+executor dies, however it dies (PR_SET_PDEATHSIG).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import re
+import resource
+import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from . import reaper
@@ -21,6 +31,49 @@ _PASSTHROUGH = (
 )  # fmt: skip
 _ERROR_CODE = re.compile(r"^npm (?:error|ERR!) code (\S+)", re.MULTILINE)
 _ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (?!code )(.+)$", re.MULTILINE)
+_WATCH_INTERVAL_S = 0.25
+_CACHE = ".npm-cache"  # inside the install folder; removed before the entry is kept
+_NO_GIT = "/nonexistent/git-is-disabled"
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def _child_setup(parent: int, max_file_bytes: int | None) -> Callable[[], None]:
+    """The preexec function of an npm child: die with `parent`, cap the size of any file."""
+
+    def setup() -> None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl: nobody would kill us
+            os._exit(1)
+        if max_file_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
+    return setup
+
+
+def _over_limits(
+    root: Path, max_bytes: int | None, max_files: int | None, max_download: int | None
+) -> str | None:
+    """Why the install under `root` is over its limits, or None. npm's cache (what it
+    downloaded) is counted on its own: it is deleted before the entry is kept."""
+    total = files = downloaded = 0
+    for folder, _, names in os.walk(root):
+        in_cache = Path(folder).is_relative_to(root / _CACHE)
+        files += 0 if in_cache else len(names)
+        for name in names:
+            with contextlib.suppress(OSError):
+                size = os.lstat(os.path.join(folder, name)).st_size
+                if in_cache:
+                    downloaded += size
+                else:
+                    total += size
+        if max_files is not None and files > max_files:
+            return f"unpacks more than {max_files} files"
+        if max_bytes is not None and total > max_bytes:
+            return f"unpacks more than {max_bytes} bytes"
+        if max_download is not None and downloaded > max_download:
+            return f"downloads more than {max_download} bytes"
+    return None
 
 
 class InstallError(Exception):
@@ -35,15 +88,9 @@ class Npm:
         self.registry = registry if registry.endswith("/") else registry + "/"
         self._state = state_dir
         self._timeout_s = timeout_s
-        for name in ("home", "npm-cache"):
-            (state_dir / name).mkdir(parents=True, exist_ok=True)
+        (state_dir / "home").mkdir(parents=True, exist_ok=True)
         for name in ("npmrc", "npmrc-global"):
             (state_dir / name).touch()
-
-    @property
-    def cache_dir(self) -> Path:
-        """npm's cache (tarballs and metadata) for this executor."""
-        return self._state / "npm-cache"
 
     def env(self) -> dict[str, str]:
         """The whole environment npm runs with."""
@@ -53,19 +100,34 @@ class Npm:
             HOME=str(self._state / "home"),
             npm_config_userconfig=str(self._state / "npmrc"),
             npm_config_globalconfig=str(self._state / "npmrc-global"),
-            npm_config_cache=str(self.cache_dir),
             npm_config_registry=self.registry,
+            npm_config_git=_NO_GIT,
             npm_config_update_notifier="false",
         )
         return env
 
-    async def install(self, cwd: Path, specs: list[str], *, offline: bool = False) -> None:
+    async def install(
+        self,
+        cwd: Path,
+        specs: list[str],
+        *,
+        offline: bool = False,
+        max_bytes: int | None = None,
+        max_files: int | None = None,
+        max_download: int | None = None,
+    ) -> None:
         """`npm install specs...` into `cwd`; raise InstallError with a short reason."""
+        what = " ".join(specs)
+        # No single file (unpacked, or downloaded into the cache) may be larger than this.
+        limits = [n for n in (max_bytes, max_download) if n is not None]
+        max_file = max(limits) if limits else None
+        timeout_ms = str(int(self._timeout_s * 1000))
         argv = [
             self._npm, "install",
             "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev",
             "--no-update-notifier", "--logs-max=0", "--loglevel=error",
-            "--registry", self.registry, "--fetch-retries=1",
+            "--registry", self.registry, "--cache", str(cwd / _CACHE),
+            "--fetch-retries=1", "--fetch-timeout", timeout_ms,
             "--fetch-retry-mintimeout=500", "--fetch-retry-maxtimeout=2000",
         ]  # fmt: skip
         if offline:
@@ -80,26 +142,40 @@ class Npm:
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
+                preexec_fn=_child_setup(os.getpid(), max_file),
             )
             reaper.track(proc.pid)
+        done = asyncio.ensure_future(proc.communicate())
         try:
-            _, stderr = await asyncio.wait_for(proc.communicate(), self._timeout_s)
+            async with asyncio.timeout(self._timeout_s):
+                while not done.done():
+                    await asyncio.wait({done}, timeout=_WATCH_INTERVAL_S)
+                    if done.done():
+                        continue
+                    over = await asyncio.to_thread(
+                        _over_limits, cwd, max_bytes, max_files, max_download
+                    )
+                    if over is not None:
+                        raise InstallError(f"npm package {what} refused: it {over}")
+            _, stderr = done.result()
         except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
-            raise InstallError(
-                f"installing {' '.join(specs)} took longer than {self._timeout_s:g}s"
-            ) from None
-        except BaseException:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
-            raise
+            raise InstallError(f"installing {what} took longer than {self._timeout_s:g}s") from None
         finally:
+            if not done.done():
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(done)
             reaper.untrack(proc.pid)
+            await asyncio.to_thread(shutil.rmtree, cwd / _CACHE, True)
         if proc.returncode != 0:
-            raise InstallError(summarize(stderr.decode(errors="replace"), specs, self.registry))
+            text = stderr.decode(errors="replace")
+            if max_file is not None and ("EFBIG" in text or "SIGXFSZ" in text):
+                # RLIMIT_FSIZE stopped a write: npm reports EFBIG, or dies of SIGXFSZ.
+                raise InstallError(
+                    f"npm package {what} refused: it unpacks a file of more than {max_file} bytes"
+                )
+            raise InstallError(summarize(text, specs, self.registry))
 
 
 def summarize(stderr: str, specs: list[str], registry: str) -> str:

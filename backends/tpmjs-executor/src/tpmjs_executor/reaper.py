@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["become_subreaper", "reap_orphans", "spawning", "track", "untrack"]
+__all__ = ["become_subreaper", "list_children", "reap_orphans", "spawning", "track", "untrack"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 _tracked: set[int] = set()
@@ -52,7 +52,8 @@ def untrack(pid: int) -> None:
     _tracked.discard(pid)
 
 
-def _children(pid: int) -> list[int]:
+def list_children(pid: int) -> list[int]:
+    """The pids of `pid`'s children (all its threads'), from /proc; [] when it is gone."""
     out: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         with contextlib.suppress(OSError, ValueError):
@@ -73,7 +74,7 @@ def reap_orphans() -> int:
     if _spawns_in_progress:
         return 0
     reaped = 0
-    for pid in _children(os.getpid()):
+    for pid in list_children(os.getpid()):
         if pid in _tracked or not _is_zombie(pid):
             continue
         with contextlib.suppress(ChildProcessError):

@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import time
@@ -25,6 +26,7 @@ from typing import Any
 
 from . import reaper
 from .config import Settings
+from .jsonvalues import MAX_DEPTH, JsonProblem, clean_json, clean_text
 from .sandbox import Sandbox, SandboxPlan
 
 __all__ = ["LOADER", "RunOutcome", "Runner", "ToolCall"]
@@ -38,6 +40,9 @@ _STDERR_TAIL = 4096
 _READY_TIMEOUT_S = 10.0
 _ABORT_GRACE_S = 0.1
 _IDLE_MAX_AGE_S = 300.0
+# The codes a harness may answer; anything else in a result line is the tool's forgery.
+_TOOL_CODES = frozenset({"TOOL_NOT_FOUND", "TOOL_INVALID", "TOOL_EXECUTION_ERROR"})
+_MAX_MESSAGE_CHARS = 8192
 
 
 @dataclass(frozen=True)
@@ -181,7 +186,12 @@ class Runner:
         control_r, control_w = os.pipe()
         result_r, result_w = os.pipe()
         err_r, err_w = os.pipe()
-        plan = self._sandbox.plan(entry_dir, control_r, result_w)
+        try:
+            plan = self._sandbox.plan(entry_dir, control_r, result_w)
+        except BaseException:
+            for fd in (control_r, control_w, result_r, result_w, err_r, err_w):
+                os.close(fd)
+            raise
         try:
             with reaper.spawning():
                 proc = await asyncio.create_subprocess_exec(
@@ -189,7 +199,7 @@ class Runner:
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
                     stderr=err_w,
-                    pass_fds=(control_r, result_w),
+                    pass_fds=(control_r, result_w, *plan.pass_fds),
                     env=plan.env,
                     cwd=plan.cwd,
                     start_new_session=True,
@@ -198,8 +208,11 @@ class Runner:
         except BaseException:
             for fd in (control_w, result_r, err_r):
                 os.close(fd)
+            if plan.cgroup is not None:
+                await plan.cgroup.remove()
             raise
         finally:
+            plan.close_fds()
             for fd in (control_r, result_w, err_w):
                 os.close(fd)
         limit = self._settings.max_output_bytes + self._settings.max_log_bytes * 2 + 65536
@@ -215,7 +228,11 @@ class Runner:
         return _Process(plan, proc, reader, control, results, stderr_task, tail)
 
     async def _call(self, process: _Process, call: ToolCall, timeout_ms: int) -> RunOutcome:
+        # The result line must start with this: the tool shares the harness's pipe and realm,
+        # but never sees the request, so it cannot write a line the service would take.
+        nonce = secrets.token_hex(16)
         request = {
+            "nonce": nonce,
             "loader": str(Path(process.plan.package_dir) / LOADER),
             "packageName": call.package_name,
             "label": call.label,
@@ -225,10 +242,11 @@ class Runner:
             "toolCallId": call.tool_call_id,
             "maxOutputBytes": self._settings.max_output_bytes,
             "maxLogBytes": self._settings.max_log_bytes,
+            "maxOutputDepth": MAX_DEPTH,
         }
         process.control.write(json.dumps(request).encode() + b"\n")
         try:
-            return await asyncio.wait_for(self._result(process), timeout_ms / 1000)
+            return await asyncio.wait_for(self._result(process, nonce), timeout_ms / 1000)
         except TimeoutError:
             with contextlib.suppress(Exception):
                 process.control.write(b"abort\n")
@@ -240,7 +258,8 @@ class Runner:
                 message=f"Execution exceeded {timeout_ms}ms time limit",
             )
 
-    async def _result(self, process: _Process) -> RunOutcome:
+    async def _result(self, process: _Process, nonce: str) -> RunOutcome:
+        prefix = nonce.encode() + b" "
         while True:
             try:
                 line = await process.reader.readline()
@@ -250,28 +269,29 @@ class Runner:
                 )
             if not line:
                 return await self._died(process)
+            if not line.startswith(prefix):
+                continue  # the ready line, or whatever the tool wrote into the pipe itself
+            frame = line[len(prefix) :]
             # A large output is parsed off the event loop, so /health stays fast meanwhile.
-            message = (
-                await asyncio.to_thread(json.loads, line)
-                if len(line) > 262144
-                else json.loads(line)
-            )
-            if message.get("ready"):
-                continue
-            logs = tuple(str(x) for x in message.get("logs", ()))
-            if message.get("ok"):
-                return RunOutcome(True, output=message.get("output"), logs=logs)
-            code = message.get("code") or "INTERNAL_ERROR"
-            return RunOutcome(False, code=code, message=str(message.get("message")), logs=logs)
+            if len(frame) > 262144:
+                return await asyncio.to_thread(_outcome, frame)
+            return _outcome(frame)
 
     async def _died(self, process: _Process) -> RunOutcome:
         status = await process.proc.wait()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(process.stderr_task), 0.2)
-        stderr = process.stderr_tail.decode(errors="replace")
-        if "heap out of memory" in stderr or "Reached heap limit" in stderr:
+        stderr = clean_text(process.stderr_tail.decode(errors="replace"))
+        cgroup = process.plan.cgroup
+        out_of_memory, out_of_tasks = cgroup.tripped() if cgroup is not None else (False, False)
+        if out_of_memory or "heap out of memory" in stderr or "Reached heap limit" in stderr:
             message = (
-                f"Tool ran out of memory (heap limit {self._settings.memory_mb} MB) and was stopped"
+                f"Tool ran out of memory (limit {self._settings.memory_mb} MB) and was stopped"
+            )
+        elif out_of_tasks:
+            message = (
+                f"Tool reached the limit of {self._settings.max_tasks} processes and threads "
+                f"and was stopped"
             )
         else:
             how = f"signal {-status}" if status < 0 else f"exit code {status}"
@@ -287,7 +307,7 @@ class Runner:
             if self._sandbox.bwrap:
                 # Kill the namespace's init (bwrap's child): every process inside dies with it,
                 # and the outer bwrap, our child, then exits and is reaped normally.
-                for child in _children(proc.pid):
+                for child in reaper.list_children(proc.pid):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(child, signal.SIGKILL)
                 with contextlib.suppress(TimeoutError):
@@ -304,16 +324,39 @@ class Runner:
         process.stderr_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await process.stderr_task
+        if process.plan.cgroup is not None:
+            await process.plan.cgroup.remove()
         if process.plan.scratch is not None:
             await asyncio.to_thread(shutil.rmtree, process.plan.scratch, True)
         reaper.reap_orphans()
 
 
-def _children(pid: int) -> list[int]:
+def _outcome(frame: bytes) -> RunOutcome:
+    """The outcome a result line describes; its shape is checked, as the tool may have
+    tampered with the harness (any failure to match is the tool's error, never ours)."""
     try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except (OSError, ValueError):
-        return []
+        # Non-finite numbers are not JSON: the harness writes null for them.
+        message = json.loads(frame, parse_constant=lambda _: None)
+        if not isinstance(message, dict):
+            raise JsonProblem("Tool sent a malformed result")
+        raw_logs = message.get("logs")
+        logs = tuple(clean_text(str(x)) for x in (raw_logs if isinstance(raw_logs, list) else ()))
+        if message.get("ok") is True:
+            return RunOutcome(
+                True, output=clean_json(message.get("output"), "Tool output"), logs=logs
+            )
+    except JsonProblem as exc:
+        return RunOutcome(False, code="TOOL_EXECUTION_ERROR", message=str(exc))
+    except (ValueError, RecursionError):
+        return RunOutcome(
+            False, code="TOOL_EXECUTION_ERROR", message="Tool sent a result that is not JSON"
+        )
+    code = message.get("code")
+    text = message.get("message")
+    text = clean_text(text if isinstance(text, str) else "Tool failed")[:_MAX_MESSAGE_CHARS]
+    return RunOutcome(
+        False, code=code if code in _TOOL_CODES else "TOOL_EXECUTION_ERROR", message=text, logs=logs
+    )
 
 
 async def _drain(fd: int, tail: bytearray) -> None:

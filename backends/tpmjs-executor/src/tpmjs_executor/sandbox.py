@@ -1,25 +1,34 @@
 """How a tool process is started: the bubblewrap sandbox, or a plain process group.
 
 Under bubblewrap a tool sees a read-only system (/usr and the library dirs, a few /etc files),
-its own package at /pkg (read-only), the harness at /harness, a private tmpfs at /tmp (also its
-HOME and cwd), a fresh /proc and /dev, and nothing else: not the service's files, not the
-store's other packages. It runs as `nobody` in new user, PID, IPC and UTS namespaces (and a new
-network namespace when the network is off). Without bubblewrap a tool is a separate process
-in its own process group with a private HOME, and can read whatever the service's user can.
+its own package at /pkg (read-only), the harness at /harness, sized private tmpfs at /tmp (also
+its HOME and cwd) and /dev/shm, a fresh /proc and a read-only /dev, and nothing else: not the
+service's files, not the store's other packages. It runs as `nobody` in new user, PID, IPC, UTS
+and cgroup namespaces (and a new network namespace when the network is off), cannot make user
+namespaces of its own (--disable-userns), under a seccomp filter (seccomp.py). bwrap's options
+travel through a pipe, so the sandbox's /proc/1/cmdline shows no host path. Without bubblewrap
+a tool is a separate process in its own process group with a private HOME, and can read
+whatever the service's user can. Either way the run is capped as a whole (limits.py).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from .config import Settings
+from .limits import Limits, RunCgroup
+from .seccomp import filter_program
 
 __all__ = ["HARNESS", "Sandbox", "SandboxPlan"]
+
+log = logging.getLogger("tpmjs_executor.sandbox")
 
 HARNESS = Path(str(resources.files("tpmjs_executor") / "harness" / "harness.mjs"))
 _SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
@@ -43,13 +52,21 @@ _PATH = "/usr/local/bin:/usr/bin:/bin"
 
 @dataclass(frozen=True)
 class SandboxPlan:
-    """One process to start: its argv, environment and working directory."""
+    """One process to start: its argv, environment, working directory, the descriptors it
+    inherits (ours to close once it has started) and its cgroup."""
 
     argv: list[str]
     env: dict[str, str]
     cwd: str
     package_dir: str
     scratch: Path | None  # host dir to delete when the process is gone
+    pass_fds: tuple[int, ...] = ()
+    cgroup: RunCgroup | None = None
+
+    def close_fds(self) -> None:
+        """Close our copies of the descriptors handed to the process."""
+        for fd in self.pass_fds:
+            os.close(fd)
 
 
 class Sandbox:
@@ -57,7 +74,8 @@ class Sandbox:
 
     def __init__(self, settings: Settings, work_dir: Path) -> None:
         self._settings = settings
-        self.bwrap = settings.use_bwrap()
+        # `auto` is bubblewrap or nothing: running tools unsandboxed must be asked for.
+        self.bwrap = settings.isolation != "process"
         if not settings.network and not self.bwrap:
             raise ValueError(
                 "turning the network off needs the bubblewrap sandbox (isolation=bwrap)"
@@ -69,11 +87,23 @@ class Sandbox:
         self.node = os.path.realpath(node)
         self._bwrap_path = shutil.which(settings.bwrap) if self.bwrap else None
         if self.bwrap and self._bwrap_path is None:
-            raise ValueError(f"bubblewrap executable {settings.bwrap!r} not found on PATH")
+            raise ValueError(
+                f"bubblewrap executable {settings.bwrap!r} not found on PATH; install it, or "
+                f"pass --isolation process to run tools without a sandbox (see the README for "
+                f"what that does not protect)"
+            )
         self._etc = work_dir / "sandbox-etc"
         self._etc.mkdir(parents=True, exist_ok=True)
         (self._etc / "passwd").write_text(_PASSWD)
         (self._etc / "group").write_text(_GROUP)
+        self.limits = Limits(settings.memory_mb, settings.max_tasks)
+        self._seccomp = filter_program()
+        if self.bwrap and self._seccomp is None:
+            log.warning("no seccomp table for this architecture: tools run without the filter")
+        self._disable_userns = self.bwrap and _bwrap_has(str(self._bwrap_path), "--disable-userns")
+        if self.bwrap and not self._disable_userns:
+            # The seccomp filter still refuses unshare, setns and clone(CLONE_NEWUSER).
+            log.warning("bubblewrap older than 0.8: no --disable-userns")
 
     @property
     def isolation(self) -> str:
@@ -81,30 +111,45 @@ class Sandbox:
         return "container" if self.bwrap else "process"
 
     def plan(self, entry_dir: Path, control_fd: int, result_fd: int) -> SandboxPlan:
-        """The command that starts the harness for the package installed in `entry_dir`."""
+        """The command that starts the harness for the package installed in `entry_dir`
+        (with a cgroup of its own: the caller removes it once the process is gone)."""
         node_args = [f"--max-old-space-size={self._settings.memory_mb}"]
         fds = ["--control-fd", str(control_fd), "--result-fd", str(result_fd)]
-        if not self.bwrap:
-            scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self._work_dir))
-            env = self._env(str(scratch))
-            argv = [self.node, *node_args, str(HARNESS), *fds]
-            return SandboxPlan(argv, env, str(scratch), str(entry_dir), scratch)
-        argv = [str(self._bwrap_path), *self._bwrap_args(entry_dir)]
-        argv += ["--", self.node, *node_args, "/harness/harness.mjs", *fds]
-        return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None)
+        harness = "/harness/harness.mjs" if self.bwrap else str(HARNESS)
+        return self._plan([self.node, *node_args, harness, *fds], entry_dir)
 
     def version_command(self) -> SandboxPlan:
         """`node --version`, run the way tools are (proves the sandbox works on this host)."""
-        if not self.bwrap:
-            return SandboxPlan([self.node, "--version"], self._env("/tmp"), "/", "", None)
-        argv = [str(self._bwrap_path), *self._bwrap_args(self._etc), "--", self.node, "--version"]
-        return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None)
+        return self._plan([self.node, "--version"], self._etc)
 
-    def fall_back_to_processes(self) -> None:
-        """Run tools as plain processes from now on (bubblewrap does not work here)."""
-        if not self._settings.network:
-            raise ValueError("turning the network off needs a working bubblewrap sandbox")
-        self.bwrap = False
+    def _plan(self, command: list[str], entry_dir: Path) -> SandboxPlan:
+        cgroup = self.limits.child() if self.limits.cgroups else None
+        try:
+            prefix = self.limits.prefix(cgroup)
+            if not self.bwrap:
+                scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self._work_dir))
+                env = self._env(str(scratch))
+                argv = [*prefix, *command]
+                return SandboxPlan(argv, env, str(scratch), str(entry_dir), scratch, (), cgroup)
+            piped: list[int] = []
+            try:
+                options = self._bwrap_args(entry_dir)
+                if self._seccomp is not None:
+                    piped.append(_pipe_with(self._seccomp))
+                    options += ["--seccomp", str(piped[-1])]
+                # Through a pipe, so the sandbox's /proc/1/cmdline shows no host path.
+                piped.append(_pipe_with(b"".join(os.fsencode(a) + b"\0" for a in options)))
+            except BaseException:
+                for fd in piped:
+                    os.close(fd)
+                raise
+            argv = [*prefix, str(self._bwrap_path), "--args", str(piped[-1]), "--", *command]
+            return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None, tuple(piped), cgroup)
+        except BaseException:
+            if cgroup is not None:
+                for path in reversed(cgroup.dirs):
+                    path.rmdir()
+            raise
 
     def _env(self, home: str) -> dict[str, str]:
         # Only these reach a tool (and bwrap itself, whose environment a tool could read
@@ -115,10 +160,12 @@ class Sandbox:
         # No --new-session (it costs 10-20 ms a start): bwrap is started in a session of its
         # own (start_new_session), so the sandbox has no controlling terminal to inject into.
         args = [
-            "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent",
+            "--unshare-user", "--unshare-pid", "--unshare-ipc",
+            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent",
             "--uid", "65534", "--gid", "65534", "--hostname", "tpmjs-tool",
         ]  # fmt: skip
+        if self._disable_userns:
+            args.append("--disable-userns")
         if not self._settings.network:
             args.append("--unshare-net")
         for path in _SYSTEM_DIRS:
@@ -135,6 +182,8 @@ class Sandbox:
             "--ro-bind", str(self._etc / "passwd"), "/etc/passwd",
             "--ro-bind", str(self._etc / "group"), "/etc/group",
             "--proc", "/proc", "--dev", "/dev",
+            "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev",
             "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/tmp",
             "--ro-bind", str(entry_dir), "/pkg",
             "--ro-bind", str(HARNESS.parent), "/harness",
@@ -142,3 +191,27 @@ class Sandbox:
             "--chdir", "/tmp",
         ]  # fmt: skip
         return args
+
+
+def _pipe_with(data: bytes) -> int:
+    """The read end of a pipe holding `data` (at most a pipe's buffer), its write end closed."""
+    read, write = os.pipe()
+    try:
+        os.write(write, data)
+    except BaseException:
+        os.close(read)
+        raise
+    finally:
+        os.close(write)
+    return read
+
+
+def _bwrap_has(bwrap: str, option: str) -> bool:
+    """Whether this bubblewrap knows `option` (from its --help)."""
+    try:
+        run = subprocess.run(
+            [bwrap, "--help"], check=False, capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return option in run.stdout + run.stderr

@@ -108,17 +108,12 @@ class ExecutorService(ServiceBase):
         or the legacy shape with `error` as a string when configured."""
         extra: dict[str, Any] = {"logs": list(result.logs)} if result.logs else {}
         if result.success:
-            model = models.ExecuteToolSuccessResponse(
+            return models.ExecuteToolSuccessResponse(
                 success=True,
                 output=result.output,
                 executionTimeMs=result.execution_time_ms,
                 **extra,
             )
-            if isinstance(result.output, int) and not isinstance(result.output, bool):
-                # The generated model types a JSON number as float (42 -> 42.0, and large
-                # integers lose digits): send the integer as the tool returned it.
-                return JSONResponse({**model.model_dump(mode="json"), "output": result.output})
-            return model
         code = models.ExecutionErrorCode(result.error_code or "INTERNAL_ERROR")
         message = result.error_message or code.value
         if self.settings.legacy_errors:

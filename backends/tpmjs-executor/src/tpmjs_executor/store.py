@@ -1,18 +1,24 @@
 """The package store: each (name, resolved version) installed once, into a directory of its own.
 
     <store>/packages/<name with / as +>@<version>/   package.json, node_modules/, .tpmjs/
-    <store>/staging/p<pid>/                           installs in progress (renamed when done)
+    <store>/staging/p<pid>-<id>/                      installs in progress (renamed when done)
 
-Dist-tags and ranges are resolved against the registry's packument, cached for a short TTL;
-exact versions already installed need no network at all. Concurrent requests for the same
-version wait for one install. Past the disk budget, the least recently used entries that no
-call is using are removed. A folder of tarballs can seed the store offline at start-up.
+An entry is named and keyed by the name and version resolved from the registry's metadata,
+both validated (npm name rules, canonical semver), never by anything inside the tarball; the
+installed manifest must say the same name and version or the install is refused. Before npm
+runs, the dependency tree is checked against the registry's metadata (metadata.py): only
+registry packages are installed. An install is bounded in time, unpacked bytes and files, and
+a package larger than the store's whole budget is refused. Concurrent requests for the same
+version wait for one install, which is cancelled when the last of them leaves. Past the disk
+budget, the least recently used entries that no call is using are removed. A folder of
+tarballs can seed the store offline at start-up.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import functools
 import io
 import json
@@ -23,20 +29,28 @@ import tarfile
 import tempfile
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import TYPE_CHECKING, Any
 
-import httpx
-
+from .metadata import PackageUnavailable, Registry, drop_finished
 from .npm import InstallError, Npm
-from .npmspec import PackageSpec
+from .npmspec import (
+    InvalidSpec,
+    PackageSpec,
+    canonical_version,
+    parse_dependency,
+    validate_package_name,
+)
 from .runner import LOADER
-from .semver import max_satisfying, parse_range, parse_version
+from .semver import max_satisfying, parse_range
 
-__all__ = ["Entry", "PackageStore", "PackageUnavailable"]
+if TYPE_CHECKING:
+    from .config import Settings
+
+__all__ = ["Entry", "PackageStore", "PackageUnavailable", "entry_dirname"]
 
 log = logging.getLogger("tpmjs_executor.store")
 
@@ -44,10 +58,8 @@ _LOADER_SOURCE = (
     "// Written by tpmjs-executor: imports resolve from this entry's node_modules.\n"
     "export default (specifier) => import(specifier);\n"
 )
-
-
-class PackageUnavailable(Exception):
-    """The package or version cannot be had (unknown, registry down, install failed)."""
+_MIB = 1024 * 1024
+_LOCK = ".lock"
 
 
 @dataclass
@@ -67,34 +79,62 @@ class Entry:
         return f"{self.name}@{self.version}"
 
 
-def _entry_dirname(name: str, version: str) -> str:
-    return f"{name.replace('/', '+')}@{version}"
+def entry_dirname(name: object, version: object) -> str:
+    """The directory of `name@version` in the store; PackageUnavailable unless `name` is a
+    valid npm name and `version` a canonical semver version (so it is one path component)."""
+    try:
+        valid_name = validate_package_name(name)  # type: ignore[arg-type]
+    except InvalidSpec as exc:
+        raise PackageUnavailable(f"refused: {exc}") from None
+    valid_version = canonical_version(version)
+    if valid_version is None:
+        raise PackageUnavailable(f"refused: {str(version)[:100]!r} is not a semver version")
+    return f"{valid_name.replace('/', '+')}@{valid_version}"
 
 
-def _clear_stale_staging(root: Path) -> None:
-    """Remove the staging dirs of processes that are gone (and our own, from a past life)."""
-    for path in root.glob("staging/p*"):
-        try:
-            pid = int(path.name[1:])
-            if pid != os.getpid():
-                os.kill(pid, 0)
+def _lock_staging(staging: Path) -> int:
+    """Create our staging dir and hold its lock for as long as this process lives (the lock,
+    not the pid in the name, says whether its owner is alive: pids are reused)."""
+    staging.mkdir(parents=True, exist_ok=True)
+    fd = os.open(staging / _LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def _clear_stale_staging(staging_root: Path, mine: Path) -> list[str]:
+    """Remove the staging dirs no live store holds (a killed executor's, or ours from a past
+    life); return their names."""
+    removed = []
+    for path in staging_root.glob("p*"):
+        if path != mine:
+            try:
+                fd = os.open(path / _LOCK, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:
+                fd = -1  # no lock file: left by an executor of before the locks
+            except OSError:
                 continue
-        except ValueError:
-            pass
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
+            try:
+                if fd >= 0:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # its executor is alive
+            finally:
+                if fd >= 0:
+                    os.close(fd)
         shutil.rmtree(path, ignore_errors=True)
+        removed.append(path.name)
+    return removed
 
 
-def _du(path: Path) -> int:
-    total = 0
-    for root, _, files in os.walk(path):
-        for name in files:
+def _du(path: Path) -> tuple[int, int]:
+    """Bytes and files under `path` (symlinks not followed)."""
+    total = files = 0
+    for root, _, names in os.walk(path):
+        for name in names:
+            files += 1
             with contextlib.suppress(OSError):
                 total += os.lstat(os.path.join(root, name)).st_size
-    return total
+    return total, files
 
 
 class PackageStore:
@@ -108,31 +148,70 @@ class PackageStore:
         max_bytes: int,
         resolve_ttl_s: float,
         install_concurrency: int,
+        fetch_timeout_s: float = 30.0,
+        install_max_bytes: int = 512 * _MIB,
+        install_max_files: int = 100_000,
+        slot_hold_s: float = 5.0,
         on_evict: Callable[[Path], Awaitable[None]] | None = None,
         protect_recent_s: float = 10.0,
     ) -> None:
         self.root = root
         self._npm = npm
+        self.registry = Registry(
+            npm.registry, fetch_timeout_s=fetch_timeout_s, resolve_ttl_s=resolve_ttl_s
+        )
         self._max_bytes = max_bytes
-        self._ttl = resolve_ttl_s
+        # One install may never take more than the whole budget; what npm downloads (its
+        # cache, deleted after the install) is bounded by the install limit alone.
+        self._install_max_bytes = min(install_max_bytes, max_bytes)
+        self._download_max_bytes = install_max_bytes
+        self._install_max_files = install_max_files
         self._slots = asyncio.Semaphore(install_concurrency)
+        self._slot_hold_s = slot_hold_s
         self._on_evict = on_evict
         # An entry used this recently is not evicted: its caller may not hold its lease yet.
         self._protect_recent_s = protect_recent_s
         self._packages = root / "packages"
-        # Per process, so another executor (or a test) sharing the store never disturbs it.
-        self._staging = root / "staging" / f"p{os.getpid()}"
+        # Per store, locked while it lives, so another executor sharing the root never
+        # disturbs it and a killed one's is known to be stale.
+        self._staging = root / "staging" / f"p{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self._entries: dict[tuple[str, str], Entry] = {}
         self._installing: dict[tuple[str, str], asyncio.Task[Entry]] = {}
-        self._resolved: dict[tuple[str, str], tuple[str, float]] = {}
-        self._packuments: dict[str, asyncio.Task[dict[str, Any]]] = {}
-        self._background: set[asyncio.Task[Any]] = set()
-        self._http: httpx.AsyncClient | None = None
+        self._waiters: dict[tuple[str, str], int] = {}
+        # Installs started for callers (not seeding): cancelled when the last caller leaves.
+        self._on_demand: weakref.WeakSet[asyncio.Task[Entry]] = weakref.WeakSet()
+        self._lock_fd: int | None = None
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, on_evict: Callable[[Path], Awaitable[None]] | None = None
+    ) -> PackageStore:
+        """The store the settings describe, with its npm."""
+        npm = Npm(
+            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000
+        )
+        return cls(
+            settings.store_dir,
+            npm,
+            max_bytes=settings.store_max_bytes,
+            resolve_ttl_s=settings.resolve_ttl_s,
+            install_concurrency=settings.install_concurrency,
+            fetch_timeout_s=settings.fetch_timeout_ms / 1000,
+            install_max_bytes=settings.install_max_bytes,
+            install_max_files=settings.install_max_files,
+            slot_hold_s=settings.install_slot_hold_ms / 1000,
+            on_evict=on_evict,
+        )
 
     @property
     def entries(self) -> list[Entry]:
         """Installed entries, least recently used first."""
         return sorted(self._entries.values(), key=lambda e: e.last_used)
+
+    @property
+    def installing(self) -> list[str]:
+        """`name@version` of the installs in progress."""
+        return [f"{name}@{version}" for name, version in sorted(self._installing)]
 
     @property
     def total_bytes(self) -> int:
@@ -142,35 +221,45 @@ class PackageStore:
     async def start(self, seed_dir: Path | None = None) -> None:
         """Load the entries already on disk, and start seeding from `seed_dir` if given."""
         self._packages.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(_clear_stale_staging, self._staging.parent)
+        removed = await asyncio.to_thread(_clear_stale_staging, self._staging.parent, self._staging)
+        if removed:
+            log.info("removed stale staging folders: %s", ", ".join(sorted(removed)))
         self._staging.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = _lock_staging(self._staging)
         for entry in await asyncio.to_thread(self._scan):
             self._entries[(entry.name, entry.version)] = entry
-        self._http = httpx.AsyncClient(timeout=httpx.Timeout(10.0, connect=5.0))
+        await self.registry.start()
         if seed_dir is not None:
             await self._seed(seed_dir)
 
     async def close(self) -> None:
         """Cancel installs in progress and close the registry client."""
-        tasks = [*self._installing.values(), *self._packuments.values(), *self._background]
+        tasks = list(self._installing.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self._http is not None:
-            await self._http.aclose()
+        await self.registry.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _scan(self) -> list[Entry]:
+        """Entries on disk; one whose record is unreadable, invalid or not its folder's name
+        (renamed, or written by an older version) is removed, never reused."""
         found = []
         for path in sorted(self._packages.iterdir()):
             meta = path / ".tpmjs" / "entry.json"
             try:
                 info = json.loads(meta.read_text())
+                if path.name != entry_dirname(info["name"], info["version"]):
+                    raise ValueError(f"{path.name} records {info['name']}@{info['version']}")
                 found.append(
                     Entry(
                         info["name"], info["version"], path, int(info["size"]), meta.stat().st_mtime
                     )
                 )
-            except (OSError, ValueError, KeyError):
+            except (OSError, ValueError, KeyError, TypeError, PackageUnavailable) as exc:
+                log.warning("store entry %s removed: %s", path.name, exc)
                 shutil.rmtree(path, ignore_errors=True)
         return found
 
@@ -179,14 +268,9 @@ class PackageStore:
         """Resolve and install `spec` if needed; the entry is not evicted while held."""
         version = await self.resolve(spec)
         key = (spec.name, version)
-        entry = self._entries.get(key)
-        if entry is None:
-            task = self._installing.get(key)
-            if task is None:
-                task = asyncio.create_task(self._install(spec.name, version))
-                self._installing[key] = task
-                task.add_done_callback(functools.partial(self._installed, key))
-            entry = await asyncio.shield(task)
+        entry = self._entries.get(key) or await self._wait_for_install(key)
+        if (entry.name, entry.version) != key:
+            raise PackageUnavailable(f"npm package {spec.name}@{version}: store entry mismatch")
         entry.refs += 1
         entry.last_used = time.time()
         try:
@@ -194,64 +278,63 @@ class PackageStore:
         finally:
             entry.refs -= 1
 
-    async def resolve(self, spec: PackageSpec) -> str:
-        """The exact version `spec` stands for (cached for the TTL, stale if the registry fails)."""
-        if spec.kind == "version":
-            return spec.spec
-        key = (spec.name, spec.spec)
-        cached = self._resolved.get(key)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        try:
-            packument = await self._packument(spec.name)
-        except PackageUnavailable:
-            if cached is not None:
-                return cached[0]
-            raise
-        version = _pick(packument, spec)
-        self._resolved[key] = (version, time.monotonic() + self._ttl)
-        return version
-
-    async def _packument(self, name: str) -> dict[str, Any]:
-        task = self._packuments.get(name)
+    async def _wait_for_install(self, key: tuple[str, str]) -> Entry:
+        """Join (or start) the install of `key`; the last caller to leave cancels it."""
+        task = self._installing.get(key)
         if task is None:
-            task = asyncio.create_task(self._fetch_packument(name))
-            self._packuments[name] = task
-            task.add_done_callback(functools.partial(_forget, self._packuments, name))
-        return await asyncio.shield(task)
+            task = self._start_install(key, None)
+            self._on_demand.add(task)
+        self._waiters[key] = self._waiters.get(key, 0) + 1
+        try:
+            return await asyncio.shield(task)
+        finally:
+            self._waiters[key] -= 1
+            if not self._waiters[key]:
+                del self._waiters[key]
+                if not task.done() and task in self._on_demand:
+                    task.cancel()  # nobody wants it any more: free its slot and its npm
 
-    async def _fetch_packument(self, name: str) -> dict[str, Any]:
-        assert self._http is not None, "PackageStore.start() was not awaited"
-        url = self._npm.registry + quote(name, safe="@")
-        headers = {"Accept": "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8"}
+    def _start_install(
+        self, key: tuple[str, str], tarballs: list[Path] | None
+    ) -> asyncio.Task[Entry]:
+        task = asyncio.create_task(self._install(*key, tarballs))
+        self._installing[key] = task
+        task.add_done_callback(functools.partial(self._installed, key))
+        return task
+
+    async def resolve(self, spec: PackageSpec) -> str:
+        """The exact version `spec` stands for (see Registry.resolve)."""
+        return await self.registry.resolve(spec)
+
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[None]:
+        """An install slot, given back at the end or after `slot_hold_s`, whichever is first:
+        installs that long are waiting on the network, and must not hold back the others."""
+        await self._slots.acquire()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self._slots.release()
+
+        timer = asyncio.get_running_loop().call_later(self._slot_hold_s, release)
         try:
-            response = await self._http.get(url, headers=headers)
-        except httpx.HTTPError as exc:
-            raise PackageUnavailable(
-                f"npm package {name} could not be resolved: registry {self._npm.registry} "
-                f"unreachable ({type(exc).__name__})"
-            ) from None
-        if response.status_code == 404:
-            raise PackageUnavailable(f"npm package {name} not found in the registry")
-        if response.status_code != 200:
-            raise PackageUnavailable(
-                f"npm package {name} could not be resolved: registry answered {response.status_code}"
-            )
-        try:
-            doc = response.json()
-        except ValueError:
-            raise PackageUnavailable(
-                f"npm package {name}: the registry sent invalid JSON"
-            ) from None
-        if not isinstance(doc, dict) or not isinstance(doc.get("versions"), dict):
-            raise PackageUnavailable(f"npm package {name} has no versions in the registry")
-        return doc
+            yield
+        finally:
+            timer.cancel()
+            release()
 
     async def _install(self, name: str, version: str, tarballs: list[Path] | None = None) -> Entry:
-        async with self._slots:
+        dirname = entry_dirname(name, version)
+        if tarballs is None:
+            # Before anything is fetched: only registry packages, whatever the depth.
+            await self.registry.check_tree(name, version)
+        async with self._slot():
             staging = Path(tempfile.mkdtemp(prefix="install-", dir=self._staging))
             try:
-                entry = await self._install_into(staging, name, version, tarballs)
+                entry = await self._install_into(staging, dirname, name, version, tarballs)
             except BaseException:
                 await asyncio.to_thread(shutil.rmtree, staging, True)
                 raise
@@ -259,38 +342,69 @@ class PackageStore:
         return entry
 
     async def _install_into(
-        self, staging: Path, name: str, version: str, tarballs: list[Path] | None
+        self, staging: Path, dirname: str, name: str, version: str, tarballs: list[Path] | None
     ) -> Entry:
+        label = f"{name}@{version}"
         manifest = {"name": "tpmjs-store-entry", "version": "0.0.0", "private": True}
         (staging / "package.json").write_text(json.dumps(manifest))
+        specs = [label] if tarballs is None else [str(t) for t in tarballs]
         try:
-            if tarballs is None:
-                await self._npm.install(staging, [f"{name}@{version}"])
-            else:
-                await self._npm.install(staging, [str(t) for t in tarballs], offline=True)
+            await self._npm.install(
+                staging,
+                specs,
+                offline=tarballs is not None,
+                max_bytes=self._install_max_bytes,
+                max_files=self._install_max_files,
+                max_download=self._download_max_bytes,
+            )
         except InstallError as exc:
             raise PackageUnavailable(str(exc)) from None
-        installed = staging / "node_modules" / name / "package.json"
-        try:
-            actual = json.loads(installed.read_text())["version"]
-        except (OSError, ValueError, KeyError):
-            raise PackageUnavailable(f"npm package {name}@{version} installed nothing") from None
+        self._check_installed(staging, name, version)
         (staging / LOADER).parent.mkdir(exist_ok=True)
         (staging / LOADER).write_text(_LOADER_SOURCE)
-        size = await asyncio.to_thread(_du, staging)
-        meta = {"name": name, "version": actual, "size": size, "installedAt": time.time()}
+        size, files = await asyncio.to_thread(_du, staging)
+        if size > self._install_max_bytes or files > self._install_max_files:
+            raise PackageUnavailable(
+                f"npm package {label} refused: it installs {size} bytes in {files} files, over "
+                f"the limit of {self._install_max_bytes} bytes and {self._install_max_files} files"
+            )
+        meta = {"name": name, "version": version, "size": size, "installedAt": time.time()}
         (staging / ".tpmjs" / "entry.json").write_text(json.dumps(meta))
-        final = self._packages / _entry_dirname(name, actual)
+        final = self._packages / dirname
+        if final.parent != self._packages or not final.resolve().is_relative_to(
+            self._packages.resolve()
+        ):
+            raise PackageUnavailable(f"npm package {label} refused: its path leaves the store")
         try:
             os.rename(staging, final)
         except OSError:
-            # Already there (renames are atomic, so it is complete): keep the existing copy.
-            if not (final / ".tpmjs" / "entry.json").is_file():
-                raise
+            # Already there (renames are atomic, so it is complete): keep the existing copy,
+            # if it is what it says it is.
+            try:
+                info = json.loads((final / ".tpmjs" / "entry.json").read_text())
+            except (OSError, ValueError):
+                raise PackageUnavailable(f"npm package {label}: store entry unreadable") from None
+            if (info.get("name"), info.get("version")) != (name, version):
+                raise PackageUnavailable(f"npm package {label}: store entry mismatch") from None
             await asyncio.to_thread(shutil.rmtree, staging, True)
-        entry = Entry(name, actual, final, size, time.time())
-        self._entries[(name, actual)] = entry
+        entry = Entry(name, version, final, size, time.time())
+        self._entries[(name, version)] = entry
         return entry
+
+    @staticmethod
+    def _check_installed(staging: Path, name: str, version: str) -> None:
+        """The manifest npm unpacked must be the package asked for, with the version asked for."""
+        installed = staging / "node_modules" / name / "package.json"
+        try:
+            actual = json.loads(installed.read_text())
+            found = (actual.get("name"), canonical_version(actual.get("version")))
+        except (OSError, ValueError, AttributeError):
+            raise PackageUnavailable(f"npm package {name}@{version} installed nothing") from None
+        if found != (name, version):
+            shown = f"{str(actual.get('name'))[:100]}@{str(actual.get('version'))[:100]}"
+            raise PackageUnavailable(
+                f"npm package {name}@{version} refused: its tarball's package.json says {shown!r}"
+            )
 
     async def _evict(self, keep: Entry) -> None:
         now = time.time()
@@ -323,42 +437,17 @@ class PackageStore:
             key = (manifest["name"], manifest["version"])
             if key in self._entries or key in self._installing:
                 continue
-            tarballs = [path, *_closure(manifest, by_name, manifests)]
-            task = asyncio.create_task(self._install(key[0], key[1], tarballs))
-            self._installing[key] = task
-            task.add_done_callback(functools.partial(self._installed, key))
+            try:
+                tarballs = [path, *_closure(manifest, by_name, manifests)]
+            except InvalidSpec as exc:
+                log.warning("seed tarball %s skipped: %s", path, exc)
+                continue
+            self._start_install(key, tarballs)
 
     def _installed(self, key: tuple[str, str], task: asyncio.Task[Entry]) -> None:
-        error = _forget(self._installing, key, task)
+        error = drop_finished(self._installing, key, task)
         if error is not None:
             log.info("installing %s@%s failed: %s", *key, error)
-
-
-def _forget(tasks: dict[Any, Any], key: Any, task: asyncio.Task[Any]) -> BaseException | None:
-    """Drop a finished single-flight task; its exception is retrieved (and returned) even
-    when every waiter has gone, so asyncio never reports it as lost."""
-    tasks.pop(key, None)
-    return None if task.cancelled() else task.exception()
-
-
-def _pick(packument: dict[str, Any], spec: PackageSpec) -> str:
-    versions = packument.get("versions") or {}
-    tags = packument.get("dist-tags") or {}
-    if spec.kind == "tag":
-        version = tags.get(spec.spec)
-        if not isinstance(version, str) or version not in versions:
-            raise PackageUnavailable(f"npm package {spec.name} has no dist-tag {spec.spec!r}")
-        return version
-    assert spec.range is not None
-    # As npm-pick-manifest: the `latest` tag wins when it satisfies the range.
-    latest = tags.get("latest")
-    parsed_latest = parse_version(latest) if isinstance(latest, str) else None
-    if latest in versions and parsed_latest is not None and spec.range.satisfied_by(parsed_latest):
-        return str(latest)
-    best = max_satisfying(versions, spec.range)
-    if best is None:
-        raise PackageUnavailable(f"npm package {spec} could not be installed: no such version")
-    return best
 
 
 def _read_manifests(seed_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -370,9 +459,9 @@ def _read_manifests(seed_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
                 if member is None:
                     continue
                 manifest = json.load(io.TextIOWrapper(member, encoding="utf-8"))
-            if isinstance(manifest.get("name"), str) and isinstance(manifest.get("version"), str):
-                out.append((path.resolve(), manifest))
-        except (OSError, KeyError, ValueError, tarfile.TarError) as exc:
+            entry_dirname(manifest.get("name"), manifest.get("version"))
+            out.append((path.resolve(), manifest))
+        except (OSError, KeyError, ValueError, tarfile.TarError, PackageUnavailable) as exc:
             log.warning("seed tarball %s skipped: %s", path, exc)
     return out
 
@@ -382,12 +471,18 @@ def _closure(
     by_name: dict[str, list[tuple[str, Path]]],
     manifests: list[tuple[Path, dict[str, Any]]],
 ) -> list[Path]:
-    """Seed tarballs that satisfy `root`'s dependencies, transitively."""
+    """Seed tarballs that satisfy `root`'s dependencies, transitively; InvalidSpec when one
+    is not a registry dependency (npm would fetch or read it from elsewhere)."""
     manifest_of = {path: manifest for path, manifest in manifests}
     chosen: dict[str, Path] = {}
     todo = [root]
     while todo:
-        deps = todo.pop().get("dependencies") or {}
+        manifest = todo.pop()
+        deps = {}
+        for field in ("dependencies", "optionalDependencies", "peerDependencies"):
+            for dep, wanted in sorted((manifest.get(field) or {}).items()):
+                parsed = parse_dependency(dep, wanted)
+                deps[parsed.name] = parsed.spec
         for dep, wanted in sorted(deps.items()):
             if dep in chosen or dep == root["name"] or dep not in by_name:
                 continue

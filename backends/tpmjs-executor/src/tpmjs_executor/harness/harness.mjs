@@ -4,13 +4,21 @@
 //
 // Control pipe (service -> harness): one JSON line with the call, then optionally the line
 // "abort" (the service's timeout fired). Result pipe (harness -> service): the line
-// {"ready":true} as soon as the harness is loaded, then one result line:
-//   {"ok":true,"output":<json>,"logs":[...]}  or  {"ok":false,"code":"...","message":"...","logs":[...]}
+// {"ready":true} as soon as the harness is loaded, then one result line, after a newline and
+// the request's `nonce` (so a line the tool writes into the pipe itself is never taken for it):
+//   <nonce> {"ok":true,"output":<json>,"logs":[...]}  or  <nonce> {"ok":false,"code":"...","message":"...","logs":[...]}
 // Tools print freely: stdout and stderr are captured into `logs`, never mixed with the result.
+// The tool runs in this realm and may replace globals: what sends the result is captured
+// before it loads, and the service trusts nothing in the line but its shape.
 import fs from 'node:fs';
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { inspect } from 'node:util';
+
+const { writeSync } = fs;
+const stringify = JSON.stringify;
+const bufferFrom = Buffer.from;
+const toBuffer = (text) => Reflect.apply(bufferFrom, Buffer, [text]);
 
 const argValue = (flag) => Number(process.argv[process.argv.indexOf(flag) + 1]);
 
@@ -59,19 +67,35 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 let sent = false;
+let nonce = null;
 
-function send(message) {
-  const buffer = Buffer.from(`${JSON.stringify(message)}\n`);
+function write(line) {
+  const buffer = toBuffer(line);
   let offset = 0;
   while (offset < buffer.length) {
-    offset += fs.writeSync(resultFd, buffer, offset, buffer.length - offset);
+    offset += writeSync(resultFd, buffer, offset, buffer.length - offset);
   }
 }
 
-function finish(message) {
+// `outputJson` is already JSON text; the frame is built around it, not parsed again.
+function send(message, outputJson) {
+  if (nonce === null) return; // no request yet: nothing to answer
+  let logsJson;
+  try {
+    logsJson = stringify(logs);
+  } catch {
+    logsJson = '["[logs could not be encoded]"]';
+  }
+  const body = outputJson === undefined
+    ? stringify({ ok: false, code: message.code, message: message.message })
+    : `{"ok":true,"output":${outputJson}}`;
+  write(`\n${nonce} ${body.slice(0, -1)},"logs":${logsJson}}\n`);
+}
+
+function finish(message, outputJson) {
   if (sent) return;
   sent = true;
-  send({ ...message, logs });
+  send(message, outputJson);
   realExit(0);
 }
 
@@ -79,11 +103,28 @@ function fail(code, message) {
   finish({ ok: false, code, message });
 }
 
-const errorMessage = (err) => (err instanceof Error ? err.message || err.name : typeof err === 'string' ? err : inspect(err));
+// Whatever was thrown (an Error whose `message` getter throws, a revoked Proxy...), a string.
+function errorMessage(err) {
+  try {
+    if (typeof err === 'string') return err;
+    if (err instanceof Error) {
+      const text = err.message || err.name;
+      return typeof text === 'string' ? text : inspect(text);
+    }
+    return inspect(err);
+  } catch {
+    try {
+      return `unprintable ${typeof err} thrown`;
+    } catch {
+      return 'unprintable value thrown';
+    }
+  }
+}
 
 let exitCalledWith = null;
 process.exit = (code) => {
-  exitCalledWith = code ?? process.exitCode ?? 0;
+  const value = code ?? process.exitCode ?? 0;
+  exitCalledWith = typeof value === 'number' || typeof value === 'string' ? value : typeof value;
   realExit(code);
 };
 process.on('exit', () => {
@@ -92,7 +133,7 @@ process.on('exit', () => {
   const message = exitCalledWith !== null
     ? `Tool called process.exit(${exitCalledWith}) before returning a result`
     : 'Tool returned a promise that never settled (nothing was left to wait for)';
-  send({ ok: false, code: 'TOOL_EXECUTION_ERROR', message, logs });
+  send({ code: 'TOOL_EXECUTION_ERROR', message });
 });
 process.on('uncaughtException', (err) => fail('TOOL_EXECUTION_ERROR', `Uncaught exception: ${errorMessage(err)}`));
 process.on('unhandledRejection', (err) => fail('TOOL_EXECUTION_ERROR', `Unhandled rejection: ${errorMessage(err)}`));
@@ -101,6 +142,10 @@ process.on('unhandledRejection', (err) => fail('TOOL_EXECUTION_ERROR', `Unhandle
 // null in arrays and at the top, BigInt becomes a decimal string, a reference back to an
 // enclosing object becomes "[Circular]", toJSON() is honoured (Date -> ISO string),
 // Map -> object, Set -> array, Error -> {name, message}, non-finite numbers -> null.
+let maxDepth = 200;
+
+class TooDeep extends Error {}
+
 function jsonSafe(value, ancestors) {
   if (value === null) return null;
   switch (typeof value) {
@@ -119,6 +164,7 @@ function jsonSafe(value, ancestors) {
       break;
   }
   if (ancestors.includes(value)) return '[Circular]';
+  if (ancestors.length >= maxDepth) throw new TooDeep();
   if (typeof value.toJSON === 'function') {
     let replaced;
     try {
@@ -197,6 +243,7 @@ function resolveExport(ns, name) {
 async function call(request) {
   const { loader, packageName, label, name, params, env, toolCallId, maxOutputBytes } = request;
   maxLogBytes = request.maxLogBytes ?? maxLogBytes;
+  maxDepth = request.maxOutputDepth ?? maxDepth;
   for (const [key, value] of Object.entries(env ?? {})) process.env[key] = value;
 
   let ns;
@@ -244,15 +291,18 @@ async function call(request) {
   let text;
   try {
     const safe = jsonSafe(result, []);
-    text = JSON.stringify(safe === undefined ? null : safe);
+    text = stringify(safe === undefined ? null : safe);
   } catch (err) {
+    if (err instanceof TooDeep) {
+      return fail('TOOL_EXECUTION_ERROR', `Tool output is nested deeper than ${maxDepth} levels`);
+    }
     return fail('TOOL_EXECUTION_ERROR', `Tool output could not be converted to JSON: ${errorMessage(err)}`);
   }
-  const size = Buffer.byteLength(text);
+  const size = toBuffer(text).length;
   if (size > maxOutputBytes) {
     return fail('TOOL_EXECUTION_ERROR', `Tool output is ${size} bytes of JSON, over the ${maxOutputBytes}-byte limit`);
   }
-  return finish({ ok: true, output: JSON.parse(text) });
+  return finish({}, text);
 }
 
 let abortCurrent = null;
@@ -273,11 +323,13 @@ control.on('data', (data) => {
       let request;
       try {
         request = JSON.parse(line);
-      } catch (err) {
-        fail('INTERNAL_ERROR', `Harness received a malformed request: ${errorMessage(err)}`);
+        nonce = String(request.nonce);
+      } catch {
+        realExit(70); // the service sent something else than a request: no result to give
         return;
       }
-      call(request).catch((err) => fail('INTERNAL_ERROR', `Harness failure: ${errorMessage(err)}`));
+      // Whatever escapes here was caused by the tool (it may have replaced any global).
+      call(request).catch((err) => fail('TOOL_EXECUTION_ERROR', `Tool broke the harness: ${errorMessage(err)}`));
     } else if (line === 'abort' && abortCurrent) {
       abortCurrent(new DOMException('The execution timed out', 'TimeoutError'));
     }
@@ -290,4 +342,4 @@ control.on('error', () => {
   if (!started) realExit(0);
 });
 
-send({ ready: true });
+write('{"ready":true}\n');

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..config import Settings
-from ..executor import ExecutionRequest, ExecutionResult, Executor
+from tpmjs_executor.config import Settings
+from tpmjs_executor.executor import ExecutionRequest, ExecutionResult, Executor
 
 __all__ = ["execute", "processes_with", "run", "with_executor"]
 

@@ -97,6 +97,8 @@ class _State:
     tags: dict[str, dict[str, str]] = field(default_factory=dict)
     requests: list[str] = field(default_factory=list)
     tarball_delay_s: float = 0.0
+    drip: dict[str, float] = field(default_factory=dict)
+    stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -124,6 +126,16 @@ class NpmRegistry:
     def set_tarball_delay(self, seconds: float) -> None:
         """Delay every tarball response (to keep installs running while a test probes)."""
         self._state.tarball_delay_s = seconds
+
+    def set_slow_drip(self, target: str, interval_s: float | None) -> None:
+        """Serve `target` (a package name: its packument; `name/-/file.tgz`: a tarball) one byte
+        every `interval_s` for as long as the client reads (None: at full speed again): a
+        registry that never quite stalls."""
+        with self._state.lock:
+            if interval_s is None:
+                self._state.drip.pop(target, None)
+            else:
+                self._state.drip[target] = interval_s
 
     def publish_dir(self, folder: Path) -> PublishedVersion:
         """Pack a package folder and publish it."""
@@ -188,6 +200,7 @@ class NpmRegistry:
 
     def stop(self) -> None:
         """Stop serving and close the socket."""
+        self._state.stopping.set()
         self._server.shutdown()
         self._server.server_close()
         if self._thread is not None:
@@ -209,26 +222,40 @@ def _make_handler(state: _State, registry: NpmRegistry) -> type[BaseHTTPRequestH
             with state.lock:
                 state.requests.append(path)
             match = _TARBALL_PATH.match(path)
+            with state.lock:
+                drip = state.drip.get(path.lstrip("/"))
             if match:
                 data = registry.tarball(match["name"], match["file"])
                 if data is not None:
                     if state.tarball_delay_s:
                         time.sleep(state.tarball_delay_s)
-                    self._send(200, data, "application/octet-stream")
+                    self._send(200, data, "application/octet-stream", drip)
                     return
             else:
                 doc = registry.packument(path.lstrip("/"))
                 if doc is not None:
-                    self._send(200, json.dumps(doc).encode(), "application/json")
+                    self._send(200, json.dumps(doc).encode(), "application/json", drip)
                     return
             self._send(404, b'{"error":"Not found"}', "application/json")
 
-        def _send(self, status: int, body: bytes, content_type: str) -> None:
+        def _send(
+            self, status: int, body: bytes, content_type: str, drip: float | None = None
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if drip is None:
+                self.wfile.write(body)
+                return
+            for i in range(len(body)):
+                if state.stopping.wait(drip):
+                    return
+                try:
+                    self.wfile.write(body[i : i + 1])
+                    self.wfile.flush()
+                except OSError:
+                    return
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -1,4 +1,4 @@
-"""Test support shipped with the package: a loopback npm registry and small async helpers."""
+"""Test support: a loopback npm registry, the executor as a child process, async helpers."""
 
 from .helpers import execute, processes_with, run, with_executor
 from .process import ExecutorProcess
