@@ -17,6 +17,7 @@ RANKS = {
     "problems": 0, "version": 0, "config": 0,
     "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4,
     "api": 5, "cli": 6, "__init__": 7, "__main__": 7,
+    "scaffold": 4,  # the old name of project.scaffold, run by older project templates
 }
 
 
