@@ -303,19 +303,36 @@ def test_copier_without_contractgen_makes_nothing(tmp_path: Path, existing: bool
 # --- 7. settings in user-owned files, conflict markers fail make check ----------------------------
 
 @pytest.mark.slow
-def test_conflict_markers_fail_make_check(tmp_path: Path) -> None:
-    run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path)
+def test_conflicts_left_by_copier_update_fail_make_check(tmp_path: Path) -> None:
+    template = tmp_path / "contractgen"
+    run("git", "clone", "-q", ROOT, template, cwd=tmp_path)
+    run("git", "tag", "-f", "v0.1.0", cwd=template)
+    run(BIN / "copier", "copy", "--trust", "--defaults", "-d", "project_name=pets",
+        "-d", f"spec_path={OTARI_SPEC}", template, "pets", cwd=tmp_path)
     project = tmp_path / "pets"
     readme = project / "README.md"
     lines = readme.read_text("utf-8").splitlines(keepends=True)
-    lines[2:2] = ["<<<<<<< before updating\n", "old\n", "=======\n", "new\n",
-                  ">>>>>>> after updating\n"]
+    lines[0] = "# Pets, as we call it\n"
     readme.write_text("".join(lines), "utf-8")
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", "-A", cwd=project)
+    run("git", "commit", "-q", "-m", "pets", cwd=project)
+    # A template release changes the same line.
+    readme_template = template / "templates/project/README.md.jinja"
+    text = readme_template.read_text("utf-8")
+    readme_template.write_text(text.replace("# {{ project_name }}", "# {{ project_name }} service", 1),
+                               "utf-8")
+    run("git", "commit", "-q", "-am", "template: title", cwd=template)
+    run("git", "tag", "v0.2.0", cwd=template)
+    run(BIN / "copier", "update", "--trust", "--defaults", cwd=project)
+    assert "<<<<<<<" in readme.read_text("utf-8")
+
     failed = run("make", "check", f"PYTHON={sys.executable}", cwd=project, check=False)
     assert failed.returncode != 0
-    assert "README.md:3:<<<<<<< before updating" in failed.stdout
-    assert "README.md:7:>>>>>>> after updating" in failed.stdout
+    assert re.search(r"^README\.md:1:<<<<<<< ", failed.stdout, re.M), failed.stdout
     assert "unresolved merge conflicts" in failed.stderr
+    readme.write_text("# Pets service, as we call it\n" + "".join(lines[1:]), "utf-8")
+    assert run("make", "check", f"PYTHON={sys.executable}", cwd=project).returncode == 0
 
 
 @pytest.mark.slow
