@@ -245,7 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def describe_os_error(exc: OSError) -> str:
     """An OSError as a sentence that says what to do, not `[Errno 17] File exists: 'afile'`."""
-    name = exc.filename if exc.filename is not None else "a file"
+    if exc.filename is None:  # raised with a message of our own
+        return str(exc)
+    name = exc.filename
     if exc.filename2 is not None:
         name = f"{name} -> {exc.filename2}"
     if isinstance(exc, FileNotFoundError):

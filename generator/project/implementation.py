@@ -42,8 +42,11 @@ def _leftover(target: Target, methods: list[tuple[str, str]],
     if not retired:
         return {}
     module_name, class_name = _split(target)
-    defined = _overridden_in_source(target, _source_of(target, module_name), module_name,
-                                    class_name)
+    try:
+        defined = _overridden_in_source(target, _source_of(target, module_name), module_name,
+                                        class_name)
+    except (SpecError, OSError, SyntaxError):
+        return {}  # unimplemented_operations has reported what is wrong with the module
     left = sorted(defined & retired)
     new = [name for operation, name in methods if operation in missing]
     found: dict[str, str | None] = {}
