@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: all three)")
     p.add_argument("--config", help=config_help)
     p.add_argument("--force", action="store_true", help="write even where there are files "
-                   "contractgen did not write, or changed since (those it did not write are kept)")
+                   "contractgen did not write, or changed since (it replaces files of the names it writes, and "
+                   "leaves the others alone)")
     p.set_defaults(func=cmd_generate)
 
     p = command("check", "compare committed generated code with the specs; check the "

@@ -59,8 +59,8 @@ def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> l
     """Write files, remove stale ones the generator wrote before, touch nothing else.
 
     Refuses (OwnershipError, nothing written) when `out` holds files the generator did not write,
-    or files it wrote that were changed since, unless `force`: then it writes its files, and
-    leaves the others alone.
+    or files it wrote that were changed since, unless `force`: then it writes its files (over any
+    of the same name) and leaves the others alone.
     """
     if out.exists() and not out.is_dir():
         raise OwnershipError(f"{display_path(out)} is a file, not a folder: give --out the folder "
@@ -92,7 +92,7 @@ def _refuse_foreign(out: Path, owned: list[Path], files: dict[str, str]) -> None
             f"{where} holds files contractgen did not write: {', '.join(foreign)}. contractgen "
             "writes only into a folder of its own, where it replaces and removes its files: give "
             f"--out a new folder or the generated package (e.g. {where}/api), or pass --force to "
-            "write here anyway (files it did not write are left alone)")
+            "write here anyway (its files replace any of the same name; others are left alone)")
     recorded = _recorded(out).get("files", {})
     edited = sorted(p.name for p in owned if p.name in recorded
                     and _sha256(p.read_text(encoding="utf-8")) != recorded[p.name]
