@@ -11,13 +11,20 @@ from pathlib import Path
 from typing import Any
 
 from .config import PARTS, Target, find_config, load_targets
-from .emit.package import diff_package, display_path, read_package, write_package
+from .emit.package import (
+    OwnershipError,
+    diff_package,
+    display_path,
+    read_package,
+    with_manifest,
+    write_package,
+)
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
 from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
-    "CheckResult", "Drift", "check", "generate", "load", "read_package", "render",
+    "CheckResult", "Drift", "OwnershipError", "check", "generate", "load", "read_package", "render",
     "render_target", "targets_from", "validate", "write_package",
 ]
 
@@ -116,6 +123,7 @@ def render(
         sources = render_package(api)
         # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
         files = format_package(sources, previous or {}, VERBATIM)
+        files = with_manifest(files, [op.method_name for op in api.operations], previous)
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.
@@ -139,17 +147,19 @@ def generate(
     parts: Iterable[str] = PARTS,
     root: Path | None = None,
     package: str | None = None,
+    force: bool = False,
 ) -> list[Path]:
-    """Write the generated package into `out`, which the generator owns whole.
+    """Write the generated package into `out`, a folder of the generator's own.
 
     `package` is the import name `out` will have; the generated modules import each other
-    relatively, so it is only checked to be usable as one.
+    relatively, so it is only checked to be usable as one. Raises OwnershipError when `out`
+    holds files the generator did not write, unless `force`.
     """
     if package is not None and not package.isidentifier():
         raise ValueError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
                       previous=read_package(Path(out)))
-    return write_package(Path(out), files)
+    return write_package(Path(out), files, force=force)
 
 
 @dataclass
@@ -162,15 +172,17 @@ class Drift:
 
 @dataclass
 class CheckResult:
-    """The outcome of `check`: drift per target, unimplemented operations, warnings."""
+    """The outcome of `check`: drift per target, unimplemented operations, overrides left behind
+    by operations that were renamed or removed (method -> its likely new name), warnings."""
 
     drift: list[Drift] = field(default_factory=list)
     unimplemented: dict[str, list[str]] = field(default_factory=dict)
+    leftover: dict[str, dict[str, str | None]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.drift
+        return not self.drift and not self.leftover
 
 
 def targets_from(config: Path | None = None) -> list[Target]:
@@ -203,11 +215,13 @@ def check(targets: list[Target] | None = None) -> CheckResult:
         if diff:
             result.drift.append(Drift(target, diff))
         if target.implementation:
-            from .project.implementation import unimplemented_operations
+            from .project.implementation import implementation_report
 
-            missing = unimplemented_operations(target)
+            missing, leftover = implementation_report(target)
             if missing:
                 result.unimplemented[target.implementation] = missing
+            if leftover:
+                result.leftover[target.implementation] = leftover
     return result
 
 

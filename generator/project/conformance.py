@@ -232,6 +232,10 @@ def run_conformance(spec: str | Path, scenario: str | Path, base_url: str, *,
     """The CLI: print a line per step and the problems; exit 1 when anything does not conform."""
     out = out or sys.stdout
     results = run_scenario(spec, scenario, base_url, overlay=overlay, token=token)
+    if not results:
+        print(f"{scenario} has no steps: nothing was checked. List them under `steps:` "
+              "(see tests/scenarios/otari-session.yaml)", file=sys.stderr)
+        return 1
     for result in results:
         mark = "ok  " if result.ok else "FAIL"
         print(f"{mark} {result.index + 1:3} {result.method} {result.url} -> {result.status} "

@@ -6,26 +6,66 @@ generated `ServiceBase` (or nowhere, when the generated code is older than the s
 implemented. When the import fails, say in a pre-commit environment without the project's
 dependencies, the module's source is read instead: methods written in the class or in base
 classes of the same module count; ones inherited from other modules cannot be seen.
+
+Overrides left behind: the package's manifest records every operation method it has had, so a
+method the class defines under a name that no operation has any more was an override of an
+operation since renamed or removed; when exactly one operation is new and unimplemented (or one
+name is close), that is its likely new name.
 """
 
 from __future__ import annotations
 
 import ast
+import difflib
 import importlib
 import sys
 import warnings
 from pathlib import Path
 
 from ..config import Target
+from ..emit.package import recorded_operations
 from ..problems import Level, Problem, SpecError
 
 
-def unimplemented_operations(target: Target) -> list[str]:
+def implementation_report(target: Target) -> tuple[list[str], dict[str, str | None]]:
+    """Unimplemented operation ids, and overrides left behind (method -> likely new name)."""
+    if not target.implementation:
+        return [], {}
+    methods = _operation_methods(target)
+    missing = unimplemented_operations(target, methods)
+    return missing, _leftover(target, methods, missing)
+
+
+def _leftover(target: Target, methods: list[tuple[str, str]],
+              missing: list[str]) -> dict[str, str | None]:
+    retired = set(recorded_operations(target.out_path)) - {name for _, name in methods}
+    if not retired:
+        return {}
+    module_name, class_name = _split(target)
+    try:
+        defined = _overridden_in_source(target, _source_of(target, module_name), module_name,
+                                        class_name)
+    except (SpecError, OSError, SyntaxError):
+        return {}  # unimplemented_operations has reported what is wrong with the module
+    left = sorted(defined & retired)
+    new = [name for operation, name in methods if operation in missing]
+    found: dict[str, str | None] = {}
+    for name in left:
+        if len(left) == 1 and len(new) == 1:
+            found[name] = new[0]
+        else:
+            close = difflib.get_close_matches(name, new, n=1, cutoff=0.6)
+            found[name] = close[0] if close else None
+    return found
+
+
+def unimplemented_operations(target: Target,
+                             methods: list[tuple[str, str]] | None = None) -> list[str]:
     """Operation ids whose ServiceBase method `target.implementation` does not override."""
     if not target.implementation:
         return []
     module_name, class_name = _split(target)
-    methods = _operation_methods(target)
+    methods = methods if methods is not None else _operation_methods(target)
     # Fast path: when the class's own source overrides every operation, importing the project
     # (its framework, its dependencies: most of a `check` run) cannot change the answer.
     try:

@@ -47,11 +47,14 @@ def new_project(
     parts: str = "both",
     template: str | Path | None = None,
     vcs_ref: str | None = None,
+    git: bool = True,
 ) -> Path:
-    """Create a project at `dest`: the contract copied into specs/, its code generated.
+    """Create a project at `dest`: the contract copied into specs/, its code generated, and
+    (unless `git` is false) a git repository with a first commit.
 
-    `template` defaults to the one shipped with contractgen; pass a git repository (and
-    `vcs_ref`, a tag) to record a version that `copier update` can later move from.
+    `template` defaults to the one shipped with contractgen, recorded as the repository and
+    revision this contractgen came from, so that `copier update` can move from it; or pass a
+    git repository (and `vcs_ref`, a tag).
     """
     from copier import run_copy
     from copier.errors import CopierError
@@ -85,7 +88,61 @@ def new_project(
         if created:
             shutil.rmtree(dest, ignore_errors=True)
         raise ValueError(f"copier could not create {dest}: {exc}") from exc
+    if template is None:
+        from .provenance import provenance
+
+        # Rendered from the packaged copy of the template, which is the template of the
+        # repository and revision this contractgen was built from: copier updates from there.
+        found = provenance()
+        update_answers(dest, {"_commit": found.describe, "_src_path": found.repository})
+    if git:
+        _first_commit(dest)
     return dest
+
+
+ANSWERS = ".copier-answers.yml"
+
+
+def update_answers(root: Path, changes: dict[str, str]) -> None:
+    """Set answers in the project's answers file, keeping copier's layout of it."""
+    import yaml
+
+    path = root / ANSWERS
+    if not path.is_file():
+        return
+    text = path.read_text(encoding="utf-8")
+    for key, value in changes.items():
+        line = yaml.safe_dump({key: value}, default_flow_style=False, allow_unicode=True).strip()
+        found = re.search(rf"^{re.escape(key)}:.*$", text, re.M)
+        if found is None:  # copier writes `_commit` and `_src_path` first, after its comment
+            found = re.search(r"^(?!#)", text, re.M)
+            line += "\n"
+        if found is not None:
+            text = text[:found.start()] + line + text[found.end():]
+    path.write_text(text, encoding="utf-8")
+
+
+def _first_commit(dest: Path) -> None:
+    """`git init` and a first commit of everything made (the user's identity, if git has one)."""
+    from ..version import __version__
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=dest, capture_output=True, text=True,
+                              check=False, timeout=120)
+
+    try:
+        git("init", "-q")
+    except OSError:
+        print("contractgen new: git is not installed, so the project is no git repository; "
+              "`git init` it yourself", file=sys.stderr)
+        return
+    identity = [] if git("config", "user.email").stdout.strip() else [
+        "-c", "user.name=contractgen", "-c", "user.email=contractgen@localhost"]
+    git("add", "-A")
+    done = git(*identity, "commit", "-q", "-m", f"New project from contractgen {__version__}")
+    if done.returncode != 0:
+        print(f"contractgen new: the first commit failed ({done.stderr.strip()}); commit the "
+              "project yourself", file=sys.stderr)
 
 
 def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
@@ -107,6 +164,11 @@ def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
                 f"{source}: no such file (relative paths start where copier runs)")
         target.parent.mkdir(exist_ok=True)
         shutil.copyfile(found, target)
+    # The answers record the project's own copy, not where it came from (an absolute path or
+    # one relative to where copier ran): `copier update` finds it there.
+    update_answers(root, {key: f"specs/{Path(value).name}"
+                          for key, value in (("spec_path", spec), ("overlay_path", overlay))
+                          if value and value != f"specs/{Path(value).name}"})
     if operation == "update":
         # copier runs update tasks with the new template's files in place and the project's
         # own edits (its target configuration among them) not yet re-applied: generating now
