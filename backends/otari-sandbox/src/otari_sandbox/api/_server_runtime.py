@@ -286,7 +286,9 @@ def install_handlers(
             operation_id = _operation_of(request)
             status = statuses.get(operation_id, _UNDECLARED).validation
             message = "Request body is not valid JSON"
-            body = service.error_body(operation_id, status, "INVALID_REQUEST", message, None)
+            body = service.error_body(
+                operation_id, status, "INVALID_REQUEST", message, None
+            )
             return error_response(errors.ApiError(body, status_code=status))
         headers = dict(exc.headers or {})
         return JSONResponse(
