@@ -273,6 +273,8 @@ def test_release_tag_matches_the_version() -> None:
     from contractgen import __version__
 
     tag = f"v{__version__}"
+    if not run("git", "tag", "--list", "v[0-9]*", cwd=ROOT).stdout.strip():
+        pytest.skip("a clone without tags (CI fetches main only): the release tags are not here")
     assert run("git", "rev-parse", "--verify", f"{tag}^{{commit}}", cwd=ROOT,
                check=False).returncode == 0, f"git tag {tag} is missing"
     questions = (ROOT / "templates/project-questions.yml").read_text("utf-8")
