@@ -14,7 +14,7 @@ MAX_LINES = 500
 # Lower rank first; a module may import modules of its own rank or lower. `problems`,
 # `version` and `config` are leaves every stage may read; `api` and `cli` are the top.
 RANKS = {
-    "problems": 0, "version": 0, "config": 0,
+    "problems": 0, "version": 0, "config": 0, "cache": 0,
     "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4,
     "api": 5, "cli": 6, "__init__": 7, "__main__": 7,
 }
