@@ -21,6 +21,7 @@ from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document, load_document
 from .tree import Part, make_pointer
+from .verdicts import cached
 
 _NULL_HINT = (
     "OpenAPI 3.0 has no 'null' type; use `nullable: true` on the parent schema "
@@ -56,6 +57,7 @@ def validate_path(path: str | Path, overlay: str | Path | None = None
     return doc, sorted_problems([*problems, *validate_document(doc)])
 
 
+@cached
 def validate_document(doc: Document) -> list[Problem]:
     """Every problem in the spec, in file order: schema errors, semantic errors, lints."""
     version = doc.data.get("openapi")
