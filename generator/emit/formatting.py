@@ -17,10 +17,12 @@ black dominates a generator run, so three things keep its cost proportional to t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from importlib import metadata
+from typing import Any
 
 from ..cache import TextCache
 from ..version import __version__
@@ -68,15 +70,20 @@ def reusable(previous: str | None, source: str) -> bool:
     return key == _input_key(source) and body_hash == _sha(body)
 
 
+@functools.cache
+def _mode() -> Any:
+    from black.mode import Mode, TargetVersion
+
+    return Mode(target_versions={TargetVersion.PY311})
+
+
 def format_source(source: str, name: str = "<generated>") -> str:
     """black with the project's settings; a syntax error is a template bug and says where."""
     import black
-    from black.mode import Mode, TargetVersion
     from black.parsing import InvalidInput
 
-    mode = Mode(target_versions={TargetVersion.PY311})
     try:
-        return black.format_str(source, mode=mode)
+        return black.format_str(source, mode=_mode())
     except InvalidInput as exc:
         numbered = "\n".join(f"{i + 1:5}: {line}" for i, line in enumerate(source.splitlines()))
         raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
@@ -123,7 +130,9 @@ def _format_many(texts: Sequence[str]) -> list[str | None]:
 
 
 def _cache() -> TextCache:
-    return TextCache(f"black-{metadata.version('black')}-contractgen-{__version__}")
+    # The mode is part of the key: a changed setting must not serve blocks formatted without it.
+    mode = _sha(_mode().get_cache_key())[:12]
+    return TextCache(f"black-{metadata.version('black')}-{mode}-contractgen-{__version__}")
 
 
 def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
