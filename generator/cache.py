@@ -1,13 +1,13 @@
 """A content-addressed cache of derived text under `$XDG_CACHE_HOME/contractgen`.
 
-Formatted blocks (emit/formatting.py) and validation verdicts (spec/validate.py) are pure functions
+Formatted blocks (emit/formatting.py) and validation verdicts (spec/verdicts.py) are pure functions
 of their input and of the tool versions that made them, so each is stored under the SHA-256 of
 those, one file per entry. Concurrent runs are safe without locks: an entry is written to a
 temporary file and moved into place with `os.replace` (atomic on POSIX), and every entry starts
 with the hash of its value, so a torn, truncated or edited file reads as a miss, never as a wrong
-value. The folder is bounded: after writing, the oldest entries (by mtime, which a hit refreshes)
-go until it is under `CONTRACTGEN_CACHE_MAX_BYTES` (default 256 MiB). Set `CONTRACTGEN_NO_CACHE=1`
-to bypass it. Any OS error (read-only home, full disk) degrades to "no cache", never to a failure.
+value. The folder is bounded: after writing (at most once a minute), the oldest entries (by mtime,
+which a hit refreshes) go until it is under `CONTRACTGEN_CACHE_MAX_BYTES` (default 256 MiB).
+Set `CONTRACTGEN_NO_CACHE=1` to bypass it. Any OS error (read-only home, full disk) degrades to "no cache", never to a failure.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+_EVICT_EVERY = 60.0  # seconds
 _REFRESH_AFTER = 3600.0  # seconds; refreshing every hit's mtime would cost a write per hit
 
 
@@ -91,7 +92,7 @@ class TextCache:
                 self._put(key, value)
         except OSError:
             return
-        evict(cache_root())
+        _maybe_evict(cache_root())
 
     def _put(self, key: str, value: str) -> None:
         body = value.encode("utf-8")
@@ -115,6 +116,22 @@ def max_bytes() -> int:
         return DEFAULT_MAX_BYTES
 
 
+def _maybe_evict(root: Path) -> None:
+    """`evict`, at most once a minute: walking a large cache on every run would cost more than
+    the entries it saves (the cap is soft by a minute's worth of writes)."""
+    stamp = root / ".last-eviction"
+    try:
+        if time.time() - stamp.stat().st_mtime < _EVICT_EVERY:
+            return
+    except OSError:
+        pass
+    try:
+        stamp.touch()
+    except OSError:
+        return
+    evict(root)
+
+
 def evict(root: Path, limit: int | None = None) -> None:
     """Delete the least recently used entries until `root` holds at most 80% of `limit`."""
     limit = max_bytes() if limit is None else limit
@@ -127,6 +144,8 @@ def evict(root: Path, limit: int | None = None) -> None:
             try:
                 stat = os.stat(path)
             except OSError:
+                continue
+            if name == ".last-eviction":
                 continue
             if name.startswith(".tmp-") and stat.st_mtime < stale:  # left by a killed run
                 _unlink(path)
