@@ -107,6 +107,7 @@ def test_random_mixes() -> None:
     "x = 1; y = 2\nz = 3\n",
     "import os\nimport sys\n\n\n\nimport json\nx = 1\n",
     "@a\n# between a decorator and its def\n@b\ndef f():\n    pass\n",
+    'def f():\n    """Line\u2028separator\x85and\x1cothers."""\n\n\n\nx = "\u2029"\n',
 ])
 def test_edge_cases(source: str) -> None:
     assert _check(source)

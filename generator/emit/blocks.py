@@ -53,7 +53,9 @@ def split(source: str) -> list[Block] | None:
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    lines = source.splitlines(keepends=True)
+    # Not splitlines(): it also breaks at \u2028, \x85 and the like, which specs put in strings.
+    parts = source.split("\n")
+    lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     groups: list[list[ast.stmt]] = []
     for node in tree.body:
         if _last_line_kind(node) == "stub class":
@@ -76,7 +78,7 @@ def split(source: str) -> list[Block] | None:
             return None
         blocks.append(block)
         start = end
-    if any(line.strip() for line in lines[start:]):  # comments after the last statement
+    if any(line.strip(" \t\n") for line in lines[start:]):  # comments after the last statement
         block = _block(lines, start, len(lines), [], first=not groups)
         if block is None:
             return None
@@ -88,13 +90,13 @@ def _block(lines: list[str], start: int, end: int, group: list[ast.stmt], *, fir
            ) -> Block | None:
     """The block of `lines[start:end]` (0-based), holding the statements `group`."""
     at = start
-    while at < end and not lines[at].strip():
+    while at < end and not lines[at].strip(" \t\n"):
         at += 1
     statement = _first_line(group[0]) - 1 if group else end
     runs: list[int] = []  # blank lines before each leading comment
     blanks = 0
     for line in lines[at:statement]:
-        if not line.strip():
+        if not line.strip(" \t\n"):
             blanks += 1
         elif line.startswith("#"):
             runs.append(blanks)
