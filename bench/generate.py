@@ -33,7 +33,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+# `../shared/corpus` beside the main checkout; worktrees sit deeper, so look upwards.
+CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
+              ROOT.parent / "shared" / "corpus")
 SEEDS = {
     "otari": (ROOT / "specs/otari-code-execution.openapi.yaml", None),
     "tpmjs": (ROOT / "specs/tpmjs-executor.openapi.yaml", ROOT / "specs/tpmjs-executor.overlay.yaml"),
@@ -244,7 +246,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="contractgen-bench-"))
     specs: dict[str, tuple[Path, Path | None, int]] = {
         name: (spec, overlay, args.runs) for name, (spec, overlay) in SEEDS.items()}
-    for packed in sorted(CORPUS.glob("*.json.gz")):
+    if not CORPUS.is_dir():
+        print(f"no corpus at {CORPUS}: seeds only")
+    for packed in sorted(CORPUS.glob("*.json.gz"), key=lambda p: p.stat().st_size):
         name = packed.name.removesuffix(".json.gz").removesuffix(".openapi")
         target = work / f"{name}.upstream.json"
         target.write_bytes(gzip.decompress(packed.read_bytes()))

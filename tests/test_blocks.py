@@ -19,7 +19,8 @@ from contractgen.emit import blocks, formatting
 from contractgen.emit.formatting import format_modules, format_source
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
+              ROOT.parent / "shared" / "corpus")
 
 SHAPES = [
     "import os",
