@@ -20,6 +20,7 @@ from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document
 from .tree import Part, make_pointer
+from .verdicts import cached
 
 _NULL_HINT = (
     "OpenAPI 3.0 has no 'null' type; use `nullable: true` on the parent schema "
@@ -43,6 +44,7 @@ _UNRESOLVED_PARAM = re.compile(r"Path parameter '(.+)' for '(\w+)' operation in 
 _WEAK = frozenset({"anyOf", "oneOf"})
 
 
+@cached
 def validate_document(doc: Document) -> list[Problem]:
     """Every problem in the spec, in file order: schema errors, semantic errors, lints."""
     version = doc.data.get("openapi")

@@ -1,0 +1,169 @@
+"""A content-addressed cache of derived text under `$XDG_CACHE_HOME/contractgen`.
+
+Formatted blocks (emit/formatting.py) and validation verdicts (spec/verdicts.py) are pure functions
+of their input and of the tool versions that made them, so each is stored under the SHA-256 of
+those, one file per entry. Concurrent runs are safe without locks: an entry is written to a
+temporary file and moved into place with `os.replace` (atomic on POSIX), and every entry starts
+with the hash of its value, so a torn, truncated or edited file reads as a miss, never as a wrong
+value. The folder is bounded: after writing (at most once a minute), the oldest entries (by mtime,
+which a hit refreshes) go until it is under `CONTRACTGEN_CACHE_MAX_BYTES` (default 256 MiB).
+Set `CONTRACTGEN_NO_CACHE=1` to bypass it. Any OS error (read-only home, full disk) degrades to "no cache", never to a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+_EVICT_EVERY = 60.0  # seconds
+_REFRESH_AFTER = 3600.0  # seconds; refreshing every hit's mtime would cost a write per hit
+
+
+def cache_root() -> Path:
+    """`$XDG_CACHE_HOME/contractgen`, defaulting to `~/.cache/contractgen`."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "contractgen"
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class TextCache:
+    """Text values keyed by text inputs, in one namespace (the versions that made them)."""
+
+    def __init__(self, namespace: str) -> None:
+        self.namespace = namespace
+        self.enabled = os.environ.get("CONTRACTGEN_NO_CACHE", "") in ("", "0")
+        self.folder = cache_root() / namespace
+
+    def key(self, text: str) -> str:
+        """The address of the value derived from `text`."""
+        return _sha(f"{self.namespace}\0{text}")
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / key[2:]
+
+    def get(self, key: str) -> str | None:
+        """The stored value, or None when absent or damaged."""
+        if not self.enabled:
+            return None
+        path = self._path(key)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+                mtime = os.fstat(handle.fileno()).st_mtime
+        except OSError:
+            return None
+        digest, newline, body = raw.partition(b"\n")
+        if not newline or hashlib.sha256(body).hexdigest().encode() != digest:
+            return None
+        try:
+            value = body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if mtime < time.time() - _REFRESH_AFTER:
+            try:
+                os.utime(path)
+            except OSError:
+                pass
+        return value
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
+        """The stored values of those `keys` that have one."""
+        found = {}
+        for key in keys:
+            value = self.get(key)
+            if value is not None:
+                found[key] = value
+        return found
+
+    def put_many(self, values: Mapping[str, str]) -> None:
+        """Store values (key -> value) atomically, then keep the whole cache under its cap."""
+        if not self.enabled or not values:
+            return
+        try:
+            for key, value in values.items():
+                self._put(key, value)
+        except OSError:
+            return
+        _maybe_evict(cache_root())
+
+    def _put(self, key: str, value: str) -> None:
+        body = value.encode("utf-8")
+        path = self._path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+
+def max_bytes() -> int:
+    """The size cap of the cache folder."""
+    try:
+        return int(os.environ.get("CONTRACTGEN_CACHE_MAX_BYTES", DEFAULT_MAX_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+
+
+def _maybe_evict(root: Path) -> None:
+    """`evict`, at most once a minute: walking a large cache on every run would cost more than
+    the entries it saves (the cap is soft by a minute's worth of writes)."""
+    stamp = root / ".last-eviction"
+    try:
+        if time.time() - stamp.stat().st_mtime < _EVICT_EVERY:
+            return
+    except OSError:
+        pass
+    try:
+        stamp.touch()
+    except OSError:
+        return
+    evict(root)
+
+
+def evict(root: Path, limit: int | None = None) -> None:
+    """Delete the least recently used entries until `root` holds at most 80% of `limit`."""
+    limit = max_bytes() if limit is None else limit
+    entries: list[tuple[float, int, str]] = []
+    total = 0
+    stale = time.time() - 3600
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            if name == ".last-eviction":
+                continue
+            if name.startswith(".tmp-") and stat.st_mtime < stale:  # left by a killed run
+                _unlink(path)
+                continue
+            entries.append((stat.st_mtime, stat.st_size, path))
+            total += stat.st_size
+    if total <= limit:
+        return
+    entries.sort()
+    for _, size, path in entries:
+        if total <= limit * 0.8:
+            break
+        _unlink(path)
+        total -= size
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:  # another run evicted it first
+        pass
