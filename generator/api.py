@@ -2,52 +2,29 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .config import PARTS, Target, find_config, load_targets
-from .loader import Document, load_document
+from .emit.package import diff_package, display_path, read_package, write_package
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
+from .spec import load
+from .spec.loader import Document
 
-
-def _display(path: Path, root: Path | None = None) -> str:
-    """A stable, relative spelling of a path for headers and messages."""
-    base = (root or Path.cwd()).resolve()
-    resolved = path.resolve()
-    try:
-        return resolved.relative_to(base).as_posix()
-    except ValueError:
-        return os.path.relpath(resolved, base).replace(os.sep, "/")
-
-
-def load(spec: str | Path, *, overlay: str | Path | None = None) -> tuple[Document, list[Problem]]:
-    """Load a spec, apply an overlay and resolve external refs; problems so far (no validation)."""
-    document = load_document(spec)
-    problems: list[Problem] = []
-    if overlay is not None:
-        from .overlay import apply_overlay
-
-        document, overlay_problems = apply_overlay(document, overlay)
-        problems.extend(overlay_problems)
-        if has_errors(problems):
-            raise SpecError(problems)
-    from .resolve import resolve_external_refs
-
-    resolved = resolve_external_refs(document)
-    if resolved is not document.data:
-        document = replace(document, data=resolved)
-    return document, problems
+__all__ = [
+    "CheckResult", "Drift", "check", "generate", "load", "read_package", "render",
+    "render_target", "targets_from", "validate", "write_package",
+]
 
 
 def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Problem]:
     """Every problem of a spec (after the overlay): errors and warnings, located."""
-    from .validate import validate_document
+    from .spec.validate import validate_document
 
     try:
         document, problems = load(spec, overlay=overlay)
@@ -66,7 +43,7 @@ def _start_validation(document: Document) -> Callable[[], list[Problem]]:
     Importing and running openapi-spec-validator is a third of a generator run; on a machine with
     a spare core it overlaps with rendering instead of preceding it.
     """
-    from .validate import validate_document
+    from .spec.validate import validate_document
 
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
         problems = validate_document(document)
@@ -91,7 +68,7 @@ def _start_validation(document: Document) -> Callable[[], list[Problem]]:
 
 
 def _validate_into(document: Document, sender: Any) -> None:
-    from .validate import validate_document
+    from .spec.validate import validate_document
 
     sender.send(validate_document(document))
     sender.close()
@@ -111,18 +88,18 @@ def render(
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
-    from .formatting import format_package
-    from .parse import build_api
-    from .render import VERBATIM, render_package
+    from .emit.formatting import format_package
+    from .emit.render import VERBATIM, render_package
+    from .model.parse import build_api
 
     document, problems = load(spec, overlay=overlay)
     validation = _start_validation(document) if validate_spec else None
     try:
         api = build_api(
             document,
-            spec_display=_display(Path(spec), root),
+            spec_display=display_path(Path(spec), root),
             spec_sha256=_file_sha256(spec),
-            overlay_display=_display(Path(overlay), root) if overlay is not None else None,
+            overlay_display=display_path(Path(overlay), root) if overlay is not None else None,
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
             parts=tuple(parts),
         )
@@ -163,32 +140,6 @@ def generate(
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
                       previous=read_package(Path(out)))
     return write_package(Path(out), files)
-
-
-def read_package(out: Path) -> dict[str, str]:
-    """The generator-owned files of a package directory as they are now."""
-    return {p.name: p.read_text(encoding="utf-8") for p in _owned_files(out)}
-
-
-def write_package(out: Path, files: dict[str, str]) -> list[Path]:
-    """Write files, remove stale ones the generator no longer produces, touch nothing else."""
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, text in sorted(files.items()):
-        path = out / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-        written.append(path)
-    for stale in _owned_files(out):
-        if stale.name not in files:
-            stale.unlink()
-    return written
-
-
-def _owned_files(out: Path) -> list[Path]:
-    if not out.is_dir():
-        return []
-    return sorted(p for p in out.iterdir() if p.is_file() and p.suffix in (".py", ".json", ".pyi"))
 
 
 @dataclass
@@ -237,11 +188,11 @@ def check(targets: list[Target] | None = None) -> CheckResult:
     for target in targets if targets is not None else targets_from():
         # Validation is `generate`'s job; the drift check only compares final text.
         expected = render_target(target, validate_spec=False)
-        diff = _diff_tree(target, expected)
+        diff = diff_package(target.out_path, expected, target.spec)
         if diff:
             result.drift.append(Drift(target, diff))
         if target.implementation:
-            from .implementation import unimplemented_operations
+            from .project.implementation import unimplemented_operations
 
             missing = unimplemented_operations(target)
             if missing:
@@ -249,21 +200,3 @@ def check(targets: list[Target] | None = None) -> CheckResult:
     return result
 
 
-def _diff_tree(target: Target, expected: dict[str, str]) -> str:
-    out = target.out_path
-    chunks: list[str] = []
-    names = sorted(set(expected) | {p.name for p in _owned_files(out)})
-    for name in names:
-        path = out / name
-        label = _display(path)
-        actual = path.read_text(encoding="utf-8") if path.is_file() else None
-        wanted = expected.get(name)
-        if actual == wanted:
-            continue
-        chunks.append("".join(difflib.unified_diff(
-            (actual or "").splitlines(keepends=True),
-            (wanted or "").splitlines(keepends=True),
-            fromfile=f"{label} (committed)" if actual is not None else "/dev/null",
-            tofile=f"{label} (from {target.spec})" if wanted is not None else "/dev/null",
-        )))
-    return "".join(chunks)

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
 from .problems import Level, Problem, SpecError
+from .version import __version__
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -83,14 +83,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
-    from .conformance import run_conformance
+    from .project.conformance import run_conformance
 
     return run_conformance(args.spec, args.scenario, args.base_url, overlay=args.overlay,
                            token=args.token)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from .scaffold import new_project
+    from .project.scaffold import new_project
 
     new_project(Path(args.dest), spec=Path(args.spec), overlay=args.overlay, name=args.name,
                 parts=args.parts, template=args.template, vcs_ref=args.vcs_ref)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from contractgen.conformance import run_scenario
+from contractgen.project.conformance import run_scenario
 from gen_support import OTARI_SPEC
 
 SCENARIO = Path(__file__).parent / "scenarios" / "otari-session.yaml"

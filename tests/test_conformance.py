@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from contractgen.cli import main
-from contractgen.conformance import run_scenario
+from contractgen.project.conformance import run_scenario
 from gen_support import OTARI_SPEC, Generated, serve
 from starlette.responses import Response
 

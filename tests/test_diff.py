@@ -498,8 +498,8 @@ def test_union_nullability_is_read_at_the_union() -> None:
 def test_tpmjs_overlay_changes_nothing_a_client_sees() -> None:
     # The overlay rewrites a 3.1-style `{type: 'null'}` union member into 3.0 `nullable`, and
     # says it does so "without changing what it accepts": the diff agrees.
-    from contractgen.loader import load_document
-    from contractgen.overlay import apply_overlay
+    from contractgen.spec.loader import load_document
+    from contractgen.spec.overlay import apply_overlay
 
     spec = load_document(ROOT / "specs" / "tpmjs-executor.openapi.yaml")
     repaired, _ = apply_overlay(spec, ROOT / "specs" / "tpmjs-executor.overlay.yaml")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 import pytest
-from contractgen.naming import method_name, parameter_name
+from contractgen.model.naming import method_name, parameter_name
 from gen_support import Generated
 from pydantic import BaseModel, TypeAdapter
 

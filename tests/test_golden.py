@@ -74,7 +74,7 @@ def test_golden_output_passes_ruff(config: str) -> None:
 
 def test_static_runtime_is_already_black_formatted() -> None:
     # It is copied verbatim into every package, so black must have nothing left to change.
-    from contractgen.formatting import format_source
+    from contractgen.emit.formatting import format_source
 
     source = (ROOT / "templates" / "_server_runtime.py").read_text(encoding="utf-8")
     assert format_source(source) == source

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from contractgen import SpecError, check, generate
 from contractgen.config import load_targets
-from contractgen.implementation import unimplemented_operations
+from contractgen.project.implementation import unimplemented_operations
 
 SPEC = {
     "openapi": "3.1.0",

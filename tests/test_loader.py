@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from contractgen.loader import document_from_data, load_document
 from contractgen.problems import Level, Problem, SpecError
-from contractgen.resolve import resolve_external_refs
+from contractgen.spec.loader import document_from_data, load_document
+from contractgen.spec.resolve import resolve_external_refs
 
 REPO = Path(__file__).resolve().parent.parent
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
@@ -261,8 +261,8 @@ def test_bad_pointer_inside_an_external_file_is_reported_there(tmp_path: Path) -
 
 def test_no_external_refs_is_a_fast_path_without_prance() -> None:
     code = (
-        "import sys\nfrom contractgen.loader import load_document\n"
-        "from contractgen.resolve import resolve_external_refs\n"
+        "import sys\nfrom contractgen.spec.loader import load_document\n"
+        "from contractgen.spec.resolve import resolve_external_refs\n"
         f"doc = load_document({str(TPMJS)!r})\n"
         "assert resolve_external_refs(doc) is doc.data\n"
         "assert not any(m.startswith(('prance', 'openapi_spec_validator')) for m in sys.modules)\n"

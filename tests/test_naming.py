@@ -1,4 +1,4 @@
-"""Identifiers: derived once, in contractgen.naming, and what generated code ends up calling things."""
+"""Identifiers: derived once, in contractgen.model.naming, and what generated code ends up calling things."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import keyword
 from typing import Any
 
 import pytest
-from contractgen.naming import (
+from contractgen.model.naming import (
     ClassName,
     PythonIdentifier,
     enum_member,

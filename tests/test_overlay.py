@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contractgen import jsonpath
-from contractgen.loader import Document, load_document
-from contractgen.overlay import apply_overlay
 from contractgen.problems import Level, Problem, SpecError
-from contractgen.validate import validate_document
+from contractgen.spec import jsonpath
+from contractgen.spec.loader import Document, load_document
+from contractgen.spec.overlay import apply_overlay
+from contractgen.spec.validate import validate_document
 
 REPO = Path(__file__).resolve().parent.parent
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
-from contractgen.scaffold import new_project
+from contractgen.project.scaffold import new_project
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -62,7 +62,7 @@ def test_questions_are_defined_once_and_all_have_help() -> None:
     assert {"project_name", "package_name", "spec_path", "overlay_path", "parts"} <= set(questions)
     assert all(q.get("help") for q in questions.values())
     assert root["_skip_if_exists"] == ["src/{{ package_name }}/service.py"]
-    assert "contractgen.scaffold" in root["_tasks"][0]["command"]
+    assert "contractgen.project.scaffold" in root["_tasks"][0]["command"]
 
 
 def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_path: Path) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from contractgen.loader import load_document
 from contractgen.problems import Level, Problem
-from contractgen.validate import validate_document, validate_path
+from contractgen.spec.loader import load_document
+from contractgen.spec.validate import validate_document, validate_path
 
 REPO = Path(__file__).resolve().parent.parent
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
@@ -219,7 +219,7 @@ def test_semantic_checks_are_located(tmp_path: Path) -> None:
 
 def test_validator_is_imported_lazily() -> None:
     code = (
-        "import sys, contractgen.validate, contractgen.overlay, contractgen.resolve\n"
+        "import sys, contractgen.spec.validate, contractgen.spec.overlay, contractgen.spec.resolve\n"
         "assert 'openapi_spec_validator' not in sys.modules\n"
         "assert 'prance' not in sys.modules\n"
     )

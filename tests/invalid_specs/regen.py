@@ -11,7 +11,7 @@ import contextlib
 from pathlib import Path
 
 from contractgen.problems import SpecError
-from contractgen.validate import validate_path
+from contractgen.spec.validate import validate_path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

@@ -16,8 +16,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from .config import Target
-from .problems import Level, Problem, SpecError
+from ..config import Target
+from ..problems import Level, Problem, SpecError
 
 
 def unimplemented_operations(target: Target) -> list[str]:
@@ -59,8 +59,8 @@ def _split(target: Target) -> tuple[str, str]:
 
 def _operation_methods(target: Target) -> list[tuple[str, str]]:
     """(operation id, ServiceBase method name) for each operation of the spec, in spec order."""
-    from .api import load
-    from .parse import build_api
+    from ..model.parse import build_api
+    from ..spec import load
 
     document, _ = load(target.spec_path, overlay=target.overlay_path)
     api = build_api(document, spec_display=target.spec, parts=target.parts)

@@ -1,116 +1,26 @@
-"""`contractgen diff`: classify the changes between two OpenAPI documents.
-
-Operations are matched by method and path, with path-parameter names ignored (`/a/{id}` is
-`/a/{name}`). Each change carries an oasdiff-style rule id and is breaking or not for the
-clients of the old document; the schema rules live in `diff_rules`.
-
-Documentation-only edits (description, summary, title, examples, externalDocs, tags) are not
-reported: they change no payload and no generated signature, and reporting them would make
-`--fail-on any` fail on a typo fix. Deprecation is reported, as a non-breaking change.
-"""
+"""The operation walk of `contractgen diff`: operations matched by method and path, then
+their parameters, bodies, responses and security compared; schemas go to `schema.SchemaDiff`."""
 
 from __future__ import annotations
 
-import json
-import re
-import sys
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
-from typing import Any, TextIO
+from collections.abc import Mapping
+from dataclasses import replace
 
-from .diff_rules import Change, Json, Report, SchemaDiff, Side, Site, as_mapping, show
-from .tree import escape
-
-__all__ = ["Change", "diff_documents", "format_json", "format_text", "run_diff"]
-
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-_TEMPLATE = re.compile(r"\{([^}/]*)\}")
-_JSON = "application/json"
-
-
-@dataclass(frozen=True)
-class _Operation:
-    method: str
-    path: str
-    node: Mapping[str, Json]
-    pointer: str
-    shared_parameters: tuple[tuple[Json, str], ...]  # from the path item, with pointers
-
-    @property
-    def label(self) -> str:
-        return f"{self.method.upper()} {self.path}"
-
-
-def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from `old` to `new`, breaking ones first, in a stable order."""
-    walk = _Walk(Side(old), Side(new))
-    walk.run()
-    return sorted(
-        walk.report.changes,
-        key=lambda c: (not c.breaking, c.location, c.id, c.message, c.pointer),
-    )
-
-
-def format_text(changes: Iterable[Change]) -> str:
-    """A report for people: one block per change and a count."""
-    changes = list(changes)
-    lines: list[str] = []
-    for change in changes:
-        label = "BREAKING" if change.breaking else "ok"
-        lines.append(f"{label:<9}{change.location}  [{change.id}]")
-        lines.append(f"{'':<9}{change.message}")
-    breaking = sum(c.breaking for c in changes)
-    if not changes:
-        lines.append("No changes.")
-    else:
-        lines.append(
-            f"{len(changes)} change{'s'[: len(changes) != 1]}: "
-            f"{breaking} breaking, {len(changes) - breaking} non-breaking."
-        )
-    return "\n".join(lines) + "\n"
-
-
-def format_json(changes: Iterable[Change]) -> str:
-    """A report for tools: `{"changes": [...], "breaking": n, "non_breaking": n}`."""
-    changes = list(changes)
-    breaking = sum(c.breaking for c in changes)
-    body = {
-        "changes": [asdict(c) for c in changes],
-        "breaking": breaking,
-        "non_breaking": len(changes) - breaking,
-    }
-    return json.dumps(body, indent=2) + "\n"
-
-
-def run_diff(
-    old_path: str | Path,
-    new_path: str | Path,
-    *,
-    fmt: str = "text",
-    fail_on: str = "breaking",
-    out: TextIO | None = None,
-) -> int:
-    """Diff two spec files and print the report; 1 if a change fails the run, else 0."""
-    if fmt not in ("text", "json"):
-        raise ValueError(f"unknown format {fmt!r}: expected 'text' or 'json'")
-    if fail_on not in ("breaking", "any"):
-        raise ValueError(f"unknown fail_on {fail_on!r}: expected 'breaking' or 'any'")
-    changes = diff_documents(_load(old_path), _load(new_path))
-    (out or sys.stdout).write(format_json(changes) if fmt == "json" else format_text(changes))
-    failing = changes if fail_on == "any" else [c for c in changes if c.breaking]
-    return 1 if failing else 0
-
-
-def _load(path: str | Path) -> Mapping[str, Any]:
-    from .loader import load_document
-
-    return load_document(path).data
-
-
-def _items(node: Json) -> list[tuple[str, Json]]:
-    """A mapping's items with string keys (YAML reads `200:` as an int), sorted."""
-    return sorted((str(k), v) for k, v in node.items()) if isinstance(node, Mapping) else []
+from ..spec.tree import escape
+from .operations import (
+    _JSON,
+    _alternatives,
+    _headers,
+    _honoured,
+    _items,
+    _Operation,
+    _operations,
+    _parameter_schema,
+    _parameters,
+    _show_alt,
+)
+from .rules import Json, Report, Side, Site, as_mapping, show
+from .schema import SchemaDiff
 
 
 class _Walk:
@@ -586,79 +496,3 @@ class _Walk:
                     )
 
 
-def _headers(
-    side: Side, response: Mapping[str, Json], pointer: str
-) -> dict[str, tuple[str, Mapping[str, Json], str]]:
-    """A response's headers keyed by case-folded name: (name as written, header, pointer)."""
-    found = {}
-    for name, raw in _items(response.get("headers")):
-        header, at = side.resolve(raw, f"{pointer}/headers/{escape(name)}")
-        found[name.lower()] = (name, as_mapping(header), at)
-    return found
-
-
-def _operations(doc: Side) -> dict[tuple[str, str], _Operation]:
-    """Operations keyed by (method, path with parameter names blanked)."""
-    found: dict[tuple[str, str], _Operation] = {}
-    for path, raw in _items(doc.data.get("paths")):
-        item, item_ptr = doc.resolve(raw, f"/paths/{escape(path)}")
-        if not isinstance(item, Mapping):
-            continue
-        shared = tuple(
-            (p, f"{item_ptr}/parameters/{i}") for i, p in enumerate(item.get("parameters") or ())
-        )
-        for method in _METHODS:
-            if isinstance(node := item.get(method), Mapping):
-                key = (method, _TEMPLATE.sub("{}", path))
-                found[key] = _Operation(method, path, node, f"{item_ptr}/{method}", shared)
-    return found
-
-
-def _parameters(doc: Side, op: _Operation) -> dict[tuple[str, str], tuple[Mapping[str, Json], str]]:
-    """An operation's parameters, the operation's own overriding its path item's.
-
-    Keyed by (location, name), header names case-folded and path parameters by position,
-    so renaming `{id}` to `{name}` matches.
-    """
-    names = _TEMPLATE.findall(op.path)
-    own = tuple(
-        (p, f"{op.pointer}/parameters/{i}") for i, p in enumerate(op.node.get("parameters") or ())
-    )
-    found: dict[tuple[str, str], tuple[Mapping[str, Json], str]] = {}
-    for raw, at in op.shared_parameters + own:
-        param, ptr = doc.resolve(raw, at)
-        if not isinstance(param, Mapping) or "name" not in param:
-            continue
-        location, name = str(param.get("in")), str(param["name"])
-        if location == "header":
-            name = name.lower()
-        elif location == "path" and name in names:
-            name = f"#{names.index(name)}"
-        found[(location, name)] = (param, ptr)
-    return found
-
-
-def _parameter_schema(param: Mapping[str, Json], pointer: str) -> tuple[Json, str]:
-    if "schema" in param:
-        return param["schema"], f"{pointer}/schema"
-    for media, body in _items(param.get("content")):
-        return as_mapping(body).get("schema", {}), f"{pointer}/content/{escape(media)}/schema"
-    return {}, pointer
-
-
-def _alternatives(requirements: Json) -> dict[frozenset[str], dict[str, frozenset[str]]]:
-    """Security requirements as {scheme names: {scheme: scopes}}; none means anonymous."""
-    found: dict[frozenset[str], dict[str, frozenset[str]]] = {}
-    for requirement in requirements if isinstance(requirements, list) else []:
-        schemes = {str(k): frozenset(map(str, v or ())) for k, v in _items(requirement)}
-        found[frozenset(schemes)] = schemes
-    return found or {frozenset(): {}}
-
-
-def _honoured(old: Mapping[str, frozenset[str]], news: Mapping[frozenset[str], Any]) -> bool:
-    """Whether credentials that satisfied `old` satisfy one of the new alternatives."""
-    return any(key <= old.keys() and all(news[key][s] <= old[s] for s in key) for key in news)
-
-
-def _show_alt(key: frozenset[str]) -> str:
-    return " and ".join(sorted(key)) or "anonymous"

@@ -2,41 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..spec.tree import resolve_pointer
 from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
-from .naming import ClassName, PythonIdentifier, enum_member, pascal_case
-from .tree import resolve_pointer
-
-_STRING_FORMATS = {
-    "date-time": "datetime.datetime",
-    "date": "datetime.date",
-    "time": "datetime.time",
-    "uuid": "uuid.UUID",
-    "binary": "bytes",
-    "ipv4": "ipaddress.IPv4Address",
-    "ipv6": "ipaddress.IPv6Address",
-}
-_SCHEMA_PREFIX = "#/components/schemas/"
-
-
-def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
-    """`node` with local `$ref`s followed (at most 50 hops); `{}` when one leads nowhere."""
-    for _ in range(50):
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-            break
-        try:
-            node = resolve_pointer(document, node["$ref"])
-        except (LookupError, ValueError):
-            return {}
-    return node if isinstance(node, dict) else {}
-
-
-def py_literal(value: Any) -> str:
-    """Python source for a JSON value."""
-    return repr(value)
+from .naming import ClassName, PythonIdentifier, pascal_case
+from .schema_facts import (
+    ANNOTATIONS,
+    SCHEMA_PREFIX,
+    STRING_FORMATS,
+    TYPE_NAMES,
+    array_constraints,
+    bounds,
+    deref,
+    discriminator_values,
+    enum_definition,
+    is_null_schema,
+    is_union,
+    py_literal,
+    reaches,
+    string_constraints,
+    text,
+    walk,
+    widen_numbers,
+)
 
 
 class SchemaConverter:
@@ -53,7 +44,7 @@ class SchemaConverter:
         schemas = components.get("schemas") or {}
         for key in schemas:
             self._component_names[key] = self.claim(ClassName(key))
-        self._discriminator_values = self._collect_discriminator_values()
+        self._discriminator_values = discriminator_values(document)
 
     # -- names -------------------------------------------------------------------------------
     def claim(self, wanted: str) -> str:
@@ -68,43 +59,17 @@ class SchemaConverter:
         raise ValueError(f"no free class name for {wanted}")  # pragma: no cover
 
     def component_name(self, ref: str) -> str | None:
-        if ref.startswith(_SCHEMA_PREFIX):
-            key = ref[len(_SCHEMA_PREFIX):].replace("~1", "/").replace("~0", "~")
+        if ref.startswith(SCHEMA_PREFIX):
+            key = ref[len(SCHEMA_PREFIX):].replace("~1", "/").replace("~0", "~")
             return self._component_names.get(key)
         return None
 
     # -- discriminators ----------------------------------------------------------------------
-    def _collect_discriminator_values(self) -> dict[tuple[str, str], list[str]]:
-        """(component ref, property) -> tag values a discriminator mapping assigns to it."""
-        found: dict[tuple[str, str], list[str]] = {}
-        for node in _walk(self.document):
-            disc = node.get("discriminator")
-            members = node.get("oneOf") or node.get("anyOf")
-            if not isinstance(disc, dict) or not isinstance(members, list):
-                continue
-            prop = disc.get("propertyName")
-            if not isinstance(prop, str):
-                continue
-            mapping = disc.get("mapping") or {}
-            pairs = [(str(v), str(k)) for k, v in mapping.items()]
-            mapped = {ref for ref, _ in pairs}
-            for member in members:
-                ref = member.get("$ref") if isinstance(member, dict) else None
-                if isinstance(ref, str) and ref not in mapped and ref.startswith(_SCHEMA_PREFIX):
-                    pairs.append((ref, ref.rsplit("/", 1)[-1]))
-            for ref, value in pairs:
-                if not ref.startswith("#"):
-                    ref = _SCHEMA_PREFIX + ref
-                values = found.setdefault((ref, prop), [])
-                if value not in values:
-                    values.append(value)
-        return found
-
     # -- entry points ------------------------------------------------------------------------
     def convert_components(self) -> None:
         schemas = (self.document.get("components") or {}).get("schemas") or {}
         for key in schemas:
-            self.component(_SCHEMA_PREFIX + key.replace("~", "~0").replace("/", "~1"))
+            self.component(SCHEMA_PREFIX + key.replace("~", "~0").replace("/", "~1"))
 
     def component(self, ref: str) -> TypeRef:
         name = self.component_name(ref)
@@ -126,21 +91,21 @@ class SchemaConverter:
             self._build_model(name, schema, ref)
             return
         # A nullable enum stays a Literal alias, so that the name itself accepts null.
-        enum_def = None if self._nullable(schema) else self._enum_definition(name, schema)
+        enum_def = None if self._nullable(schema) else enum_definition(name, schema)
         if enum_def is not None:
             self.definitions[name] = enum_def
             return
         type_ref = self.convert(schema, name, named=False)
-        self.definitions[name] = AliasDef(name, _text(description), type_ref,
+        self.definitions[name] = AliasDef(name, text(description), type_ref,
                                           self.claim(name + "Adapter"))
 
     def named_union(self, schema: Any, hint: str) -> TypeRef:
         """An inline oneOf/anyOf (a request or response body) as a named alias, else as is."""
-        if not isinstance(schema, dict) or "$ref" in schema or not _is_union(schema):
+        if not isinstance(schema, dict) or "$ref" in schema or not is_union(schema):
             return self.convert(schema, hint)
         name = self.claim(hint)
         type_ref = self.convert(schema, name)
-        self.definitions[name] = AliasDef(name, _text(schema.get("description")), type_ref,
+        self.definitions[name] = AliasDef(name, text(schema.get("description")), type_ref,
                                           self.claim(name + "Adapter"))
         return TypeRef("model", name, nullable=type_ref.is_nullable)
 
@@ -149,7 +114,7 @@ class SchemaConverter:
         aliases = {n: d for n, d in self.definitions.items() if isinstance(d, AliasDef)}
         result: list[Definition] = []
         for name, definition in self.definitions.items():
-            if isinstance(definition, AliasDef) and _reaches(name, aliases):
+            if isinstance(definition, AliasDef) and reaches(name, aliases):
                 definition = replace(definition, recursive=True)
             result.append(definition)
         return result
@@ -204,7 +169,7 @@ class SchemaConverter:
             if len(values) == 1 or any(isinstance(v, bool) for v in values):
                 return TypeRef("literal", literals=tuple(values))
             if named:
-                enum_def = self._enum_definition(self.claim(hint), schema)
+                enum_def = enum_definition(self.claim(hint), schema)
                 if enum_def is not None:
                     self.definitions[enum_def.name] = enum_def
                     return TypeRef("model", enum_def.name)
@@ -217,13 +182,13 @@ class SchemaConverter:
                 return self._union(schema, members, hint)
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of:
-            own = {k: v for k, v in schema.items() if k not in _ANNOTATIONS and k != "allOf"}
+            own = {k: v for k, v in schema.items() if k not in ANNOTATIONS and k != "allOf"}
             if len(all_of) == 1 and not own:
                 return self.convert(all_of[0], hint)
             return self._model_type(schema, hint)
         types = self._types(schema)
         if len(types) > 1:
-            args = _widen_numbers([self._single(schema, t, hint) for t in types])
+            args = widen_numbers([self._single(schema, t, hint) for t in types])
             return TypeRef("union", args=tuple(args))
         return self._single(schema, types[0] if types else None, hint)
 
@@ -240,18 +205,18 @@ class SchemaConverter:
                 return self._model_type(schema, hint)
             extra = schema.get("additionalProperties")
             value = self.convert(extra, hint + "Value") if isinstance(extra, dict) and extra else ANY
-            return TypeRef("dict", args=(value,), constraints=_bounds(
+            return TypeRef("dict", args=(value,), constraints=bounds(
                 schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":
             items = schema.get("items")
             item = self.convert(items, hint + "Item") if isinstance(items, dict) else ANY
-            return TypeRef("list", args=(item,), constraints=_array_constraints(schema))
+            return TypeRef("list", args=(item,), constraints=array_constraints(schema))
         if kind == "string":
             fmt = schema.get("format")
-            name = _STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
+            name = STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
             if schema.get("contentEncoding") == "base64" or fmt == "byte":
                 name = "str"
-            constraints = _string_constraints(schema) if name == "str" else ()
+            constraints = string_constraints(schema) if name == "str" else ()
             return TypeRef("builtin", name, constraints=constraints)
         if kind == "integer":
             return TypeRef("builtin", "int", constraints=self._number_constraints(schema))
@@ -280,7 +245,7 @@ class SchemaConverter:
             return True
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
-            if isinstance(members, list) and any(_is_null_schema(m) for m in members):
+            if isinstance(members, list) and any(is_null_schema(m) for m in members):
                 return len(members) > 1
         return False
 
@@ -302,7 +267,7 @@ class SchemaConverter:
 
     # -- unions ------------------------------------------------------------------------------
     def _union(self, schema: dict[str, Any], members: list[Any], hint: str) -> TypeRef:
-        real = [m for m in members if not _is_null_schema(m)]
+        real = [m for m in members if not is_null_schema(m)]
         if not real:
             return TypeRef("builtin", "None")
         siblings = {k: v for k, v in schema.items()
@@ -317,7 +282,7 @@ class SchemaConverter:
         if len(args) == 1:
             return args[0]
         discriminator = self._discriminator(schema, merged, args)
-        return TypeRef("union", args=tuple(_widen_numbers(args)), discriminator=discriminator)
+        return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
     def _member_hint(self, member: Any, hint: str, index: int) -> str:
         if isinstance(member, dict):
@@ -397,7 +362,7 @@ class SchemaConverter:
         if isinstance(all_of, list) and len(all_of) > 1:
             return any(self._is_object_model(self._deref(m)) for m in all_of)
         if isinstance(all_of, list) and len(all_of) == 1:
-            own = {k for k in schema if k not in _ANNOTATIONS and k != "allOf"}
+            own = {k for k in schema if k not in ANNOTATIONS and k != "allOf"}
             return bool(own) and self._is_object_model(self._deref(all_of[0]))
         return False
 
@@ -443,9 +408,9 @@ class SchemaConverter:
         `winner: winner | None = None`): with postponed annotations pydantic would resolve the
         name to the field's default. Such fields get a suffix and keep the wire name as alias.
         """
-        shadowed = set(_TYPE_NAMES)
+        shadowed = set(TYPE_NAMES)
         for prop in properties.values():
-            for node in _walk(prop):
+            for node in walk(prop):
                 ref = node.get("$ref")
                 name = self.component_name(ref) if isinstance(ref, str) else None
                 if name is not None:
@@ -485,7 +450,7 @@ class SchemaConverter:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
         self.definitions[name] = ModelDef(
-            name, _text(schema.get("description")), tuple(fields), mode, extra_type
+            name, text(schema.get("description")), tuple(fields), mode, extra_type
         )
 
     def _field(
@@ -503,7 +468,7 @@ class SchemaConverter:
                 factory = type(default).__name__ if not default else f"lambda: {default!r}"
             else:
                 default_src = self.default_source(default, type_ref)
-        description = _text(schema.get("description")) or _text(target.get("description"))
+        description = text(schema.get("description")) or text(target.get("description"))
         return FieldDef(name, wire, type_ref, required, default_src, factory, description)
 
     def default_source(self, value: Any, type_ref: TypeRef) -> str:
@@ -516,117 +481,3 @@ class SchemaConverter:
         if type_ref.kind == "builtin" and type_ref.name == "float" and isinstance(value, int):
             return repr(float(value))
         return py_literal(value)
-
-    def _enum_definition(self, name: str, schema: dict[str, Any]) -> EnumDef | None:
-        enum = schema.get("enum")
-        if not isinstance(enum, list):
-            return None
-        values = [v for v in enum if v is not None]
-        if len(values) < 2 or any(isinstance(v, bool) for v in values):
-            return None
-        if all(isinstance(v, str) for v in values):
-            base = "StrEnum"
-        elif all(isinstance(v, int) for v in values):
-            base = "IntEnum"
-        else:
-            return None
-        members: list[tuple[str, str]] = []
-        used: set[str] = set()
-        for value in dict.fromkeys(values):
-            member = enum_member(value)
-            while member in used:
-                member += "_"
-            used.add(member)
-            members.append((member, repr(value)))
-        return EnumDef(name, _text(schema.get("description")), base, tuple(members))
-
-
-# Names a field annotation or default may print (besides generated classes).
-_TYPE_NAMES = frozenset(
-    {"str", "int", "float", "bool", "bytes", "list", "dict", "datetime", "uuid", "ipaddress",
-     "Decimal", "Any", "Literal", "Annotated", "Field", "ClassVar", "frozenset"}
-)
-_ANNOTATIONS = frozenset(
-    {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
-     "externalDocs", "xml", "default", "nullable", "$comment"}
-)
-
-
-def _widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
-    """`number` beside other kinds is `int | float`: pydantic's union would turn 5 into 5.0 (and
-    lose precision past 2**53), changing a value that only passes through."""
-    if any(a.kind == "builtin" and a.name == "int" for a in args):
-        return args
-    out: list[TypeRef] = []
-    for arg in args:
-        if arg.kind == "builtin" and arg.name == "float":
-            out.append(TypeRef("builtin", "int", constraints=arg.constraints))
-        out.append(arg)
-    return out
-
-
-def _is_union(schema: dict[str, Any]) -> bool:
-    for key in ("oneOf", "anyOf"):
-        members = schema.get(key)
-        if isinstance(members, list) and sum(not _is_null_schema(m) for m in members) > 1:
-            return True
-    return False
-
-
-def _reaches(start: str, aliases: Mapping[str, AliasDef]) -> bool:
-    """True when alias `start` refers back to itself through aliases."""
-    stack = sorted(aliases[start].dependencies() & aliases.keys())
-    seen: set[str] = set()
-    while stack:
-        current = stack.pop()
-        if current == start:
-            return True
-        if current not in seen:
-            seen.add(current)
-            stack.extend(sorted(aliases[current].dependencies() & aliases.keys()))
-    return False
-
-
-def _is_null_schema(schema: Any) -> bool:
-    return isinstance(schema, dict) and (
-        schema.get("type") == "null" or schema.get("enum") == [None] or
-        ("const" in schema and schema["const"] is None)
-    )
-
-
-def _string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    out = list(_bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str):
-        out.append(("pattern", repr(pattern)))
-    return tuple(out)
-
-
-def _array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    return _bounds(schema, ("minItems", "min_length"), ("maxItems", "max_length"))
-
-
-def _bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
-    """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
-    out: list[tuple[str, str]] = []
-    for key, name in pairs:
-        value = schema.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            out.append((name, repr(value)))
-    return tuple(out)
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
-
-
-def _walk(node: Any) -> Iterator[dict[str, Any]]:
-    """Every mapping in a document, depth first, in document order."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
-            yield current
-            stack.extend(reversed(list(current.values())))
-        elif isinstance(current, list):
-            stack.extend(reversed(current))

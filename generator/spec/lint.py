@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from ..problems import Level, Problem, SpecError
 from .loader import Document, load_document
-from .problems import Level, Problem, SpecError
+from .paths import iter_operations
 from .tree import Part, make_pointer, resolve_pointer, split_pointer, walk_objects
 
 NULLABLE_31_HINT = "OpenAPI 3.1 ignores `nullable`; write `type: [X, 'null']` (or add {type: 'null'} to a oneOf)"
@@ -140,35 +141,25 @@ def _did_you_mean(data: Any, fragment: str) -> str | None:
 
 
 def _operation_ids(doc: Document) -> list[Problem]:
-    from .operations import HTTP_METHODS, derived_operation_id
-
     problems = []
     seen: dict[str, str] = {}
-    paths = doc.data.get("paths")
-    for path, item in (paths.items() if isinstance(paths, dict) else []):
-        if not isinstance(item, dict):
+    for site in iter_operations(doc.data):
+        op_id = site.operation.get("operationId")
+        if op_id is None:
+            problems.append(doc.problem(
+                Level.WARNING, site.pointer,
+                f"{site.method.upper()} {site.path} has no operationId; its method will be "
+                f"`{site.operation_id}`",
+                "add `operationId:` to choose the name"))
             continue
-        for method in HTTP_METHODS:
-            operation = item.get(method)
-            if not isinstance(operation, dict):
-                continue
-            parts: tuple[Part, ...] = ("paths", path, method)
-            op_id = operation.get("operationId")
-            if op_id is None:
-                name = derived_operation_id(method, path)
-                problems.append(doc.problem(
-                    Level.WARNING, make_pointer(parts),
-                    f"{method.upper()} {path} has no operationId; its method will be `{name}`",
-                    "add `operationId:` to choose the name"))
-                continue
-            pointer = make_pointer((*parts, "operationId"))
-            if op_id in seen:
-                line = doc.position(seen[op_id])
-                first = f" (line {line[0]})" if line else ""
-                problems.append(doc.problem(
-                    Level.ERROR, pointer,
-                    f"duplicate operationId {op_id!r}: also used at {seen[op_id]}{first}",
-                    "operationIds name the generated methods and must be unique"))
-            else:
-                seen[str(op_id)] = pointer
+        pointer = f"{site.pointer}/operationId"
+        if op_id in seen:
+            line = doc.position(seen[op_id])
+            first = f" (line {line[0]})" if line else ""
+            problems.append(doc.problem(
+                Level.ERROR, pointer,
+                f"duplicate operationId {op_id!r}: also used at {seen[op_id]}{first}",
+                "operationIds name the generated methods and must be unique"))
+        else:
+            seen[str(op_id)] = pointer
     return problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..spec.paths import derived_operation_id, iter_operations
 from .errorbodies import body_expression
 from .ir import (
     ANY,
@@ -19,18 +20,12 @@ from .ir import (
     Response,
     TypeRef,
 )
-from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase, words
-from .schemas import SchemaConverter, deref, py_literal
+from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
+from .schema_facts import deref, py_literal
+from .schemas import SchemaConverter
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-
-
-def derived_operation_id(method: str, path: str) -> str:
-    """`GET /pets/{petId}` -> `get_pets_pet_id`: the name used when operationId is missing."""
-    parts = [w.lower() for w in words(path)]
-    return "_".join([method.lower(), *parts]) if parts else f"{method.lower()}_root"
 
 
 def _is_json(media: str) -> bool:
@@ -48,16 +43,10 @@ class OperationBuilder:
         self._global_security = document.get("security")
 
     def build(self) -> list[Operation]:
-        operations: list[Operation] = []
-        paths = self.document.get("paths") or {}
-        for path, item in paths.items():
-            item = self._deref(item)
-            shared = item.get("parameters") or []
-            for method, raw in item.items():
-                if method not in HTTP_METHODS or not isinstance(raw, dict):
-                    continue
-                operations.append(self._operation(path, method, raw, shared))
-        return operations
+        sites = iter_operations(self.document, lambda item, at: (self._deref(item), at))
+        return [self._operation(site.path, site.method, dict(site.operation),
+                                site.item.get("parameters") or [])
+                for site in sites]
 
     def _deref(self, node: Any) -> dict[str, Any]:
         return deref(self.document, node)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import __version__
+from ..spec.loader import Document
+from ..version import __version__
 from .ir import Api, SecurityScheme, Server
-from .loader import Document
 from .operations import OperationBuilder
 from .schemas import SchemaConverter
 

@@ -1,31 +1,12 @@
 """The intermediate model: frozen, typed, independent of templates and files.
 
-Every concept names the template macro that renders it (`template`), and carries the type strings,
-defaults and imports the templates print, computed here once.
+Every concept carries the type strings and defaults the templates print, computed here once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
-
-# Imports a type expression may need, by the name it prints.
-_TYPE_IMPORTS = {
-    "Any": "from typing import Any",
-    "Literal": "from typing import Literal",
-    "Annotated": "from typing import Annotated",
-    "Field": "from pydantic import Field",
-    "AfterValidator": "from pydantic import AfterValidator",
-    "datetime.datetime": "import datetime",
-    "datetime.date": "import datetime",
-    "datetime.time": "import datetime",
-    "datetime.timedelta": "import datetime",
-    "uuid.UUID": "import uuid",
-    "ipaddress.IPv4Address": "import ipaddress",
-    "ipaddress.IPv6Address": "import ipaddress",
-    "Decimal": "from decimal import Decimal",
-}
 
 
 @dataclass(frozen=True)
@@ -128,11 +109,6 @@ def _literal_repr(value: object) -> str:
     return repr(value)
 
 
-def imports_for(names: Iterable[str]) -> list[str]:
-    """The import lines a set of used names needs, sorted."""
-    return sorted({_TYPE_IMPORTS[n] for n in names if n in _TYPE_IMPORTS})
-
-
 ANY = TypeRef("any")
 
 
@@ -198,7 +174,6 @@ class FieldDef:
 class ModelDef:
     """A pydantic model class for an object schema."""
 
-    template: ClassVar[str] = "model_class"
     name: str
     description: str | None
     fields: tuple[FieldDef, ...]
@@ -224,7 +199,6 @@ class ModelDef:
 class EnumDef:
     """A named enum (`StrEnum` or `IntEnum`)."""
 
-    template: ClassVar[str] = "enum_class"
     name: str
     description: str | None
     base: str  # StrEnum | IntEnum
@@ -242,7 +216,6 @@ class AliasDef:
     themselves through other aliases) are spelled with `TypeAliasType` and a forward reference.
     """
 
-    template: ClassVar[str] = "type_alias"
     name: str
     description: str | None
     type: TypeRef
@@ -359,7 +332,6 @@ class Response:
 class ErrorClass:
     """A typed exception for a declared non-2xx response."""
 
-    template: ClassVar[str] = "error_class"
     name: str
     operation_id: str
     response: Response

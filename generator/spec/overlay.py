@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..problems import Level, Problem, sorted_problems
 from .jsonpath import JSONPathError, find
 from .loader import Document, Pos, document_from_data, load_document
-from .problems import Level, Problem, sorted_problems
 from .tree import Part, copy_data, make_pointer
 
 _VERSION = re.compile(r"^1\.0\.\d+$")

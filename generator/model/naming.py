@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import keyword
 import re
-import unicodedata
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+from ..spec.paths import words
+
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 # Attribute names a pydantic model or our base class already uses; a field by such a name
@@ -28,15 +28,6 @@ _RESERVED_CLASS_NAMES = frozenset(
         "TypeAlias", "SerializationInfo", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
     }
 )
-
-
-def words(name: str) -> list[str]:
-    """Split any spelling (camelCase, snake_case, kebab-case, spaces) into words.
-
-    Accented letters lose their accents (`ünïcode` -> `unicode`): names stay ASCII (PLC2401).
-    """
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return _WORD.findall(ascii_name.replace("'", ""))
 
 
 def snake_case(name: str) -> str:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import ParseResult
 
+from ..problems import Level, SpecError
 from .lint import check_ref
 from .loader import Document
-from .problems import Level, SpecError
 from .tree import Part, copy_data, make_pointer, split_pointer, walk_objects
 
 

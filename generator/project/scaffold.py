@@ -11,11 +11,12 @@ import argparse
 import os
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .render import templates_dir
+from ..emit.render import templates_dir
 
 PART_CHOICES = ("both", "server", "client")
 
@@ -105,9 +106,10 @@ def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
                 f"{source}: no such file (relative paths start where copier runs)")
         target.parent.mkdir(exist_ok=True)
         shutil.copyfile(found, target)
-    from .cli import main as cli_main
-
-    return cli_main(["generate", "--config", str(root / "pyproject.toml")])
+    # The CLI in a child process: the CLI calls into this module, not the other way round.
+    command = [sys.executable, "-m", "contractgen", "generate", "--config",
+               str(root / "pyproject.toml")]
+    return subprocess.run(command, check=False).returncode
 
 
 def _origins(root: Path, dst: str) -> list[Path]:
@@ -128,9 +130,9 @@ def _locate(source: str, root: Path, origins: list[Path]) -> Path | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m contractgen.scaffold copy|update --spec= [--overlay=] [--dst=]`."""
+    """`python -m contractgen.project.scaffold copy|update --spec= [--overlay=] [--dst=]`."""
     parser = argparse.ArgumentParser(
-        prog="python -m contractgen.scaffold",
+        prog="python -m contractgen.project.scaffold",
         description="The project template's task: contract into specs/, then generate.")
     parser.add_argument("operation", choices=("copy", "update"))
     parser.add_argument("--spec", required=True)

@@ -17,9 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document, load_document
-from .problems import Level, Problem, has_errors, sorted_problems
 from .tree import Part, make_pointer
 
 _NULL_HINT = (

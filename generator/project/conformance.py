@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from .api import load
-from .operations import HTTP_METHODS, derived_operation_id
-from .tree import escape, resolve_pointer
+from ..spec import load
+from ..spec.paths import iter_operations
+from ..spec.tree import escape, resolve_pointer
 
 _SPEC_URI = "urn:contractgen:spec"
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -61,15 +61,9 @@ class _Operation:
 
 
 def _operations(spec: Mapping[str, Any]) -> dict[str, _Operation]:
-    found: dict[str, _Operation] = {}
-    for path, item in (spec.get("paths") or {}).items():
-        for method, raw in (item or {}).items():
-            if method not in HTTP_METHODS or not isinstance(raw, dict):
-                continue
-            op_id = raw.get("operationId") or derived_operation_id(method, path)
-            pointer = f"/paths/{escape(path)}/{method}"
-            found[str(op_id)] = _Operation(method.upper(), path, pointer, raw.get("responses") or {})
-    return found
+    return {site.operation_id: _Operation(site.method.upper(), site.path, site.pointer,
+                                          site.operation.get("responses") or {})
+            for site in iter_operations(spec)}
 
 
 def _substitute(value: Any, saved: Mapping[str, Any]) -> Any:
@@ -132,7 +126,7 @@ def run_scenario(
     """Replay `scenario` against `base_url`; one result per step, in order."""
     import httpx
 
-    from .loader import load_document
+    from ..spec.loader import load_document
 
     document, _ = load(spec, overlay=overlay)
     data = document.data

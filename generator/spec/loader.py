@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from .problems import Level, Problem, SpecError
+from ..problems import Level, Problem, SpecError
 from .tree import split_pointer
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..model.ir import AliasDef, Api, EnumDef, ErrorClass, FormField, ModelDef, Operation, TypeRef
 from .imports import ImportSet, add_type_names, name_key
-from .ir import AliasDef, Api, EnumDef, ErrorClass, FormField, ModelDef, Operation, TypeRef
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
@@ -25,8 +25,8 @@ TEMPLATE_FILES = {
 
 def templates_dir() -> Path:
     """Installed wheels carry the templates inside the package; a checkout keeps them beside."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "templates", here.parent / "templates"):
+    package = Path(__file__).resolve().parent.parent  # contractgen/, or generator/ in a checkout
+    for candidate in (package / "templates", package.parent / "templates"):
         if (candidate / "models.py.jinja").is_file():
             return candidate
     raise FileNotFoundError("contractgen templates not found")

@@ -1,0 +1,1 @@
+"""Source text from the model: templates, imports, formatting, the package on disk."""

@@ -1,0 +1,1 @@
+"""The intermediate model (`ir`) of a contract and what builds it from a loaded spec."""

@@ -1,0 +1,184 @@
+"""Facts about one JSON Schema node, without the converter's state: its formats, bounds,
+union shape, discriminator tags and enum definition."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..spec.tree import resolve_pointer
+from .ir import AliasDef, EnumDef, TypeRef
+from .naming import enum_member
+
+STRING_FORMATS = {
+    "date-time": "datetime.datetime",
+    "date": "datetime.date",
+    "time": "datetime.time",
+    "uuid": "uuid.UUID",
+    "binary": "bytes",
+    "ipv4": "ipaddress.IPv4Address",
+    "ipv6": "ipaddress.IPv6Address",
+}
+SCHEMA_PREFIX = "#/components/schemas/"
+
+
+def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
+    """`node` with local `$ref`s followed (at most 50 hops); `{}` when one leads nowhere."""
+    for _ in range(50):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            break
+        try:
+            node = resolve_pointer(document, node["$ref"])
+        except (LookupError, ValueError):
+            return {}
+    return node if isinstance(node, dict) else {}
+
+
+def py_literal(value: Any) -> str:
+    """Python source for a JSON value."""
+    return repr(value)
+
+
+
+def discriminator_values(document: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
+    """(component ref, property) -> tag values a discriminator mapping assigns to it."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for node in walk(document):
+        disc = node.get("discriminator")
+        members = node.get("oneOf") or node.get("anyOf")
+        if not isinstance(disc, dict) or not isinstance(members, list):
+            continue
+        prop = disc.get("propertyName")
+        if not isinstance(prop, str):
+            continue
+        mapping = disc.get("mapping") or {}
+        pairs = [(str(v), str(k)) for k, v in mapping.items()]
+        mapped = {ref for ref, _ in pairs}
+        for member in members:
+            ref = member.get("$ref") if isinstance(member, dict) else None
+            if isinstance(ref, str) and ref not in mapped and ref.startswith(SCHEMA_PREFIX):
+                pairs.append((ref, ref.rsplit("/", 1)[-1]))
+        for ref, value in pairs:
+            if not ref.startswith("#"):
+                ref = SCHEMA_PREFIX + ref
+            values = found.setdefault((ref, prop), [])
+            if value not in values:
+                values.append(value)
+    return found
+
+
+def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
+    enum = schema.get("enum")
+    if not isinstance(enum, list):
+        return None
+    values = [v for v in enum if v is not None]
+    if len(values) < 2 or any(isinstance(v, bool) for v in values):
+        return None
+    if all(isinstance(v, str) for v in values):
+        base = "StrEnum"
+    elif all(isinstance(v, int) for v in values):
+        base = "IntEnum"
+    else:
+        return None
+    members: list[tuple[str, str]] = []
+    used: set[str] = set()
+    for value in dict.fromkeys(values):
+        member = enum_member(value)
+        while member in used:
+            member += "_"
+        used.add(member)
+        members.append((member, repr(value)))
+    return EnumDef(name, text(schema.get("description")), base, tuple(members))
+
+
+
+
+# Names a field annotation or default may print (besides generated classes).
+TYPE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "list", "dict", "datetime", "uuid", "ipaddress",
+     "Decimal", "Any", "Literal", "Annotated", "Field", "ClassVar", "frozenset"}
+)
+ANNOTATIONS = frozenset(
+    {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
+     "externalDocs", "xml", "default", "nullable", "$comment"}
+)
+
+
+def widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
+    """`number` beside other kinds is `int | float`: pydantic's union would turn 5 into 5.0 (and
+    lose precision past 2**53), changing a value that only passes through."""
+    if any(a.kind == "builtin" and a.name == "int" for a in args):
+        return args
+    out: list[TypeRef] = []
+    for arg in args:
+        if arg.kind == "builtin" and arg.name == "float":
+            out.append(TypeRef("builtin", "int", constraints=arg.constraints))
+        out.append(arg)
+    return out
+
+
+def is_union(schema: dict[str, Any]) -> bool:
+    for key in ("oneOf", "anyOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and sum(not is_null_schema(m) for m in members) > 1:
+            return True
+    return False
+
+
+def reaches(start: str, aliases: Mapping[str, AliasDef]) -> bool:
+    """True when alias `start` refers back to itself through aliases."""
+    stack = sorted(aliases[start].dependencies() & aliases.keys())
+    seen: set[str] = set()
+    while stack:
+        current = stack.pop()
+        if current == start:
+            return True
+        if current not in seen:
+            seen.add(current)
+            stack.extend(sorted(aliases[current].dependencies() & aliases.keys()))
+    return False
+
+
+def is_null_schema(schema: Any) -> bool:
+    return isinstance(schema, dict) and (
+        schema.get("type") == "null" or schema.get("enum") == [None] or
+        ("const" in schema and schema["const"] is None)
+    )
+
+
+def string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    out = list(bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        out.append(("pattern", repr(pattern)))
+    return tuple(out)
+
+
+def array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return bounds(schema, ("minItems", "min_length"), ("maxItems", "max_length"))
+
+
+def bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+    """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
+    out: list[tuple[str, str]] = []
+    for key, name in pairs:
+        value = schema.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out.append((name, repr(value)))
+    return tuple(out)
+
+
+def text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every mapping in a document, depth first, in document order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            yield current
+            stack.extend(reversed(list(current.values())))
+        elif isinstance(current, list):
+            stack.extend(reversed(current))

@@ -1,0 +1,1 @@
+"""Projects around a contract: `contractgen new`, the implementation check, conformance."""

@@ -1,0 +1,116 @@
+"""The generator's layout: stage subpackages, no import circles, no module over 500 lines, and
+lower stages never importing higher ones (docs/architecture.md draws the stages)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+MAX_LINES = 500
+
+# Lower rank first; a module may import modules of its own rank or lower. `problems`,
+# `version` and `config` are leaves every stage may read; `api` and `cli` are the top.
+RANKS = {
+    "problems": 0, "version": 0, "config": 0,
+    "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4,
+    "api": 5, "cli": 6, "__init__": 7, "__main__": 7,
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Modules of the package that `name` imports (at any depth: lazy imports count too)."""
+    is_package = path.name == "__init__.py"
+    base = name.split(".") if is_package else name.split(".")[:-1]
+    if name == "__init__":
+        base = []
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            anchor = base[: len(base) - (node.level - 1)]
+            target = [*anchor, *(node.module.split(".") if node.module else [])]
+            candidates = [".".join([*target, alias.name]) for alias in node.names]
+            candidates.append(".".join(target))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("contractgen."):
+            target = node.module.split(".")[1:]  # type: ignore[union-attr]
+            candidates = [".".join([*target, a.name]) for a in node.names] + [".".join(target)]
+        elif isinstance(node, ast.Import):
+            candidates = [a.name.removeprefix("contractgen.") for a in node.names
+                          if a.name.startswith("contractgen.")]
+        else:
+            continue
+        found |= {c for c in candidates if c in modules and c != name}
+        if any(c == "" for c in candidates):
+            found.add("__init__")
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def _rank(module: str) -> int:
+    return RANKS[module.split(".")[0]]
+
+
+def test_every_module_has_a_stage() -> None:
+    assert all(name.split(".")[0] in RANKS for name in _modules())
+
+
+def test_no_module_is_over_500_lines() -> None:
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_lower_stages_never_import_higher_ones() -> None:
+    upward = sorted((name, imported) for name, imports in _graph().items()
+                    for imported in imports if _rank(imported) > _rank(name))
+    assert upward == []
+
+
+def test_no_import_circles() -> None:
+    graph = _graph()
+    state: dict[str, int] = {}
+    circles: list[list[str]] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                circles.append([*trail[trail.index(nxt):], nxt] if nxt in trail else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*trail, nxt])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+    assert circles == []
+
+
+@pytest.mark.parametrize("stage", ["spec", "model", "emit", "diff", "project"])
+def test_each_stage_is_a_subpackage(stage: str) -> None:
+    assert (PACKAGE / stage / "__init__.py").is_file()
+
+
+def test_the_graph_sees_imports() -> None:
+    """The checks above are only as good as the graph: it must find known edges."""
+    graph = _graph()
+    assert "spec.loader" in graph["spec.lint"]
+    assert "spec" in graph["api"]
+    assert "project.implementation" in graph["api"]
+    assert "model.parse" in graph["project.implementation"]
