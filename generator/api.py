@@ -13,7 +13,7 @@ from typing import Any
 from .config import PARTS, Target, find_config, load_targets
 from .emit.package import diff_package, display_path, read_package, write_package
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
-from .spec import load
+from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
@@ -27,10 +27,16 @@ def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Pro
     from .spec.validate import validate_document
 
     try:
-        document, problems = load(spec, overlay=overlay)
+        document, problems = read(spec, overlay)
     except SpecError as exc:
         return sorted_problems(exc.problems)
-    return sorted_problems(problems + validate_document(document))
+    try:
+        document = resolved(document)
+    except SpecError as exc:
+        # The spec as written is validated instead; its lint reports the references of the
+        # spec itself, the resolver's problems add those met inside the other files.
+        problems += exc.problems
+    return sorted_problems([*problems, *validate_document(document)])
 
 
 def _file_sha256(path: str | Path) -> str:

@@ -79,7 +79,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from .diff import run_diff
 
-    return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on)
+    return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
+                    overlay_old=args.overlay_old or args.overlay,
+                    overlay_new=args.overlay_new or args.overlay)
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -130,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("new")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking")
+    p.add_argument("--overlay", help="an overlay to apply to both specs")
+    p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
+    p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("conformance",

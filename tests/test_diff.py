@@ -739,3 +739,35 @@ def test_otari_tool_kinds(otari: Doc) -> None:
     changes = diff_documents(otari, new)
     assert kinds(changes) == {("request-body-one-of-removed", True)}
     assert "text_editor_code_execution" in changes[0].message
+
+
+def test_cli_diff_applies_overlays(capsys: pytest.CaptureFixture[str]) -> None:
+    # `diff` reads contracts like every other command: with --overlay on both sides it compares
+    # the repaired contract with itself; on one side only it sees what the overlay changes.
+    from contractgen.cli import main
+
+    tpmjs = str(ROOT / "specs" / "tpmjs-executor.openapi.yaml")
+    overlay = str(ROOT / "specs" / "tpmjs-executor.overlay.yaml")
+    assert main(["diff", tpmjs, tpmjs, "--overlay", overlay, "--fail-on", "any"]) == 0
+    assert "No changes." in capsys.readouterr().out
+    assert main(["diff", tpmjs, tpmjs, "--overlay-new", overlay, "--fail-on", "any"]) == 0
+    broken = ROOT / "tests" / "invalid_specs" / "overlay_problems.overlay.yaml"
+    assert main(["diff", tpmjs, tpmjs, "--overlay-old", str(broken)]) == 1
+    assert "error" in capsys.readouterr().err
+
+
+def test_diff_resolves_references_to_other_files(tmp_path: Path) -> None:
+    def write(folder: str, kind: str) -> Path:
+        (tmp_path / folder).mkdir()
+        common = {"components": {"schemas": {"Item": {
+            "type": "object", "properties": {"name": {"type": kind}}}}}}
+        (tmp_path / folder / "common.yaml").write_text(yaml.safe_dump(common), encoding="utf-8")
+        spec = copy.deepcopy(BASE)
+        spec["components"]["schemas"]["Item"] = {"$ref": "common.yaml#/components/schemas/Item"}
+        (tmp_path / folder / "spec.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+        return tmp_path / folder / "spec.yaml"
+
+    out = io.StringIO()
+    assert run_diff(write("old", "string"), write("new", "integer"), fmt="json", out=out) == 1
+    ids = {change["id"] for change in json.loads(out.getvalue())["changes"]}
+    assert "response-property-type-changed" in ids

@@ -63,7 +63,7 @@ def _graph() -> dict[str, set[str]]:
 
 
 def _rank(module: str) -> int:
-    return RANKS[module.split(".")[0]]
+    return RANKS[module.split(".", maxsplit=1)[0]]
 
 
 def test_every_module_has_a_stage() -> None:

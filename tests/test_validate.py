@@ -9,9 +9,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from contractgen import validate
 from contractgen.problems import Level, Problem
+from contractgen.spec import read
 from contractgen.spec.loader import load_document
-from contractgen.spec.validate import validate_document, validate_path
+from contractgen.spec.validate import validate_document
 
 REPO = Path(__file__).resolve().parent.parent
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
@@ -58,9 +60,9 @@ def test_otari_is_clean() -> None:
 
 
 def test_tpmjs_with_overlay_is_clean() -> None:
-    doc, problems = validate_path(TPMJS, REPO / "specs" / "tpmjs-executor.overlay.yaml")
-    assert problems == []
-    assert doc.overlay_path is not None
+    overlay = REPO / "specs" / "tpmjs-executor.overlay.yaml"
+    assert validate(TPMJS, overlay=overlay) == []
+    assert read(TPMJS, overlay)[0].overlay_path is not None
 
 
 def test_missing_and_unsupported_versions(tmp_path: Path) -> None:
@@ -248,3 +250,22 @@ def test_invalid_spec_problems_match_snapshot(spec: Path) -> None:
     assert actual == expected.read_text(encoding="utf-8"), (
         "problems changed; if intended, run `python -m tests.invalid_specs.regen`"
     )
+
+
+def test_cli_reports_problems_inside_referenced_files_with_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from contractgen.cli import main
+
+    (tmp_path / "common.yaml").write_text(
+        "components:\n  schemas:\n    Item:\n      $ref: '#/components/schemas/Gone'\n",
+        encoding="utf-8")
+    (tmp_path / "spec.yaml").write_text(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /items:\n    get:\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema:\n"
+        "                $ref: 'common.yaml#/components/schemas/Item'\n", encoding="utf-8")
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "common.yaml:4:" in err  # the reference that does not resolve, in the other file
+    assert "has no operationId" in err  # and the spec's own problems beside it

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..spec import load
 from .compare import _Walk
 from .rules import Change, Side
 
@@ -61,21 +62,20 @@ def run_diff(
     fmt: str = "text",
     fail_on: str = "breaking",
     out: TextIO | None = None,
+    overlay_old: str | Path | None = None,
+    overlay_new: str | Path | None = None,
 ) -> int:
-    """Diff two spec files and print the report; 1 if a change fails the run, else 0."""
+    """Diff two spec files and print the report; 1 if a change fails the run, else 0.
+
+    Each side is read like every other command reads a contract (`spec.load`): its overlay
+    applied, references to other files inlined.
+    """
     if fmt not in ("text", "json"):
         raise ValueError(f"unknown format {fmt!r}: expected 'text' or 'json'")
     if fail_on not in ("breaking", "any"):
         raise ValueError(f"unknown fail_on {fail_on!r}: expected 'breaking' or 'any'")
-    changes = diff_documents(_load(old_path), _load(new_path))
+    changes = diff_documents(load(old_path, overlay_old)[0].data,
+                             load(new_path, overlay_new)[0].data)
     (out or sys.stdout).write(format_json(changes) if fmt == "json" else format_text(changes))
     failing = changes if fail_on == "any" else [c for c in changes if c.breaking]
     return 1 if failing else 0
-
-
-def _load(path: str | Path) -> Mapping[str, Any]:
-    from ..spec.loader import load_document
-
-    return load_document(path).data
-
-

@@ -12,8 +12,12 @@ from ..problems import Problem, SpecError, has_errors
 from .loader import Document, load_document
 
 
-def load(spec: str | Path, overlay: str | Path | None = None) -> tuple[Document, list[Problem]]:
-    """Load a spec, apply an overlay and resolve external refs; problems so far (no validation)."""
+def read(spec: str | Path, overlay: str | Path | None = None
+         ) -> tuple[Document, list[Problem]]:
+    """A spec with its overlay applied, references to other files as written; the problems so far.
+
+    Raises SpecError when the spec cannot be read or the overlay has errors.
+    """
     document = load_document(spec)
     problems: list[Problem] = []
     if overlay is not None:
@@ -23,9 +27,22 @@ def load(spec: str | Path, overlay: str | Path | None = None) -> tuple[Document,
         problems.extend(overlay_problems)
         if has_errors(problems):
             raise SpecError(problems)
+    return document, problems
+
+
+def resolved(document: Document) -> Document:
+    """`document` with references to other files inlined; SpecError if one cannot be."""
     from .resolve import resolve_external_refs
 
-    resolved = resolve_external_refs(document)
-    if resolved is not document.data:
-        document = replace(document, data=resolved)
-    return document, problems
+    data = resolve_external_refs(document)
+    return document if data is document.data else replace(document, data=data)
+
+
+def load(spec: str | Path, overlay: str | Path | None = None) -> tuple[Document, list[Problem]]:
+    """Load a spec, apply an overlay and resolve external refs; problems so far (no validation).
+
+    Every command reads its contracts through here (`validate` through its two halves, so it
+    can report every problem of a spec whose references do not resolve).
+    """
+    document, problems = read(spec, overlay)
+    return resolved(document), problems

@@ -14,12 +14,11 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
-from .loader import Document, load_document
+from .loader import Document
 from .tree import Part, make_pointer
 
 _NULL_HINT = (
@@ -42,18 +41,6 @@ _JSON_SCHEMA_ONLY = frozenset({
 })
 _UNRESOLVED_PARAM = re.compile(r"Path parameter '(.+)' for '(\w+)' operation in '(.+)' was not")
 _WEAK = frozenset({"anyOf", "oneOf"})
-
-
-def validate_path(path: str | Path, overlay: str | Path | None = None
-                  ) -> tuple[Document, list[Problem]]:
-    """Load a spec (applying `overlay`), validate it, and return both; SpecError if unreadable."""
-    doc = load_document(path)
-    problems: list[Problem] = []
-    if overlay is not None:
-        from .overlay import apply_overlay
-
-        doc, problems = apply_overlay(doc, overlay)
-    return doc, sorted_problems([*problems, *validate_document(doc)])
 
 
 def validate_document(doc: Document) -> list[Problem]:

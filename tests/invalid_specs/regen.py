@@ -1,17 +1,18 @@
 """Rewrite each invalid spec's expected problems: `python -m tests.invalid_specs.regen`.
 
 Every `<name>.yaml` / `<name>.json` here (with `<name>.overlay.yaml` applied when there is one)
-is validated from the repository root, and its formatted problems are written to
-`<name>.expected.txt`, one per line. tests/test_validate.py compares them.
+is validated from the repository root by `contractgen validate`, and what it prints on stderr
+(the formatted problems, one per line) is written to `<name>.expected.txt`.
+tests/test_validate.py compares them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 from pathlib import Path
 
-from contractgen.problems import SpecError
-from contractgen.spec.validate import validate_path
+from contractgen.cli import main as cli
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -33,14 +34,14 @@ def expected_file(spec: Path) -> Path:
 def render(spec: Path) -> str:
     """The formatted problems of one invalid spec, paths relative to the repository root."""
     overlay = spec.with_name(spec.stem + ".overlay.yaml")
-    with contextlib.chdir(REPO):
-        try:
-            _, problems = validate_path(
-                spec.relative_to(REPO), overlay.relative_to(REPO) if overlay.exists() else None
-            )
-        except SpecError as exc:
-            problems = list(exc.problems)
-    return "".join(p.format() + "\n" for p in problems)
+    args = ["validate", str(spec.relative_to(REPO))]
+    if overlay.exists():
+        args += ["--overlay", str(overlay.relative_to(REPO))]
+    stderr = io.StringIO()
+    with contextlib.chdir(REPO), contextlib.redirect_stderr(stderr), \
+            contextlib.redirect_stdout(io.StringIO()):
+        cli(args)
+    return stderr.getvalue()
 
 
 def main() -> None:
