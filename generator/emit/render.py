@@ -128,7 +128,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if any(a.recursive for a in aliases):
         imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
-        imports.name("enum", enum.base)
+        imports.name("enum", enum.base.split(", ")[-1])  # `float, Enum` imports Enum
     for model in classes:
         for field in model.fields:
             add_type_names(imports, field.type.names())

@@ -135,9 +135,8 @@ class OperationBuilder:
             if not required and isinstance(target, dict) and "default" in target:
                 definition = self.schemas.definitions.get(type_ref.name)
                 if type_ref.kind != "model" or isinstance(definition, EnumDef):
-                    default = self.schemas.default_source(target["default"], type_ref)
-                if isinstance(definition, EnumDef) and default and default[0].isupper():
-                    default = "models." + default  # parameters live in server.py and client.py
+                    # parameters live in server.py and client.py: generated names need `models.`
+                    default = self.schemas.default_source(target["default"], type_ref, "models.")
             name = parameter_name(wire)
             while name in used:
                 name += "_"
