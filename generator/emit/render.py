@@ -359,6 +359,8 @@ def _server_context(api: Api) -> dict[str, Any]:
             imports.name("fastapi", "Path")
         for param in op.keyword_params:
             imports.name("fastapi", param.fastapi_marker)
+            if param.parsed:  # its dependency validates the full type, constraints included
+                add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
             imports.name("fastapi", "Body")
         if op.body is not None and op.body.is_form:

@@ -243,6 +243,9 @@ class Parameter:
     style: str = "form"  # form | deepObject | spaceDelimited | pipeDelimited | json | simple
     explode: bool = True
     shape: str = "scalar"  # scalar | array | object
+    # form + explode objects: the query keys that are the object's (None: every key but `others`)
+    keys: tuple[str, ...] | None = None
+    others: tuple[str, ...] = ()
 
     @property
     def parsed(self) -> bool:
@@ -253,8 +256,13 @@ class Parameter:
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):
             return self.shape == "array"
-        # form + explode objects are FastAPI's own query parameter models
-        return self.shape in ("object", "array") and not self.explode
+        return self.shape == "object" or (self.shape == "array" and not self.explode)
+
+    @property
+    def exploded(self) -> bool:
+        """A form-exploded object: its fields are query keys of their own (`?x=1&y=2`)."""
+        return self.location == "query" and self.style == "form" and self.shape == "object" and (
+            self.explode)
 
     @property
     def fastapi_marker(self) -> str:
@@ -276,8 +284,9 @@ class Parameter:
     def marker_kwargs(self) -> str:
         if self.parsed:
             kind = self.type if self.required or self.default is not None else self.type.with_nullable()
+            exploded = f", keys={self.keys!r}, others={self.others!r}" if self.exploded else ""
             return (f"query_parameter({self.wire!r}, {self.style!r}, {self.shape!r}, "
-                    f"{kind.render('models.')}, {self.default_source})")
+                    f"{kind.render('models.')}, {self.default_source}{exploded})")
         kwargs = [f"alias={self.wire!r}"] if self.name != self.wire or self.location == "header" else []
         kwargs.extend(f"{k}={v}" for k, v in self.type.constraints)
         return ", ".join(kwargs)

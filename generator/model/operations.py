@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ..spec.paths import derived_operation_id, iter_operations
@@ -125,6 +126,11 @@ class OperationBuilder:
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
+            if location == "query" and shape == "array" and style != "json" and self._shape(
+                    type_ref.args[0]) == "object":
+                # OpenAPI defines no query form for a list of objects: they travel as one JSON
+                # array, as Box's `mdfilters` does (docs/generated-api.md).
+                style = "json"
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
@@ -142,8 +148,21 @@ class OperationBuilder:
                 name += "_"
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
-                                    _text(param.get("description")), style, explode, shape))
-        return result
+                                    _text(param.get("description")), style, explode, shape,
+                                    keys=self._object_keys(type_ref)))
+        query = tuple(p.wire for p in result if p.location == "query")
+        return [replace(p, others=tuple(w for w in query if w != p.wire))
+                if p.style == "form" and p.shape == "object" and p.location == "query" else p
+                for p in result]
+
+    def _object_keys(self, type_ref: TypeRef) -> tuple[str, ...] | None:
+        """The wire names of an object parameter's fields; None for a free-form object."""
+        definition = self.schemas.definitions.get(type_ref.name) if type_ref.kind == "model" else None
+        if isinstance(definition, AliasDef):
+            return self._object_keys(definition.type)
+        if isinstance(definition, ModelDef) and definition.extra_type is None and definition.fields:
+            return tuple(f.wire for f in definition.fields)
+        return None
 
     def _shape(self, type_ref: TypeRef) -> str:
         if type_ref.kind == "list":
