@@ -47,7 +47,8 @@ def _start_validation(document: Document) -> Callable[[], list[Problem]]:
     """Validate while the caller renders: in a forked child when that is safe, else inline.
 
     Importing and running openapi-spec-validator is a third of a generator run; on a machine with
-    a spare core it overlaps with rendering instead of preceding it.
+    a spare core it overlaps with building the model and rendering (cheap, and stopped by the
+    errors it may raise) but never with formatting, which waits for its verdict.
     """
     from .spec.validate import validate_document
 
@@ -110,8 +111,6 @@ def render(
             parts=tuple(parts),
         )
         sources = render_package(api)
-        # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
-        files = format_package(sources, previous or {}, VERBATIM)
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.
@@ -120,10 +119,12 @@ def render(
             if has_errors(problems):
                 raise SpecError(problems) from None
         raise
+    # Formatting is most of a run: nothing is formatted before the contract is known valid.
     if validation is not None:
         problems += validation()
         if has_errors(problems):
             raise SpecError(problems)
+    files = format_package(sources, previous or {}, VERBATIM)
     return files, [p for p in problems if p.level is Level.WARNING]
 
 
