@@ -114,7 +114,7 @@ def _validators(is_30: bool) -> tuple[Callable[[Any], bool], Any, type[Any]]:
 
 def _every_error(check: Callable[[Any], None]) -> Callable[[Any], None]:
     """A schema checker raising one error that holds every problem of the schema, where
-    jsonschema's `check_schema` raises only the best one (two bad flags took two runs)."""
+    jsonschema's `check_schema` raises only the first (two bad flags took two runs)."""
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import validator_for
     from openapi_schema_validator._specifications import REGISTRY
