@@ -180,3 +180,46 @@ def _imported(base: Path, package: str) -> types.SimpleNamespace:
     importlib.invalidate_caches()
     return types.SimpleNamespace(**{
         part: importlib.import_module(f"{package}.{part}") for part in ("models", "server")})
+
+
+def test_an_external_schema_is_one_shared_model(tmp_path: Path) -> None:
+    (tmp_path / "common.yaml").write_text("""\
+Thing:
+  type: object
+  required: [id]
+  properties:
+    id: {type: string}
+    parts: {type: array, items: {$ref: "#/Part"}}
+Part: {type: object, properties: {n: {type: integer}}}
+""", encoding="utf-8")
+    response = """
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "common.yaml#/Thing"}"""
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"""\
+openapi: 3.0.3
+info: {{title: T, version: "1"}}
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        "200":{response}
+  /b:
+    get:
+      operationId: b
+      responses:
+        "200":{response}
+""", encoding="utf-8")
+    contractgen.generate(spec, tmp_path / "shared_api")
+    generated = _imported(tmp_path, "shared_api")
+    thing = generated.models.Thing
+    assert thing.model_validate({"id": "x", "parts": [{"n": 1}]}).parts[0].n == 1
+    models_text = (tmp_path / "shared_api" / "models.py").read_text(encoding="utf-8")
+    assert models_text.count("class Thing(") == 1
+    assert "class AResponse" not in models_text and "class BResponse" not in models_text
+    served = json.loads((tmp_path / "shared_api" / "openapi.json").read_text(encoding="utf-8"))
+    assert set(served["components"]["schemas"]) == {"Thing", "Part"}
+    assert json.dumps(served).count('"required": ["id"]') == 1

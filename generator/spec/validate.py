@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document
-from .tree import Part, make_pointer
+from .tree import Part, make_pointer, resolve_pointer, split_pointer
 
 _NULL_HINT = (
     "OpenAPI 3.0 has no 'null' type; use `nullable: true` on the parent schema "
@@ -158,11 +158,31 @@ def _semantic_problems(doc: Document, spec_validator_cls: type[Any]) -> list[Pro
     return problems
 
 
+def _through_refs(data: Any, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """The path of the node `parts` reaches, with every local `$ref` on the way followed."""
+    node, out = data, list[Part]()
+    for part in parts:
+        target = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(target, str) and target.startswith("#") and part != "$ref":
+            try:
+                node, out = resolve_pointer(data, target), list(split_pointer(target))
+            except (LookupError, ValueError):
+                return parts
+        try:
+            node = node[part] if isinstance(node, dict) else node[int(part)]
+        except (LookupError, ValueError, TypeError):
+            return parts
+        out.append(part)
+    return tuple(out)
+
+
 def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
     name = type(error).__name__
     if name == "DuplicateOperationIDError":
         return []  # lint reports it, with both places
     parts: tuple[Part, ...] = getattr(error, "contractgen_parts", ())
+    if doc.origins:  # a part from another file is reported where it is written, not per use
+        parts = _through_refs(doc.data, parts)
     message = error.message
     if getattr(error, "contractgen_value", False):
         found = _schema_problems(doc, [error], is_30=False, prefix=(*parts, "default"))

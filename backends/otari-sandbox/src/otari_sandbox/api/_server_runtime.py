@@ -93,6 +93,7 @@ def query_parameter(
     shape: str,
     kind: Any,
     default: Any,
+    *,
     keys: tuple[str, ...] | None = None,
     others: tuple[str, ...] | None = None,
 ) -> Callable[[Request], Any]:
