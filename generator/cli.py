@@ -29,6 +29,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     problems = validate(args.spec, overlay=args.overlay)
     _print_problems(problems)
+    if args.emit_overlay:
+        from .spec import read
+        from .spec.repair import repair_overlay
+
+        document, _ = read(args.spec, args.overlay)
+        text = repair_overlay(document.data, f"Repairs of {args.spec}")
+        if text is None:
+            print(f"{args.spec}: nothing mechanical to repair; {args.emit_overlay} not written")
+        else:
+            Path(args.emit_overlay).write_text(text, encoding="utf-8")
+            print(f"wrote {args.emit_overlay}: review it, then pass it with --overlay")
     failed = any(p.level is Level.ERROR for p in problems)
     verdict = "invalid" if failed else "valid"
     print(f"{args.spec}: {verdict} ({_counts(problems)})")
@@ -111,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="validate a spec; exit 1 on errors")
     p.add_argument("spec")
     p.add_argument("--overlay", help="an OpenAPI Overlay 1.0 document to apply first")
+    p.add_argument("--emit-overlay", metavar="FILE",
+                   help="write an Overlay 1.0 document repairing the mechanical problems")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("generate", help="generate a package (or every configured target)")
