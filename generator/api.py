@@ -89,10 +89,13 @@ def render(
     root: Path | None = None,
     validate_spec: bool = True,
     previous: dict[str, str] | None = None,
+    lenient: bool = False,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
+    `lenient` generates from what can be understood instead: an operation with an error is
+    skipped, and every error becomes a warning saying what was skipped or kept.
     `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
     from .emit.formatting import format_package
@@ -100,6 +103,12 @@ def render(
     from .model.parse import build_api
 
     document, problems = load(spec, overlay=overlay)
+    if lenient:
+        from .spec.lenient import leniently
+
+        document, relaxed = leniently(document)
+        problems += relaxed
+        validate_spec = False
     validation = _start_validation(document) if validate_spec else None
     try:
         api = build_api(
@@ -136,6 +145,7 @@ def generate(
     parts: Iterable[str] = PARTS,
     root: Path | None = None,
     package: str | None = None,
+    lenient: bool = False,
 ) -> list[Path]:
     """Write the generated package into `out`, which the generator owns whole.
 
@@ -145,7 +155,7 @@ def generate(
     if package is not None and not package.isidentifier():
         raise ValueError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
-                      previous=read_package(Path(out)))
+                      previous=read_package(Path(out)), lenient=lenient)
     return write_package(Path(out), files)
 
 

@@ -62,7 +62,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(Path(args.out)))
+                             previous=read_package(Path(args.out)), lenient=args.lenient)
     _print_problems(warnings)
     write_package(Path(args.out), files)
     print(f"generated {args.out} from {args.spec}")
@@ -132,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay")
     p.add_argument("--parts", help="comma-separated: models,server,client (default: all)")
     p.add_argument("--config", help="pyproject.toml to read targets from")
+    p.add_argument("--lenient", action="store_true",
+                   help="generate despite errors: skip what cannot be understood, list it")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("check", help="exit 1 with a diff when generated code drifted")

@@ -223,3 +223,21 @@ paths:
     served = json.loads((tmp_path / "shared_api" / "openapi.json").read_text(encoding="utf-8"))
     assert set(served["components"]["schemas"]) == {"Thing", "Part"}
     assert json.dumps(served).count('"required": ["id"]') == 1
+
+
+def test_lenient_generate_skips_what_it_cannot_understand(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_INVALID + """\
+  /b:
+    get:
+      operationId: b
+      responses:
+        "200": {description: ok}
+""", encoding="utf-8")
+    with pytest.raises(SpecError):
+        contractgen.render(spec)
+    files, warnings = contractgen.render(spec, lenient=True)
+    assert [(p.pointer, p.message.endswith("(skipped GET /a)")) for p in warnings] == [
+        ("/paths/~1a/get/responses/200/content/application~1json/schema/properties/n", True)]
+    assert "async def b(" in files["server.py"]
+    assert "async def a(" not in files["server.py"]
