@@ -124,7 +124,9 @@ CORPUS = next((p for p in (_ROOT.parent / "shared" / "corpus",
                            _ROOT.parent.parent / "shared" / "corpus") if p.is_dir()),
               _ROOT.parent / "shared" / "corpus")
 CORPUS_SPECS = ("box", "twilio-api-v2010", "twilio-conversations-v1")
-_RUFF_RULES = ["--select", "E,F,I,UP,B,RUF", "--ignore", "E501"]
+# RUF001-003 (ambiguous unicode) flag the contract's own prose (Box writes typographic quotes in
+# descriptions), which the generated docstrings and descriptions keep as written.
+_RUFF_RULES = ["--select", "E,F,I,UP,B,RUF", "--ignore", "E501,RUF001,RUF002,RUF003"]
 
 
 def _corpus_spec(name: str, tmp_path: Path) -> Path:
