@@ -54,7 +54,8 @@ def _start_validation(document: Document) -> Callable[[], list[Problem]]:
     """Validate while the caller renders: in a forked child when that is safe, else inline.
 
     Importing and running openapi-spec-validator is a third of a generator run; on a machine with
-    a spare core it overlaps with rendering instead of preceding it.
+    a spare core it overlaps with building the model and rendering (cheap, and stopped by the
+    errors it may raise) but never with formatting, which waits for its verdict.
     """
     from .spec.validate import validate_document
 
@@ -96,12 +97,15 @@ def render(
     validate_spec: bool = True,
     previous: dict[str, str] | None = None,
     extension_notes: Mapping[str, str] | None = None,
+    lenient: bool = False,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
     `extension_notes` (vendor extension -> sentence) documents the operations that set one.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
+    `lenient` generates from what can be understood instead: an operation with an error is
+    skipped, and every error becomes a warning saying what was skipped or kept.
     `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
     from .emit.formatting import format_package
@@ -109,6 +113,12 @@ def render(
     from .model.parse import build_api
 
     document, problems = load(spec, overlay=overlay)
+    if lenient:
+        from .spec.lenient import leniently
+
+        document, relaxed = leniently(document)
+        problems += relaxed
+        validate_spec = False
     validation = _start_validation(document) if validate_spec else None
     try:
         api = build_api(
@@ -121,9 +131,6 @@ def render(
             extension_notes=extension_notes,
         )
         sources = render_package(api)
-        # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
-        files = format_package(sources, previous or {}, VERBATIM)
-        files = with_manifest(files, [op.method_name for op in api.operations], previous)
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.
@@ -132,10 +139,13 @@ def render(
             if has_errors(problems):
                 raise SpecError(problems) from None
         raise
+    # Formatting is most of a run: nothing is formatted before the contract is known valid.
     if validation is not None:
         problems += validation()
         if has_errors(problems):
             raise SpecError(problems)
+    files = format_package(sources, previous or {}, VERBATIM)
+    files = with_manifest(files, [op.method_name for op in api.operations], previous)
     return files, [p for p in problems if p.level is Level.WARNING]
 
 
@@ -148,6 +158,7 @@ def generate(
     root: Path | None = None,
     package: str | None = None,
     force: bool = False,
+    lenient: bool = False,
 ) -> list[Path]:
     """Write the generated package into `out`, a folder of the generator's own.
 
@@ -158,7 +169,7 @@ def generate(
     if package is not None and not package.isidentifier():
         raise ValueError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
-                      previous=read_package(Path(out)))
+                      previous=read_package(Path(out)), lenient=lenient)
     return write_package(Path(out), files, force=force)
 
 

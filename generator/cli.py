@@ -33,6 +33,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     problems = validate(args.spec, overlay=args.overlay)
     _print_problems(problems)
+    if args.emit_overlay:
+        from .spec import read
+        from .spec.repair import repair_overlay
+
+        document, _ = read(args.spec, args.overlay)
+        text = repair_overlay(document.data, f"Repairs of {args.spec}")
+        if text is None:
+            print(f"{args.spec}: nothing mechanical to repair; {args.emit_overlay} not written")
+        else:
+            Path(args.emit_overlay).write_text(text, encoding="utf-8")
+            print(f"wrote {args.emit_overlay}: review it, then pass it with --overlay")
     failed = any(p.level is Level.ERROR for p in problems)
     verdict = "invalid" if failed else "valid"
     print(f"{args.spec}: {verdict} ({_counts(problems)})")
@@ -57,7 +68,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     parts = args.parts or PARTS
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(out) if out.is_dir() else None)
+                             previous=read_package(out) if out.is_dir() else None,
+                             lenient=args.lenient)
     _print_problems(warnings)
     write_package(out, files, force=args.force)
     print(f"generated {args.out} from {args.spec}")
@@ -155,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                 USAGE_EXIT)
     p.add_argument("spec", help=spec_help)
     p.add_argument("--overlay", help=overlay_help)
+    p.add_argument("--emit-overlay", metavar="FILE",
+                   help="write an Overlay 1.0 document repairing the mechanical problems, for review")
     p.set_defaults(func=cmd_validate)
 
     p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
@@ -172,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="write even where there are files "
                    "contractgen did not write, or changed since (it replaces files of the names it writes, and "
                    "leaves the others alone)")
+    p.add_argument("--lenient", action="store_true",
+                   help="generate despite errors: skip what cannot be understood and list it as "
+                   "located warnings")
     p.set_defaults(func=cmd_generate)
 
     p = command("check", "compare committed generated code with the specs; check the "

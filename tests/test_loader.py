@@ -212,21 +212,26 @@ components:
 """
 
 
-def test_external_refs_are_inlined_and_local_refs_kept(tmp_path: Path) -> None:
+def test_external_schemas_are_bundled_once_and_local_refs_kept(tmp_path: Path) -> None:
     write(tmp_path, "common.yaml", COMMON)
     write(tmp_path, "count.yaml", "type: integer\nminimum: 0\n")
     doc = load_document(write(tmp_path, "main.yaml", MAIN))
     data = resolve_external_refs(doc)
     schema = data["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    # common.yaml's own `#/...` reference means common.yaml's node, so it is inlined too.
-    assert schema == {
+    # A schema of another file is copied once into components, under its name, and referred to;
+    # common.yaml's own `#/...` reference means common.yaml's node, so it is bundled too.
+    assert schema == {"$ref": "#/components/schemas/Pet"}
+    schemas = data["components"]["schemas"]
+    assert schemas["Pet"] == {
         "type": "object",
-        "properties": {"name": {"type": "string"}, "born": {"type": "string", "example": "2020-01-01"}},
+        "properties": {"name": {"$ref": "#/components/schemas/Name"},
+                       "born": {"type": "string", "example": "2020-01-01"}},
     }
-    local = data["components"]["schemas"]["Local"]["properties"]
+    assert schemas["Name"] == {"type": "string"}
+    local = schemas["Local"]["properties"]
     assert local["self"] == {"$ref": "#/components/schemas/Local"}
-    assert local["count"] == {"type": "integer", "minimum": 0}
-    # A recursive schema from another file is copied once into components and referred to.
+    assert local["count"] == {"$ref": "#/components/schemas/count"}
+    assert schemas["count"] == {"type": "integer", "minimum": 0}
     assert local["node"] == {"$ref": "#/components/schemas/Node"}
     assert data["components"]["schemas"]["Node"] == {
         "type": "object",

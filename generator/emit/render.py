@@ -133,7 +133,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if any(a.recursive for a in aliases):
         imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
-        imports.name("enum", enum.base)
+        imports.name("enum", enum.base.split(", ")[-1])  # `float, Enum` imports Enum
     for model in classes:
         for field in model.fields:
             add_type_names(imports, field.type.names())
@@ -256,6 +256,8 @@ def _server_context(api: Api) -> dict[str, Any]:
             imports.name("fastapi", "Path")
         for param in op.keyword_params:
             imports.name("fastapi", param.fastapi_marker)
+            if param.parsed:  # its dependency validates the full type, constraints included
+                add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
             imports.name("fastapi", "Body")
         if op.body is not None and op.body.is_form:

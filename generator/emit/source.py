@@ -97,8 +97,10 @@ def param_default(param: Parameter) -> str | None:
 def param_marker_arguments(param: Parameter) -> str:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.parsed:
+        exploded = f", keys={param.keys!r}, others={param.others!r}" if param.exploded else ""
         return (f"query_parameter({param.wire!r}, {param.style!r}, {param.shape!r}, "
-                f"{type_source(param.effective_type, 'models.')}, {param_default(param)})")
+                f"{type_source(param.effective_type, 'models.')}, {param_default(param)}"
+                f"{exploded})")
     kwargs = [f"alias={param.wire!r}"] if param.name != param.wire or param.location == "header" else []
     kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
     return ", ".join(kwargs)

@@ -148,7 +148,7 @@ class EnumDef:
 
     name: str
     description: str | None
-    base: Literal["StrEnum", "IntEnum"]
+    base: Literal["StrEnum", "IntEnum", "float, Enum"]
     members: tuple[tuple[str, str], ...]  # (member name, value source)
 
     def dependencies(self) -> set[str]:
@@ -190,6 +190,9 @@ class Parameter:
     style: ParameterStyle = "form"
     explode: bool = True
     shape: ParameterShape = "scalar"
+    # form + explode objects: the query keys that are the object's (None: every key but `others`)
+    keys: tuple[str, ...] | None = None
+    others: tuple[str, ...] = ()
 
     @property
     def parsed(self) -> bool:
@@ -200,8 +203,13 @@ class Parameter:
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):
             return self.shape == "array"
-        # form + explode objects are FastAPI's own query parameter models
-        return self.shape in ("object", "array") and not self.explode
+        return self.shape == "object" or (self.shape == "array" and not self.explode)
+
+    @property
+    def exploded(self) -> bool:
+        """A form-exploded object: its fields are query keys of their own (`?x=1&y=2`)."""
+        return self.location == "query" and self.style == "form" and self.shape == "object" and (
+            self.explode)
 
     @property
     def fastapi_marker(self) -> FastApiMarker:

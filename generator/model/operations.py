@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, cast, get_args
 
 from ..spec.paths import derived_operation_id, iter_operations
@@ -133,6 +134,11 @@ class OperationBuilder:
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
+            if location == "query" and shape == "array" and style != "json" and self._shape(
+                    type_ref.args[0]) == "object":
+                # OpenAPI defines no query form for a list of objects: they travel as one JSON
+                # array, as Box's `mdfilters` does (docs/generated-api.md).
+                style = "json"
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
@@ -143,16 +149,28 @@ class OperationBuilder:
             if not required and isinstance(target, dict) and "default" in target:
                 definition = self.schemas.definitions.get(type_ref.name)
                 if type_ref.kind != "model" or isinstance(definition, EnumDef):
-                    default = self.schemas.default_source(target["default"], type_ref)
-                if isinstance(definition, EnumDef) and default and default[0].isupper():
-                    default = "models." + default  # parameters live in server.py and client.py
+                    # parameters live in server.py and client.py: generated names need `models.`
+                    default = self.schemas.default_source(target["default"], type_ref, "models.")
             name = parameter_name(wire)
             while name in used:
                 name += "_"
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
-                                    _text(param.get("description")), style, explode, shape))
-        return result
+                                    _text(param.get("description")), style, explode, shape,
+                                    keys=self._object_keys(type_ref)))
+        query = tuple(p.wire for p in result if p.location == "query")
+        return [replace(p, others=tuple(w for w in query if w != p.wire))
+                if p.style == "form" and p.shape == "object" and p.location == "query" else p
+                for p in result]
+
+    def _object_keys(self, type_ref: TypeRef) -> tuple[str, ...] | None:
+        """The wire names of an object parameter's fields; None for a free-form object."""
+        definition = self.schemas.definitions.get(type_ref.name) if type_ref.kind == "model" else None
+        if isinstance(definition, AliasDef):
+            return self._object_keys(definition.type)
+        if isinstance(definition, ModelDef) and definition.extra_type is None and definition.fields:
+            return tuple(f.wire for f in definition.fields)
+        return None
 
     def _shape(self, type_ref: TypeRef) -> ParameterShape:
         if type_ref.kind == "list":

@@ -3,6 +3,7 @@ union shape, discriminator tags and enum definition."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
@@ -74,11 +75,14 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
     values = [v for v in enum if v is not None]
     if len(values) < 2 or any(isinstance(v, bool) for v in values):
         return None
-    base: Literal["StrEnum", "IntEnum"]
+    base: Literal["StrEnum", "IntEnum", "float, Enum"]
     if all(isinstance(v, str) for v in values):
         base = "StrEnum"
     elif all(isinstance(v, int) for v in values):
         base = "IntEnum"
+    elif all(isinstance(v, int | float) for v in values):
+        base = "float, Enum"  # typing's Literal takes no floats; a float-valued Enum does
+        values = [float(v) for v in values]
     else:
         return None
     members: list[tuple[str, str]] = []
@@ -113,9 +117,28 @@ def widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
     out: list[TypeRef] = []
     for arg in args:
         if arg.kind == "builtin" and arg.name == "float":
-            out.append(TypeRef("builtin", "int", constraints=arg.constraints))
+            constraints = _integer_bounds(arg.constraints)
+            if constraints is not None:
+                out.append(TypeRef("builtin", "int", constraints=constraints))
         out.append(arg)
     return out
+
+
+def _integer_bounds(constraints: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...] | None:
+    """A number's bounds for its integer values (`ge=0.5` -> `ge=1`); None when a fractional
+    `multipleOf` has no such form (the member then stays `float` alone)."""
+    out: list[tuple[str, str]] = []
+    for key, source in constraints:
+        value = float(source)
+        if value.is_integer():
+            out.append((key, str(int(value))))
+        elif key in ("ge", "gt"):
+            out.append(("ge", str(math.floor(value) + 1)))
+        elif key in ("le", "lt"):
+            out.append(("le", str(math.ceil(value) - 1)))
+        else:
+            return None
+    return tuple(out)
 
 
 def is_union(schema: dict[str, Any]) -> bool:

@@ -7,7 +7,9 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from ..spec.tree import escape, resolve_pointer, unescape
-from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
+from .allof import intersect_all_of, merge_properties
+from .defaults import DefaultWriter
+from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
 from .naming import ClassName, PythonIdentifier, pascal_case
 from .schema_facts import (
     ANNOTATIONS,
@@ -21,7 +23,6 @@ from .schema_facts import (
     enum_definition,
     is_null_schema,
     is_union,
-    py_literal,
     reaches,
     string_constraints,
     text,
@@ -90,6 +91,8 @@ class SchemaConverter:
         if self._is_object_model(schema):
             self._build_model(name, schema, ref)
             return
+        if isinstance(schema.get("allOf"), list):
+            schema = intersect_all_of(schema, self._deref)
         # A nullable enum stays a Literal alias, so that the name itself accepts null.
         enum_def = None if self._nullable(schema) else enum_definition(name, schema)
         if enum_def is not None:
@@ -173,8 +176,12 @@ class SchemaConverter:
                 if enum_def is not None:
                     self.definitions[enum_def.name] = enum_def
                     return TypeRef("model", enum_def.name)
-            if all(isinstance(v, str | int | float) for v in values):
+            if all(isinstance(v, str | int) for v in values):
                 return TypeRef("literal", literals=tuple(values))
+            enum_def = enum_definition(self.claim(hint + "Value"), schema)
+            if enum_def is not None:  # floats: typing's Literal takes none
+                self.definitions[enum_def.name] = enum_def
+                return TypeRef("model", enum_def.name)
             return ANY
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
@@ -182,10 +189,9 @@ class SchemaConverter:
                 return self._union(schema, members, hint)
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of:
-            own = {k: v for k, v in schema.items() if k not in ANNOTATIONS and k != "allOf"}
-            if len(all_of) == 1 and not own:
-                return self.convert(all_of[0], hint)
-            return self._model_type(schema, hint)
+            if self._is_object_model(schema):
+                return self._model_type(schema, hint)
+            return self.convert(intersect_all_of(schema, self._deref), hint, named=named)
         types = self._types(schema)
         if len(types) > 1:
             args = widen_numbers([self._single(schema, t, hint) for t in types])
@@ -335,6 +341,8 @@ class SchemaConverter:
         if wire not in properties:
             return ()
         prop = self._deref(properties[wire])
+        if isinstance(prop.get("allOf"), list) and not self._is_object_model(prop):
+            prop = self._deref(intersect_all_of(prop, self._deref))
         if self._nullable(prop) or self._nullable(properties[wire]):
             return ()
         mapped = self._mapped_tags(refs, wire)
@@ -390,12 +398,12 @@ class SchemaConverter:
             props, req, member_extra, member_owners = self._merged(target, seen | {id(target)})
             if isinstance(ref, str):
                 member_owners = [*member_owners, ref]
-            properties.update(props)
+            merge_properties(properties, props)
             required.extend(r for r in req if r not in required)
             owners.extend(member_owners)
             if member_extra is False and extra is None:
                 extra = False
-        properties.update(schema.get("properties") or {})
+        merge_properties(properties, schema.get("properties") or {})
         required.extend(r for r in schema.get("required") or [] if r not in required)
         if schema.get("unevaluatedProperties") is False:
             extra = False
@@ -465,20 +473,17 @@ class SchemaConverter:
         if has_default and not required:
             if default is None:
                 type_ref = type_ref.with_nullable()
-            elif isinstance(default, dict | list):
-                factory = type(default).__name__ if not default else f"lambda: {default!r}"
             else:
-                default_src = self.default_source(default, type_ref)
+                source, fresh = DefaultWriter(self.definitions).source(default, type_ref)
+                if not fresh:
+                    default_src = source
+                elif source in ("[]", "{}"):
+                    factory = "list" if source == "[]" else "dict"
+                else:
+                    factory = f"lambda: {source}"
         description = text(schema.get("description")) or text(target.get("description"))
         return FieldDef(name, wire, type_ref, required, default_src, factory, description)
 
-    def default_source(self, value: Any, type_ref: TypeRef) -> str:
+    def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""
-        definition = self.definitions.get(type_ref.name) if type_ref.kind == "model" else None
-        if isinstance(definition, EnumDef):
-            for member, source in definition.members:
-                if source == repr(value):
-                    return f"{definition.name}.{member}"
-        if type_ref.kind == "builtin" and type_ref.name == "float" and isinstance(value, int):
-            return repr(float(value))
-        return py_literal(value)
+        return DefaultWriter(self.definitions).source(value, type_ref, prefix)[0]

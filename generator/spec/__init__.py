@@ -31,11 +31,11 @@ def read(spec: str | Path, overlay: str | Path | None = None
 
 
 def resolved(document: Document) -> Document:
-    """`document` with references to other files inlined; SpecError if one cannot be."""
-    from .resolve import resolve_external_refs
+    """`document` with other files bundled in (`resolve`); SpecError if a reference cannot be."""
+    from .resolve import bundle
 
-    data = resolve_external_refs(document)
-    return document if data is document.data else replace(document, data=data)
+    data, origins = bundle(document)
+    return document if data is document.data else replace(document, data=data, origins=origins)
 
 
 def load(spec: str | Path, overlay: str | Path | None = None) -> tuple[Document, list[Problem]]:

@@ -22,8 +22,14 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
     problems: list[Problem] = []
     loaded: dict[Path, Document | SpecError] = {}
     with_id: list[tuple[Part, ...]] = []
+    # allOf member path -> property names its sibling members (and their parent) define
+    shared: dict[tuple[Part, ...], set[str]] = {}
     for path, obj in walk_objects(doc.data):
         pointer = make_pointer(path)
+        members = obj.get("allOf")
+        if isinstance(members, list):
+            names = _property_names(doc.data, obj, set())
+            shared.update({(*path, "allOf", i): names for i in range(len(members))})
         if isinstance(obj.get("$id"), str):
             with_id.append(path)
         ref = obj.get("$ref")
@@ -45,7 +51,7 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
                 Level.WARNING, pointer, "`type: array` without `items` (OpenAPI 3.0 requires it); "
                 "items are taken as any value",
                 "add `items: {}` for any item, or the item schema"))
-        undefined = _undefined_required(obj)
+        undefined = [n for n in _undefined_required(obj) if n not in shared.get(path, ())]
         if undefined:
             problems.append(doc.problem(
                 Level.WARNING, f"{pointer}/required",
@@ -72,6 +78,26 @@ def _undefined_required(obj: dict[str, Any]) -> list[str]:
     if obj.get("additionalProperties", False) is not False:
         return []
     return [str(name) for name in required if name not in properties]
+
+
+def _property_names(data: Any, obj: Any, seen: set[int]) -> set[str]:
+    """Names of the properties a schema defines, through its allOf members and local `$ref`s."""
+    for _ in range(50):
+        ref = obj.get("$ref") if isinstance(obj, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            break
+        try:
+            obj = resolve_pointer(data, ref)
+        except (LookupError, ValueError):
+            return set()
+    if not isinstance(obj, dict) or id(obj) in seen:
+        return set()
+    seen.add(id(obj))
+    properties = obj.get("properties")
+    names = {str(k) for k in properties} if isinstance(properties, dict) else set()
+    for member in obj.get("allOf") or []:
+        names |= _property_names(data, member, seen)
+    return names
 
 
 def _list(keys: list[str]) -> str:

@@ -77,6 +77,8 @@ class Document:
     data: dict[str, Any]
     locate: Callable[[], Pos | None] = field(default=lambda: None, repr=False, compare=False)
     overlay_path: Path | None = None
+    # Parts copied from other files (`resolve`): (pointer here, that file, pointer there)
+    origins: tuple[tuple[str, Document, str], ...] = field(default=(), repr=False, compare=False)
 
     @functools.cached_property
     def positions(self) -> Pos | None:
@@ -103,7 +105,10 @@ class Document:
     def problem(
         self, level: Level, pointer: str, message: str, hint: str | None = None
     ) -> Problem:
-        """A Problem located at `pointer` in this document."""
+        """A Problem located at `pointer` in this document (or in the file it was copied from)."""
+        for here, other, there in self.origins:
+            if pointer == here or pointer.startswith(here + "/"):
+                return other.problem(level, there + pointer[len(here):], message, hint)
         pos = self.position(pointer)
         line, col = pos if pos else (None, None)
         return Problem(level, message, str(self.path), line, col, pointer, hint)

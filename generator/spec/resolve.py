@@ -1,26 +1,37 @@
-"""Inline `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`).
+"""Bundle `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`) into
+the spec, as `openapi.json` serves it and the generator reads it.
 
 References inside the document (`#/components/...`) stay references: they name the models.
-prance does the inlining. Two things are done around it:
+A schema another file holds is copied once into `components/schemas` (under its own name) and
+every use refers to that copy, so it becomes one shared model, not a copy per use site. Other
+objects (path items, parameters, responses, examples) are copied where they are used.
 
-- Every file is read by `loader` first and handed to prance through its reference cache, so
-  keys, timestamps and errors (with file and line) are the same as for the spec itself.
-- Each external reference is resolved on its own, with internal references resolved too, so a
-  `#/...` inside `common.yaml` means common.yaml's node (prance's RESOLVE_FILES alone would leave
-  it pointing into the spec). A schema that refers to itself through another file cannot be
-  inlined: it is copied once into `components/schemas` under its own name and referred to there.
+- Every file is read by `loader` first, so keys, timestamps and errors (with file and line) are
+  the same as for the spec itself.
+- A `#/...` inside `common.yaml` means common.yaml's node, and references inside copied parts
+  are followed from the file that holds them.
+- The bundled document remembers where each copied part came from (`Document.origins`), so a
+  problem inside it is reported once, at its line in the other file.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import ParseResult
+from urllib.parse import urlsplit
 
 from ..problems import Level, SpecError
-from .lint import check_ref
+from .lint import check_ref, ref_file
 from .loader import Document
-from .tree import Part, copy_data, make_pointer, split_pointer, walk_objects
+from .tree import (
+    Part,
+    copy_data,
+    escape,
+    make_pointer,
+    resolve_pointer,
+    split_pointer,
+    walk_objects,
+)
 
 
 def resolve_external_refs(doc: Document) -> dict[str, Any]:
@@ -28,8 +39,17 @@ def resolve_external_refs(doc: Document) -> dict[str, Any]:
     sites = _external_sites(doc)
     if not sites:
         return doc.data
-    loaded = _load_all(doc, sites)
-    return _Inliner(doc, loaded).run(sites)
+    return bundle(doc)[0]
+
+
+def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, str], ...]]:
+    """The spec's data with other files bundled in, and where each copied part came from."""
+    sites = _external_sites(doc)
+    if not sites:
+        return doc.data, ()
+    bundler = _Bundler(doc, _load_all(doc, sites))
+    data = bundler.run(sites)
+    return data, tuple(bundler.origins)
 
 
 def _external_sites(doc: Document) -> list[tuple[tuple[Part, ...], str]]:
@@ -63,81 +83,97 @@ def _load_all(doc: Document, sites: list[tuple[tuple[Part, ...], str]]) -> dict[
     return {file: other for file, other in loaded.items() if isinstance(other, Document)}
 
 
-class _Inliner:
-    def __init__(self, doc: Document, loaded: dict[Path, Document]) -> None:
-        import prance.util.url as prance_url
+_SCHEMA_PARENTS = frozenset({"properties", "patternProperties", "allOf", "anyOf", "oneOf",
+                             "schemas", "prefixItems", "$defs", "definitions", "dependentSchemas"})
+_SCHEMA_KEYS = frozenset({"schema", "items", "additionalProperties", "not", "contains",
+                          "propertyNames", "if", "then", "else", "unevaluatedProperties",
+                          "unevaluatedItems", "additionalItems"})
+_DATA = frozenset({"example", "default", "enum", "const", "value"})
+_COMPONENTS = ("components", "schemas")
 
+
+def _is_schema_site(path: tuple[Part, ...]) -> bool:
+    if not path:
+        return False
+    if path[-1] in _SCHEMA_KEYS:
+        return True
+    return len(path) >= 2 and path[-2] in _SCHEMA_PARENTS
+
+
+class _Bundler:
+    def __init__(self, doc: Document, loaded: dict[Path, Document]) -> None:
         self.doc = doc
-        self.url = doc.path.resolve().as_uri()
-        self.urls = prance_url
-        # prance's cache, keyed as prance keys it: (URL without fragment, strict)
-        self.cache: dict[Any, Any] = {
-            self.key(file.resolve().as_uri()): other.data for file, other in loaded.items()
-        }
-        self.cache[self.key(self.url)] = doc.data
-        self.hoisted: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.files = {file.resolve(): other for file, other in loaded.items()}
+        self.main = doc.path.resolve()
+        self.files[self.main] = doc
         schemas = doc.data.get("components", {}).get("schemas", {})
         self.taken = set(schemas) if isinstance(schemas, dict) else set()
-
-    def key(self, url: str) -> tuple[str, bool]:
-        return (self.urls.urlresource(self.urls.absurl(url)), True)
+        self.hoisted: dict[tuple[Path, str], str] = {}
+        self.pending: list[tuple[str, Path, str]] = []
+        self.origins: list[tuple[str, Document, str]] = []
 
     def run(self, sites: list[tuple[tuple[Part, ...], str]]) -> dict[str, Any]:
         data: dict[str, Any] = copy_data(self.doc.data)
         for path, ref in sites:
-            value = self.inline(ref, path)
-            target = self.target_key(ref)
-            if target in self.hoisted:  # recursive: refer to the hoisted copy
-                value = {"$ref": f"#/components/schemas/{self.hoisted[target]}"}
-            _set(data, path, value)
-        done: set[str] = set()
-        while len(done) < len(self.hoisted):
-            for (resource, tokens), name in list(self.hoisted.items()):
-                if name not in done:
-                    done.add(name)
-                    ref = resource + "#" + make_pointer(tokens)
-                    value = self.inline(ref, ("components", "schemas", name))
-                    data.setdefault("components", {}).setdefault("schemas", {})[name] = value
+            _set(data, path, self.replacement({"$ref": ref}, self.doc, path, 0))
+        schemas = data.setdefault("components", {}).setdefault("schemas", {})
+        while self.pending:
+            name, file, pointer = self.pending.pop(0)
+            source = self.files[file]
+            path = (*_COMPONENTS, name)
+            schemas[name] = self.rewrite(resolve_pointer(source.data, pointer), source, path, 0)
+            self.origins.append((make_pointer(path), source, pointer.lstrip("#")))
         return data
 
-    def target_key(self, ref: str) -> tuple[str, tuple[str, ...]]:
-        url, tokens = self.urls.split_url_reference(self.urls.absurl(self.url), ref)
-        return (self.urls.urlresource(url), tuple(tokens))
+    def target(self, ref: str, source: Document) -> tuple[Path, str]:
+        url = urlsplit(ref)
+        file = ref_file(source, url.path).resolve() if url.path else source.path.resolve()
+        return file, "#" + url.fragment if "#" in ref else ""
 
-    def inline(self, ref: str, path: tuple[Part, ...]) -> Any:
-        from prance.util.resolver import RESOLVE_FILES, RESOLVE_INTERNAL, RefResolver
+    def replacement(self, obj: dict[str, Any], source: Document, path: tuple[Part, ...],
+                    depth: int) -> Any:
+        """What a `$ref` object of `source` becomes at `path` of the bundled document."""
+        file, pointer = self.target(obj["$ref"], source)
+        siblings = {k: v for k, v in obj.items() if k != "$ref"}
+        if file == self.main:
+            return {**siblings, "$ref": pointer or "#"}
+        if _is_schema_site(path):
+            if path[:-1] == _COMPONENTS and not siblings and (file, pointer) not in self.hoisted:
+                self.hoisted[(file, pointer)] = str(path[-1])  # `X: {$ref: other#/X}` is X
+                self.pending.append((str(path[-1]), file, pointer))
+                return {}
+            return {**siblings, "$ref": "#/components/schemas/" + escape(self.hoist(file, pointer))}
+        if depth > 50:
+            raise SpecError([source.problem(Level.ERROR, make_pointer(path),
+                                            f"$ref {obj['$ref']!r} refers to itself")])
+        other = self.files[file]
+        self.origins.append((make_pointer(path), other, pointer.lstrip("#")))
+        return self.rewrite(resolve_pointer(other.data, pointer), other, path, depth + 1)
 
-        resolver = RefResolver(
-            {"value": {"$ref": ref}},
-            self.url,
-            reference_cache=self.cache,
-            resolve_types=RESOLVE_FILES | RESOLVE_INTERNAL,
-            recursion_limit_handler=self.on_recursion,
-        )
-        self.cache[self.key(self.url)] = self.doc.data  # the resolver put its input there
-        try:
-            resolver.resolve_references()
-        except Exception as exc:  # prance raises ResolutionError, and others on odd input
-            pointer = make_pointer((*path, "$ref"))
-            raise SpecError([self.doc.problem(Level.ERROR, pointer,
-                                              f"cannot resolve $ref {ref!r}: {exc}")]) from exc
-        return resolver.specs["value"]
-
-    def on_recursion(self, _limit: int, url: ParseResult, _recursions: Any) -> dict[str, str]:
-        resource = self.urls.urlresource(url)
-        tokens = tuple(split_pointer("#" + url.fragment))
-        if resource == self.key(self.url)[0]:
-            return {"$ref": "#" + make_pointer(tokens)}  # the spec's own node: keep the reference
-        key = (resource, tokens)
+    def hoist(self, file: Path, pointer: str) -> str:
+        key = (file, pointer)
         if key not in self.hoisted:
-            base = tokens[-1] if tokens else Path(url.path).stem
+            tokens = split_pointer(pointer)
+            base = tokens[-1] if tokens else file.stem
             name, n = base, 1
             while name in self.taken:
                 n += 1
                 name = f"{base}{n}"
             self.taken.add(name)
             self.hoisted[key] = name
-        return {"$ref": f"#/components/schemas/{self.hoisted[key]}"}
+            self.pending.append((name, file, pointer))
+        return self.hoisted[key]
+
+    def rewrite(self, node: Any, source: Document, path: tuple[Part, ...], depth: int) -> Any:
+        """A copy of `node` (a part of `source`) with its references made the bundle's."""
+        if isinstance(node, list):
+            return [self.rewrite(v, source, (*path, i), depth) for i, v in enumerate(node)]
+        if not isinstance(node, dict):
+            return node
+        if isinstance(node.get("$ref"), str):
+            return self.replacement(node, source, path, depth)
+        return {k: copy_data(v) if k in _DATA or k.startswith("x-") else
+                self.rewrite(v, source, (*path, k), depth) for k, v in node.items()}
 
 
 def _set(data: Any, path: tuple[Part, ...], value: Any) -> None:

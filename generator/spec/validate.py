@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Level, Problem, has_errors, sorted_problems
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document
-from .tree import Part, make_pointer
+from .tree import Part, make_pointer, resolve_pointer, split_pointer
 from .verdicts import cached
 
 _NULL_HINT = (
@@ -42,6 +42,7 @@ _JSON_SCHEMA_ONLY = frozenset({
 })
 _UNRESOLVED_PARAM = re.compile(r"Path parameter '(.+)' for '(\w+)' operation in '(.+)' was not")
 _WEAK = frozenset({"anyOf", "oneOf"})
+_UNKNOWN_KEYS = frozenset({"additionalProperties", "unevaluatedProperties"})
 
 
 @cached
@@ -62,8 +63,7 @@ def validate_document(doc: Document) -> list[Problem]:
     fast_check, schema_validator, spec_validator_cls = _validators(is_30)
     problems = []
     if not fast_check(doc.data):
-        problems = [problem for error in schema_validator.iter_errors(doc.data)
-                    for problem in _schema_problems(doc, error, is_30)]
+        problems = _schema_problems(doc, list(schema_validator.iter_errors(doc.data)), is_30)
     lints = lint_document(doc, version)
     # The semantic checks walk the spec as the schema describes it, following $refs.
     if not problems and not has_errors(p for p in lints if p.pointer.endswith("/$ref")):
@@ -88,6 +88,9 @@ def _validators(is_30: bool) -> tuple[Callable[[Any], bool], Any, type[Any]]:
 
     def locating(cls: type[Any]) -> type[Any]:
         class Locating(cls):  # type: ignore[misc]
+            def _get_schema_checker(self, *args: Any) -> Callable[[Any], None]:
+                return _every_error(super()._get_schema_checker(*args))
+
             def __call__(self, *args: Any, **kwargs: Any) -> Any:
                 where = next((a for a in args if isinstance(a, SchemaPath)), None)
                 for error in super().__call__(*args, **kwargs):
@@ -111,6 +114,40 @@ def _validators(is_30: bool) -> tuple[Callable[[Any], bool], Any, type[Any]]:
     return fast_check, validator, spec_validator_cls
 
 
+def _every_error(check: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A schema checker raising one error that holds every problem of the schema, where
+    jsonschema's `check_schema` raises only the first (two bad flags took two runs)."""
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+    from openapi_schema_validator._specifications import REGISTRY
+
+    func = getattr(check, "func", check)
+    cls = getattr(func, "__self__", None)
+
+    def every(value: Any) -> None:
+        try:
+            check(value)
+        except SchemaError as first:
+            if cls is None:
+                raise
+            meta = validator_for(cls.META_SCHEMA, default=cls)
+            formats = getattr(check, "keywords", {}).get("format_checker", meta.FORMAT_CHECKER)
+            errors = []
+            try:
+                checker = meta(cls.META_SCHEMA, format_checker=formats, registry=REGISTRY)
+                for error in checker.iter_errors(value):
+                    errors.append(error)
+            except Exception:  # a part of the meta-schema it cannot reach: keep what was found
+                pass
+            if len(errors) <= 1:
+                raise
+            raise SchemaError(f"{len(errors)} problems", validator="allOf", context=errors,
+                              validator_value=None, instance=value,
+                              schema=cls.META_SCHEMA) from first
+
+    return every
+
+
 def _semantic_problems(doc: Document, spec_validator_cls: type[Any]) -> list[Problem]:
     problems = []
     try:
@@ -123,17 +160,37 @@ def _semantic_problems(doc: Document, spec_validator_cls: type[Any]) -> list[Pro
     return problems
 
 
+def _through_refs(data: Any, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """The path of the node `parts` reaches, with every local `$ref` on the way followed."""
+    node, out = data, list[Part]()
+    for part in parts:
+        target = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(target, str) and target.startswith("#") and part != "$ref":
+            try:
+                node, out = resolve_pointer(data, target), list(split_pointer(target))
+            except (LookupError, ValueError):
+                return parts
+        try:
+            node = node[part] if isinstance(node, dict) else node[int(part)]
+        except (LookupError, ValueError, TypeError):
+            return parts
+        out.append(part)
+    return tuple(out)
+
+
 def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
     name = type(error).__name__
     if name == "DuplicateOperationIDError":
         return []  # lint reports it, with both places
     parts: tuple[Part, ...] = getattr(error, "contractgen_parts", ())
+    if doc.origins:  # a part from another file is reported where it is written, not per use
+        parts = _through_refs(doc.data, parts)
     message = error.message
     if getattr(error, "contractgen_value", False):
-        found = _schema_problems(doc, error, is_30=False, prefix=(*parts, "default"))
+        found = _schema_problems(doc, [error], is_30=False, prefix=(*parts, "default"))
         return [replace(p, message=f"default value is invalid: {p.message}") for p in found]
     if isinstance(error.validator, str):  # a schema checked against its JSON Schema dialect
-        return _schema_problems(doc, error, is_30=False, prefix=parts)
+        return _schema_problems(doc, [error], is_30=False, prefix=parts)
     hint = None
     if name == "UnresolvableParameterError":
         match = _UNRESOLVED_PARAM.match(message)
@@ -151,15 +208,21 @@ def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
     return [doc.problem(Level.ERROR, make_pointer(parts), message[:1].lower() + message[1:], hint)]
 
 
-def _schema_problems(doc: Document, error: Any, is_30: bool, prefix: tuple[Part, ...] = ()
+def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tuple[Part, ...] = ()
                      ) -> list[Problem]:
     problems = []
-    chains = _chains(error)
+    chains = [chain for error in errors for chain in _chains(error)]
     # A value of the wrong type also fails the enum or pattern beside it: say only the first.
     mistyped = {tuple(c[-1].absolute_path) for c in chains if c[-1].validator == "type"}
+    # An unknown key (`20x:` among responses) also leaves a conditional requirement unmet
+    # (3.1: no status code, so `default` is required): say only the unknown key.
+    unknown = {tuple(c[-1].absolute_path) for c in chains if c[-1].validator in _UNKNOWN_KEYS}
     for chain in chains:
         leaf = chain[-1]
         if leaf.validator != "type" and tuple(leaf.absolute_path) in mistyped:
+            continue
+        if (leaf.validator == "required" and "then" in leaf.relative_schema_path
+                and tuple(leaf.absolute_path) in unknown):
             continue
         path: tuple[Part, ...] = tuple(leaf.absolute_path)
         subject = ""
@@ -222,7 +285,7 @@ def _human(error: Any) -> str:
     if kind == "required":
         missing = [k for k in error.validator_value if isinstance(value, dict) and k not in value]
         return f"missing required field {_ticks(missing)}"
-    if kind == "additionalProperties":
+    if kind in _UNKNOWN_KEYS:
         extras = _extras(error)
         return f"unknown field{'s' if len(extras) > 1 else ''} {_ticks(extras)}"
     if kind == "pattern":
@@ -247,7 +310,7 @@ def _hint(leaf: Any, is_30: bool) -> str | None:
             return _NULL_HINT
         if isinstance(leaf.instance, list):
             return _TYPE_LIST_HINT
-    if kind == "additionalProperties":
+    if kind in _UNKNOWN_KEYS:
         extras = _extras(leaf)
         if is_30 and path and "nullable" not in extras:
             for extra in extras:
@@ -273,7 +336,7 @@ def _hint(leaf: Any, is_30: bool) -> str | None:
         return "every operation needs `responses`"
     if kind == "required" and isinstance(leaf.instance, dict) and leaf.instance.get("in") == "path":
         return "path parameters need `required: true`"
-    if kind == "additionalProperties":
+    if kind in _UNKNOWN_KEYS:
         known = [k for k in leaf.schema.get("properties", {}) if k not in leaf.instance]
         close = [difflib.get_close_matches(e, known, n=1) for e in _extras(leaf)]
         if any(close):

@@ -121,10 +121,19 @@ def security(
 
 
 def query_parameter(
-    name: str, style: str, shape: str, kind: Any, default: Any
+    name: str,
+    style: str,
+    shape: str,
+    kind: Any,
+    default: Any,
+    *,
+    keys: tuple[str, ...] | None = None,
+    others: tuple[str, ...] | None = None,
 ) -> Callable[[Request], Any]:
     """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
-    comma/space/pipe-separated arrays, JSON content), validated like any other parameter.
+    form-exploded objects, comma/space/pipe-separated arrays, JSON content), validated like
+    any other parameter. An exploded object takes the query keys in `keys` (its fields), or
+    every key not in `others` (the operation's other parameters) when it is free-form.
     """
     adapter: TypeAdapter[Any] = TypeAdapter(kind)
     required = default is None and not _accepts_none(adapter)
@@ -139,6 +148,13 @@ def query_parameter(
                 for key, value in query.multi_items()
                 if key.startswith(prefix) and key.endswith("]")
             } or None
+        elif keys is not None or others is not None:
+            found: dict[str, list[str]] = {}
+            for key, value in query.multi_items():
+                owner = key.split("[", 1)[0]  # `other[k]`: a deepObject parameter's key
+                if key in keys if keys is not None else owner not in (others or ()):
+                    found.setdefault(key, []).append(value)
+            raw = {k: v[0] if len(v) == 1 else v for k, v in found.items()} or None
         elif name in query:
             text = query[name]
             if style == "json":
