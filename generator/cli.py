@@ -79,9 +79,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from .diff import run_diff
 
-    return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
-                    overlay_old=args.overlay_old or args.overlay,
-                    overlay_new=args.overlay_new or args.overlay)
+    try:
+        return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
+                        overlay_old=args.overlay_old or args.overlay,
+                        overlay_new=args.overlay_new or args.overlay)
+    except SpecError as exc:
+        # exit 1 means "a change fails the run"; a contract we cannot compare is a usage error
+        _print_problems(exc.problems)
+        print("contractgen diff: compares valid contracts only; fix the errors above "
+              "(`contractgen validate SPEC` lists them)", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -127,11 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also fail when the implementation leaves operations unimplemented")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("diff", help="classify changes between two specs as breaking or not")
+    p = sub.add_parser(
+        "diff", help="classify changes between two specs: breaking, warning or info",
+        description="Exit codes: 0 no change at or above --fail-on, 1 some change is, "
+        "2 a spec is invalid (the errors `validate` reports) or unreadable.")
     p.add_argument("old")
     p.add_argument("new")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                   help="text for people, json for tools, markdown for a pull-request comment")
+    p.add_argument("--fail-on", choices=("breaking", "warning", "info", "any"),
+                   default="breaking",
+                   help="the lowest level that makes the exit code 1 (any = info)")
     p.add_argument("--overlay", help="an overlay to apply to both specs")
     p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
     p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")
