@@ -89,18 +89,24 @@ def render(
     validate_spec: bool = True,
     previous: dict[str, str] | None = None,
     extension_notes: Mapping[str, str] | None = None,
+    templates: str | Path | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
     `extension_notes` (vendor extension -> sentence) documents the operations that set one.
+    `templates` is a folder whose files replace the built-in templates of the same name; its
+    digest goes into every module's header, so editing an override is drift.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
     from .emit.formatting import format_package
-    from .emit.render import VERBATIM, render_package
+    from .emit.render import VERBATIM, check_overrides, render_package
     from .model.parse import build_api
 
+    overrides = None
+    if templates is not None:
+        overrides = (display_path(Path(templates), root), check_overrides(Path(templates)))
     document, problems = load(spec, overlay=overlay)
     validation = _start_validation(document) if validate_spec else None
     try:
@@ -112,8 +118,9 @@ def render(
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
             parts=tuple(parts),
             extension_notes=extension_notes,
+            templates=overrides,
         )
-        sources = render_package(api)
+        sources = render_package(api, Path(templates) if templates is not None else None)
         # Formatting overlaps the validation child too; its result is dropped on an invalid spec.
         files = format_package(sources, previous or {}, VERBATIM)
     except Exception:
@@ -139,6 +146,7 @@ def generate(
     parts: Iterable[str] = PARTS,
     root: Path | None = None,
     package: str | None = None,
+    templates: str | Path | None = None,
 ) -> list[Path]:
     """Write the generated package into `out`, which the generator owns whole.
 
@@ -148,7 +156,7 @@ def generate(
     if package is not None and not package.isidentifier():
         raise ValueError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
-                      previous=read_package(Path(out)))
+                      previous=read_package(Path(out)), templates=templates)
     return write_package(Path(out), files)
 
 
@@ -189,7 +197,8 @@ def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, st
     files, _ = render(target.spec_path, overlay=target.overlay_path, parts=target.parts,
                       root=target.root, validate_spec=validate_spec,
                       previous=read_package(target.out_path),
-                      extension_notes=dict(target.extension_notes))
+                      extension_notes=dict(target.extension_notes),
+                      templates=target.templates_path)
     return files
 
 

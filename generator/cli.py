@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .problems import Level, Problem, SpecError
 from .version import __version__
@@ -35,14 +36,26 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
+def _targets(args: argparse.Namespace) -> list[Any]:
+    """The configured targets, with `--templates` (if given) replacing their overrides."""
+    from dataclasses import replace
+
+    from .api import targets_from
+
+    targets = targets_from(Path(args.config) if args.config else None)
+    if args.templates is None:
+        return targets
+    return [replace(t, templates=str(Path(args.templates).resolve())) for t in targets]
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .api import read_package, render, render_target, targets_from, write_package
+    from .api import read_package, render, render_target, write_package
 
     if args.spec is None:
         if args.out is not None or args.overlay is not None:
             print("contractgen generate: --out/--overlay need a SPEC", file=sys.stderr)
             return EXIT_USAGE
-        for target in targets_from(Path(args.config) if args.config else None):
+        for target in _targets(args):
             write_package(target.out_path, render_target(target))
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
@@ -51,7 +64,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(Path(args.out)))
+                             previous=read_package(Path(args.out)), templates=args.templates)
     _print_problems(warnings)
     write_package(Path(args.out), files)
     print(f"generated {args.out} from {args.spec}")
@@ -59,9 +72,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .api import check, targets_from
+    from .api import check
 
-    result = check(targets_from(Path(args.config) if args.config else None))
+    result = check(_targets(args))
     for drift in result.drift:
         sys.stdout.write(drift.diff)
         print(f"drift: {drift.target.out} no longer matches {drift.target.spec}; "
@@ -126,12 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlay")
     p.add_argument("--parts", help="comma-separated: models,server,client (default: all)")
     p.add_argument("--config", help="pyproject.toml to read targets from")
+    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides (files "
+                   "named like built-in templates replace them); beats `templates` in the config")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("check", help="exit 1 with a diff when generated code drifted")
     p.add_argument("--config", help="pyproject.toml to read targets from")
     p.add_argument("--strict", action="store_true",
                    help="also fail when the implementation leaves operations unimplemented")
+    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as "
+                   "for `generate`; beats `templates` in the config")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, TypeRef
+from ..problems import Level, Problem, SpecError
 from . import source
 from .imports import ImportSet, add_type_names, name_key
 
@@ -33,12 +34,58 @@ def templates_dir() -> Path:
     raise FileNotFoundError("contractgen templates not found")
 
 
+BUILTIN_PREFIX = "builtin/"
+
+
+def template_names() -> list[str]:
+    """The built-in templates a `templates` folder may replace, by file name."""
+    return sorted(p.name for p in templates_dir().iterdir()
+                  if p.is_file() and (p.suffix == ".jinja" or p.name in VERBATIM))
+
+
+def check_overrides(folder: Path) -> str:
+    """The sha256 of a template override folder's files; SpecError if one replaces nothing.
+
+    A file named like a built-in template replaces it; other files must start with `_` (partials
+    the overrides include), so a misspelt name is an error, not an override silently ignored.
+    """
+    import hashlib
+
+    if not folder.is_dir():
+        raise SpecError([Problem(Level.ERROR, "the templates folder does not exist", str(folder),
+                                 None, None, "", "point `templates` at a folder of overrides")])
+    known = set(template_names())
+    digest = hashlib.sha256()
+    problems = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        name = path.relative_to(folder).as_posix()
+        if name not in known and not name.startswith("_"):
+            problems.append(Problem(
+                Level.ERROR, f"{name} replaces no built-in template", str(path), None, None, "",
+                f"name it after one of {', '.join(sorted(known))} (partials start with `_`)"))
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    if problems:
+        raise SpecError(problems)
+    return digest.hexdigest()
+
+
 @functools.cache
-def _environment() -> Any:
+def _environment(overrides: str | None = None) -> Any:
+    """The Jinja environment; templates in `overrides` replace the built-in ones by name.
+
+    Every built-in template also answers as `builtin/NAME`, so an override can
+    `{% extends "builtin/models.py.jinja" %}` and replace one `{% block %}` only.
+    """
     import jinja2
 
+    builtin = jinja2.FileSystemLoader(str(templates_dir()))
+    loaders: list[jinja2.BaseLoader] = [jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: builtin})]
+    if overrides is not None:
+        loaders.append(jinja2.FileSystemLoader(overrides))
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=jinja2.ChoiceLoader([*loaders, builtin]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -67,9 +114,12 @@ def _docstring(text: Any, indent: int = 4) -> str:
     return "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
 
 
-def render_package(api: Api) -> dict[str, str]:
-    """File name -> unformatted source, for every file of the generated package."""
-    env = _environment()
+def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
+    """File name -> unformatted source, for every file of the generated package.
+
+    Templates in the folder `templates` replace the built-in ones of the same name.
+    """
+    env = _environment(str(templates.resolve()) if templates is not None else None)
     contexts = {
         "models.py": _models_context,
         "errors.py": _errors_context,
@@ -84,7 +134,10 @@ def render_package(api: Api) -> dict[str, str]:
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
     if "server" in api.parts:
-        runtime = (templates_dir() / SERVER_RUNTIME).read_text(encoding="utf-8")
+        runtime_path = templates_dir() / SERVER_RUNTIME
+        if templates is not None and (templates / SERVER_RUNTIME).is_file():
+            runtime_path = templates / SERVER_RUNTIME
+        runtime = runtime_path.read_text(encoding="utf-8")
         files[SERVER_RUNTIME] = f"{api.header}\n{runtime}"
     files["openapi.json"] = api.spec_json
     return files
