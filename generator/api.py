@@ -17,7 +17,7 @@ from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
-    "CheckResult", "Drift", "check", "generate", "load", "read_package", "render",
+    "CheckResult", "Drift", "check", "generate", "generate_sdk", "load", "read_package", "render",
     "render_target", "targets_from", "validate", "write_package",
 ]
 
@@ -158,6 +158,34 @@ def generate(
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
                       previous=read_package(Path(out)), templates=templates)
     return write_package(Path(out), files)
+
+
+def generate_sdk(
+    spec: str | Path,
+    out: str | Path,
+    *,
+    package_name: str | None = None,
+    overlay: str | Path | None = None,
+    root: Path | None = None,
+    templates: str | Path | None = None,
+) -> tuple[list[Path], list[Problem]]:
+    """Write the client as an installable package into `out`: pyproject.toml, README.md and
+    `src/<import name>/` (see `emit.sdk`); the paths written and the warnings met."""
+    from .emit.sdk import sdk_for, sdk_metadata, write_sdk
+
+    out = Path(out)
+    info = load(spec, overlay=overlay)[0].data.get("info")
+    sdk = sdk_for(info if isinstance(info, Mapping) else {}, package_name)
+    package = out / "src" / sdk.import_name
+    files, warnings = render(spec, overlay=overlay, parts=("client",), root=root,
+                             previous=read_package(package), templates=templates)
+    spec_display = display_path(Path(spec), root)
+    if sdk.version == "0.0.0" and sdk.api_version:
+        warnings.append(Problem(
+            Level.WARNING, f"the contract's version {sdk.api_version!r} is not a PEP 440 "
+            "version; the SDK is versioned 0.0.0", str(spec), None, None, "/info/version"))
+    metadata = sdk_metadata(sdk, spec_display, Path(templates) if templates else None)
+    return write_sdk(out, sdk, files, metadata), warnings
 
 
 @dataclass

@@ -63,11 +63,27 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
     parts = tuple(args.parts.split(",")) if args.parts else ("models", "server", "client")
+    if args.sdk or args.package_name:
+        return _generate_sdk(args, parts)
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
                              previous=read_package(Path(args.out)), templates=args.templates)
     _print_problems(warnings)
     write_package(Path(args.out), files)
     print(f"generated {args.out} from {args.spec}")
+    return EXIT_OK
+
+
+def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
+    from .api import generate_sdk
+
+    if args.parts and set(parts) - {"models", "client"}:
+        print("contractgen generate: an SDK is a client package; use `--parts client`",
+              file=sys.stderr)
+        return EXIT_USAGE
+    _, warnings = generate_sdk(args.spec, args.out, package_name=args.package_name,
+                               overlay=args.overlay, templates=args.templates)
+    _print_problems(warnings)
+    print(f"generated the SDK {args.out} from {args.spec} (`pip install {args.out}`)")
     return EXIT_OK
 
 
@@ -141,6 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="pyproject.toml to read targets from")
     p.add_argument("--templates", metavar="DIR", help="a folder of template overrides (files "
                    "named like built-in templates replace them); beats `templates` in the config")
+    p.add_argument("--sdk", action="store_true", help="write the client as an installable "
+                   "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
+    p.add_argument("--package-name", metavar="NAME", help="the SDK's distribution name, e.g. "
+                   "acme-client (implies --sdk; default: the contract's title + -client)")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("check", help="exit 1 with a diff when generated code drifted")
