@@ -289,10 +289,9 @@ def _server_context(api: Api) -> dict[str, Any]:
     if api.parses_query:
         runtime.append("query_parameter")
     paths = {op.path for op in api.operations}
-    if "/docs" not in paths:
-        imports.module("json")
-        imports.name("fastapi.responses", "HTMLResponse")
-        runtime.append("docs_html")
+    serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
+    if serve_docs:
+        runtime.append("install_docs")
     imports.names("._server_runtime", runtime)
     forms = []
     for op in api.operations:
@@ -331,7 +330,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         "error_builders": builders,
         "op_error_builders": per_op,
         "serve_spec": "/openapi.json" not in paths,
-        "serve_docs": "/docs" not in paths,
+        "serve_docs": serve_docs,
+        "redoc_url": None if "/redoc" in paths else "/redoc",
         "exported_server": sorted(exported),
         "server_signature": source.server_signature,
         "server_result": source.server_result,
