@@ -52,8 +52,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .api import read_package, render, render_target, write_package
 
     if args.spec is None:
-        if args.out is not None or args.overlay is not None:
-            print("contractgen generate: --out/--overlay need a SPEC", file=sys.stderr)
+        if args.out is not None or args.overlay is not None or args.sdk or args.package_name:
+            print("contractgen generate: --out/--overlay/--sdk need a SPEC", file=sys.stderr)
             return EXIT_USAGE
         for target in _targets(args):
             write_package(target.out_path, render_target(target))

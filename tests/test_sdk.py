@@ -73,6 +73,7 @@ def test_sdk_never_overwrites_files_it_did_not_write(tmp_path: Path) -> None:
                          "client,server", cwd=tmp_path)
     assert server.returncode == 2
     assert "an SDK is a client package" in server.stderr
+    assert contractgen("generate", "--sdk", cwd=tmp_path).returncode == 2  # needs a SPEC
     # without --package-name the name comes from the contract's title
     assert contractgen("generate", "notes.json", "--out", "t", "--sdk", cwd=tmp_path).returncode == 0
     assert (tmp_path / "t" / "src" / "test_client" / "client.py").is_file()
