@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml backends/otari-sandbox/pyproject.toml backends/tpmjs-ex
 	  echo "setup: installing bubblewrap (needed by the sandboxes)"; \
 	  (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 || \
 	  echo "setup: could not install bubblewrap; sandbox tests will fail" >&2; }
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "setup: installing chromium (the browser test of /docs)"; \
+	  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 || \
+	  echo "setup: could not install chromium; the /docs browser test will be skipped" >&2; }
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]' -e backends/otari-sandbox -e backends/tpmjs-executor

@@ -24,7 +24,8 @@ from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
-    "CheckResult", "Drift", "OwnershipError", "check", "generate", "load", "read_package", "render",
+    "CheckResult", "Drift", "OwnershipError", "check", "generate", "generate_sdk", "load",
+    "read_package", "render",
     "render_target", "targets_from", "validate", "write_package",
 ]
 
@@ -98,10 +99,13 @@ def render(
     previous: dict[str, str] | None = None,
     extension_notes: Mapping[str, str] | None = None,
     lenient: bool = False,
+    templates: str | Path | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
     `extension_notes` (vendor extension -> sentence) documents the operations that set one.
+    `templates` is a folder whose files replace the built-in templates of the same name; its
+    digest goes into every module's header, so editing an override is drift.
 
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `lenient` generates from what can be understood instead: an operation with an error is
@@ -109,9 +113,12 @@ def render(
     `previous` (the files as they are now) lets unchanged modules skip formatting.
     """
     from .emit.formatting import format_package
-    from .emit.render import VERBATIM, render_package
+    from .emit.render import VERBATIM, check_overrides, render_package
     from .model.parse import build_api
 
+    overrides = None
+    if templates is not None:
+        overrides = (display_path(Path(templates), root), check_overrides(Path(templates)))
     document, problems = load(spec, overlay=overlay)
     if lenient:
         from .spec.lenient import leniently
@@ -129,8 +136,9 @@ def render(
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
             parts=tuple(parts),
             extension_notes=extension_notes,
+            templates=overrides,
         )
-        sources = render_package(api)
+        sources = render_package(api, Path(templates) if templates is not None else None)
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.
@@ -159,6 +167,7 @@ def generate(
     package: str | None = None,
     force: bool = False,
     lenient: bool = False,
+    templates: str | Path | None = None,
 ) -> list[Path]:
     """Write the generated package into `out`, a folder of the generator's own.
 
@@ -169,8 +178,36 @@ def generate(
     if package is not None and not package.isidentifier():
         raise ValueError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
-                      previous=read_package(Path(out)), lenient=lenient)
+                      previous=read_package(Path(out)), lenient=lenient, templates=templates)
     return write_package(Path(out), files, force=force)
+
+
+def generate_sdk(
+    spec: str | Path,
+    out: str | Path,
+    *,
+    package_name: str | None = None,
+    overlay: str | Path | None = None,
+    root: Path | None = None,
+    templates: str | Path | None = None,
+) -> tuple[list[Path], list[Problem]]:
+    """Write the client as an installable package into `out`: pyproject.toml, README.md and
+    `src/<import name>/` (see `emit.sdk`); the paths written and the warnings met."""
+    from .emit.sdk import sdk_for, sdk_metadata, write_sdk
+
+    out = Path(out)
+    info = load(spec, overlay=overlay)[0].data.get("info")
+    sdk = sdk_for(info if isinstance(info, Mapping) else {}, package_name)
+    package = out / "src" / sdk.import_name
+    files, warnings = render(spec, overlay=overlay, parts=("client",), root=root,
+                             previous=read_package(package), templates=templates)
+    spec_display = display_path(Path(spec), root)
+    if sdk.version == "0.0.0" and sdk.api_version:
+        warnings.append(Problem(
+            Level.WARNING, f"the contract's version {sdk.api_version!r} is not a PEP 440 "
+            "version; the SDK is versioned 0.0.0", str(spec), None, None, "/info/version"))
+    metadata = sdk_metadata(sdk, spec_display, Path(templates) if templates else None)
+    return write_sdk(out, sdk, files, metadata), warnings
 
 
 @dataclass
@@ -212,7 +249,8 @@ def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, st
     files, _ = render(target.spec_path, overlay=target.overlay_path, parts=target.parts,
                       root=target.root, validate_spec=validate_spec,
                       previous=read_package(target.out_path),
-                      extension_notes=dict(target.extension_notes))
+                      extension_notes=dict(target.extension_notes),
+                      templates=target.templates_path)
     return files
 
 

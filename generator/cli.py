@@ -8,6 +8,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .config import PARTS
 from .emit.package import OwnershipError
@@ -50,15 +51,28 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
+def _targets(args: argparse.Namespace) -> list[Any]:
+    """The configured targets, with `--templates` (if given) replacing their overrides."""
+    from dataclasses import replace
+
+    from .api import targets_from
+
+    targets = targets_from(Path(args.config) if args.config else None)
+    if args.templates is None:
+        return targets
+    return [replace(t, templates=str(Path(args.templates).resolve())) for t in targets]
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .api import read_package, render, render_target, targets_from, write_package
+    from .api import read_package, render, render_target, write_package
 
     if args.spec is None:
-        if args.out is not None or args.overlay is not None or args.parts is not None:
-            print("contractgen generate: --out, --overlay and --parts need a SPEC (without one, "
-                  "the targets of [tool.contractgen] are generated)", file=sys.stderr)
+        if (args.out is not None or args.overlay is not None or args.parts is not None
+                or args.sdk or args.package_name):
+            print("contractgen generate: --out, --overlay, --parts and --sdk need a SPEC (without "
+                  "one, the targets of [tool.contractgen] are generated)", file=sys.stderr)
             return EXIT_USAGE
-        for target in targets_from(Path(args.config) if args.config else None):
+        for target in _targets(args):
             write_package(target.out_path, render_target(target), force=args.force)
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
@@ -67,19 +81,35 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     out = Path(args.out)
     parts = args.parts or PARTS
+    if args.sdk or args.package_name:
+        return _generate_sdk(args, parts)
     files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
                              previous=read_package(out) if out.is_dir() else None,
-                             lenient=args.lenient)
+                             lenient=args.lenient, templates=args.templates)
     _print_problems(warnings)
     write_package(out, files, force=args.force)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from .api import check, targets_from
+def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
+    from .api import generate_sdk
 
-    result = check(targets_from(Path(args.config) if args.config else None))
+    if args.parts and set(parts) - {"models", "client"}:
+        print("contractgen generate: an SDK is a client package; use `--parts client`",
+              file=sys.stderr)
+        return EXIT_USAGE
+    _, warnings = generate_sdk(args.spec, args.out, package_name=args.package_name,
+                               overlay=args.overlay, templates=args.templates)
+    _print_problems(warnings)
+    print(f"generated the SDK {args.out} from {args.spec} (`pip install {args.out}`)")
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .api import check
+
+    result = check(_targets(args))
     for drift in result.drift:
         sys.stdout.write(drift.diff)
         print(f"drift: {drift.target.out} no longer matches {drift.target.spec}; "
@@ -102,9 +132,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from .diff import run_diff
 
-    return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
-                    overlay_old=args.overlay_old or args.overlay,
-                    overlay_new=args.overlay_new or args.overlay)
+    try:
+        return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
+                        overlay_old=args.overlay_old or args.overlay,
+                        overlay_new=args.overlay_new or args.overlay)
+    except SpecError as exc:
+        # exit 1 means "a change fails the run"; a contract we cannot compare is a usage error
+        _print_problems(exc.problems)
+        print("contractgen diff: compares valid contracts only; fix the errors above "
+              "(`contractgen validate SPEC` lists them)", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -189,6 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lenient", action="store_true",
                    help="generate despite errors: skip what cannot be understood and list it as "
                    "located warnings")
+    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides (files "
+                   "named like built-in templates replace them); beats `templates` in the config")
+    p.add_argument("--sdk", action="store_true", help="write the client as an installable "
+                   "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
+    p.add_argument("--package-name", metavar="NAME", help="the SDK's distribution name, e.g. "
+                   "acme-client (implies --sdk; default: the contract's title + -client)")
     p.set_defaults(func=cmd_generate)
 
     p = command("check", "compare committed generated code with the specs; check the "
@@ -198,17 +241,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help=config_help)
     p.add_argument("--strict", action="store_true",
                    help="also fail when the implementation leaves operations unimplemented")
+    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as "
+                   "for `generate`; beats `templates` in the config")
     p.set_defaults(func=cmd_check)
 
-    p = command("diff", "classify changes between two specs as breaking or not",
-                "0  no change that --fail-on counts",
-                "1  a change --fail-on counts (by default: a breaking change)", USAGE_EXIT)
+    p = command("diff", "classify changes between two specs: breaking, warning or info",
+                "0  no change at or above --fail-on",
+                "1  a change at or above --fail-on (by default: a breaking change)",
+                "2  a spec is invalid (the errors `validate` reports) or unreadable, or the "
+                "command line is wrong")
     p.add_argument("old", help="the spec as it was (e.g. from the main branch)")
     p.add_argument("new", help="the spec as it is now")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="the report's format (default: text)")
-    p.add_argument("--fail-on", choices=("breaking", "any"), default="breaking",
-                   help="which changes make the exit status 1 (default: breaking)")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                   help="text for people, json for tools, markdown for a pull-request comment")
+    p.add_argument("--fail-on", choices=("breaking", "warning", "info", "any"),
+                   default="breaking",
+                   help="the lowest level that makes the exit code 1 (any = info)")
     p.add_argument("--overlay", help="an overlay to apply to both specs")
     p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
     p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")

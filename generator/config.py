@@ -27,6 +27,7 @@ class Target:
     extension_notes: tuple[tuple[str, str], ...] = ()
     # What regenerates it, as the drift message names it (`regen_command`, say `make regen`).
     regen_command: str = REGEN_COMMAND
+    templates: str | None = None  # a folder of template overrides, relative to root
 
     @property
     def spec_path(self) -> Path:
@@ -39,6 +40,10 @@ class Target:
     @property
     def overlay_path(self) -> Path | None:
         return self.root / self.overlay if self.overlay else None
+
+    @property
+    def templates_path(self) -> Path | None:
+        return self.root / self.templates if self.templates else None
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -96,8 +101,10 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
                 Level.ERROR, "extension_notes maps vendor extensions to sentences", str(config),
                 None, None, f"/tool/contractgen/targets/{index}/extension_notes",
                 'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')])
+        templates = raw.get("templates", table.get("templates"))  # per target, else global
         targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
-                              parts, raw.get("implementation"), tuple(notes.items()), regen))
+                              parts, raw.get("implementation"), tuple(notes.items()), regen,
+                              str(templates) if templates else None))
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():

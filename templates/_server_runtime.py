@@ -5,7 +5,6 @@ for formatting. Nothing here is part of the public API: import from `server` ins
 """
 
 import hmac
-import html
 import inspect
 import json
 import logging
@@ -479,41 +478,77 @@ class Unexpected:
             await response(scope, receive, send)
 
 
-def docs_html(spec: dict[str, Any]) -> str:
-    # Self-contained: no script, stylesheet or font is fetched from anywhere.
-    esc = html.escape
-    info = spec.get("info", {})
-    rows = []
-    for path, item in spec.get("paths", {}).items():
-        for method, op in item.items():
-            if (
-                not isinstance(op, dict)
-                or method.startswith("x-")
-                or method == "parameters"
-            ):
-                continue
-            params = "".join(
-                f"<li><code>{esc(str(p.get('name', p.get('$ref', ''))))}</code> "
-                f"({esc(str(p.get('in', 'ref')))})</li>"
-                for p in [*item.get("parameters", []), *op.get("parameters", [])]
-            )
-            responses = ", ".join(esc(str(code)) for code in op.get("responses", {}))
-            rows.append(
-                f"<section><h3><span class=m>{esc(method.upper())}</span> <code>{esc(path)}</code>"
-                f" <small>{esc(str(op.get('operationId', '')))}</small></h3>"
-                f"<p>{esc(str(op.get('summary', '')))}</p>"
-                f"<pre>{esc(str(op.get('description', '')).strip())}</pre>"
-                f"<ul>{params}</ul><p>Responses: {responses}</p></section>"
-            )
-    schemas = json.dumps(spec.get("components", {}).get("schemas", {}), indent=2)
-    return (
-        "<!doctype html><html><head><meta charset=utf-8>"
-        f"<title>{esc(str(info.get('title', 'API')))}</title>"
-        "<style>body{font:15px system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-        "section{border-top:1px solid #ddd}.m{font-weight:bold;color:#05a}"
-        "pre{white-space:pre-wrap;background:#f6f6f6;padding:.5rem}</style></head><body>"
-        f"<h1>{esc(str(info.get('title', 'API')))} <small>{esc(str(info.get('version', '')))}</small></h1>"
-        f"<pre>{esc(str(info.get('description', '')).strip())}</pre>"
-        f"<p><a href='/openapi.json'>openapi.json</a></p>{''.join(rows)}"
-        f"<h2>Schemas</h2><pre>{esc(schemas)}</pre></body></html>"
+def install_docs(
+    app: FastAPI,
+    spec_text: str | bytes,
+    *,
+    title: str,
+    docs_url: str = "/docs",
+    redoc_url: str | None = "/redoc",
+) -> None:
+    """Swagger UI at `docs_url` and ReDoc at `redoc_url`, for the contract as written.
+
+    The pages are FastAPI's own (`fastapi.openapi.docs`); their scripts and stylesheets come
+    from the installed `fastapi-offline` package, served under `<docs_url>/assets`: no CDN, so
+    the pages work offline. The contract is served at `<docs_url>/openapi.json` with one
+    addition: when it declares `servers`, this server is listed first, so "Try it out" calls
+    the service that serves the page.
+    """
+    from importlib.resources import files
+
+    from fastapi.openapi.docs import (
+        get_redoc_html,
+        get_swagger_ui_html,
+        get_swagger_ui_oauth2_redirect_html,
     )
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    try:
+        assets = files("fastapi_offline") / "static"
+    except ModuleNotFoundError as exc:
+        raise RuntimeError(
+            "the /docs page needs the fastapi-offline package (its Swagger UI and ReDoc "
+            "assets): pip install fastapi-offline, or pass serve_docs=False"
+        ) from exc
+    static, spec_url = f"{docs_url}/assets", f"{docs_url}/openapi.json"
+    redirect_url = f"{docs_url}/oauth2-redirect"
+    app.mount(static, StaticFiles(directory=str(assets)), name="docs-assets")
+    spec = json.loads(spec_text)
+    if spec.get("servers"):
+        here = {"url": "/", "description": "This server (added by its docs page)"}
+        spec["servers"] = [here, *spec["servers"]]
+    served = json.dumps(spec)
+
+    @app.get(spec_url, include_in_schema=False)
+    async def docs_contract(request: Request) -> Response:
+        return Response(served, media_type="application/json")
+
+    @app.get(docs_url, include_in_schema=False)
+    async def swagger_ui(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=root + spec_url,
+            title=f"{title} - Swagger UI",
+            oauth2_redirect_url=root + redirect_url,
+            swagger_js_url=f"{root}{static}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{static}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{static}/favicon.png",
+        )
+
+    @app.get(redirect_url, include_in_schema=False)
+    async def swagger_ui_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    if redoc_url is not None:
+
+        @app.get(redoc_url, include_in_schema=False)
+        async def redoc(request: Request) -> HTMLResponse:
+            root = request.scope.get("root_path", "")
+            return get_redoc_html(
+                openapi_url=root + spec_url,
+                title=f"{title} - ReDoc",
+                redoc_js_url=f"{root}{static}/redoc.standalone.js",
+                redoc_favicon_url=f"{root}{static}/favicon.png",
+                with_google_fonts=False,
+            )

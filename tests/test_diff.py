@@ -14,7 +14,14 @@ from typing import Any
 
 import pytest
 import yaml
-from contractgen.diff import Change, diff_documents, format_json, format_text, run_diff
+from contractgen.diff import (
+    Change,
+    diff_documents,
+    format_json,
+    format_markdown,
+    format_text,
+    run_diff,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 OTARI = ROOT / "specs" / "otari-code-execution.openapi.yaml"
@@ -328,7 +335,7 @@ CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] 
      every(drop((*ITEM, "name")), remove((*SCHEMAS, "Item", "required"), "name")),
      {("response-required-property-removed", B)}, {("response-required-property-added", OK)}),
     ("response optional property removed", drop((*ITEM, "created_at")),
-     {("response-optional-property-removed", B)}, {("response-optional-property-added", OK)}),
+     {("response-optional-property-removed", OK)}, {("response-optional-property-added", OK)}),
     ("response property became optional", remove((*SCHEMAS, "Item", "required"), "name"),
      {("response-property-became-optional", B)}, {("response-property-became-required", OK)}),
     ("response property type widened", put((*ITEM, "size", "type"), "number"),
@@ -517,14 +524,14 @@ def test_schemas_are_compared_through_refs() -> None:
     schemas["ItemV2"] = schemas.pop("Item")
     text = json.dumps(renamed).replace('#/components/schemas/Item"', '#/components/schemas/ItemV2"')
     assert diff_documents(BASE, json.loads(text)) == []
-    # a change behind a ref shared by three responses is reported at each of them
-    changed = diff_documents(BASE, mutated(drop((*ITEM, "note"))))
-    assert sorted(c.location for c in changed) == [
+    # a change behind a ref shared by three responses is reported once, listing the three
+    (changed,) = diff_documents(BASE, mutated(drop((*ITEM, "note"))))
+    assert list(changed.locations) == [
         "GET /items response 200 body []/note",
         "GET /items/{item_id} response 200 body /note",
         "POST /items response 201 body /note",
     ]
-    assert {c.pointer for c in changed} == {"/components/schemas/Item/properties/note"}
+    assert changed.pointer == "/components/schemas/Item/properties/note"
 
 
 def test_shared_responses_and_parameters_are_resolved() -> None:
@@ -590,8 +597,10 @@ def test_output_is_deterministic() -> None:
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
     old, new = _write_pair(tmp_path, mutated(MANY))
     script = (
-        "import sys; from contractgen.diff import run_diff; "
-        f"run_diff({str(old)!r}, {str(new)!r}, fmt='json')"
+        # MANY is not a valid contract (it adds `q` twice), so the documents are compared as data
+        "import yaml; from contractgen.diff import diff_documents, format_json; "
+        f"print(format_json(diff_documents(*(yaml.safe_load(open(p)) for p in "
+        f"({str(old)!r}, {str(new)!r})))), end='')"
     )
     outputs = {
         subprocess.run(
@@ -608,6 +617,7 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
 
 
 def _write_pair(tmp_path: Path, new: Doc, *, old: Doc = BASE) -> tuple[Path, Path]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     old_path, new_path = tmp_path / "old.yaml", tmp_path / "new.json"
     old_path.write_text(yaml.safe_dump(old, sort_keys=False), encoding="utf-8")
     new_path.write_text(json.dumps(new), encoding="utf-8")
@@ -621,8 +631,10 @@ def _write_pair(tmp_path: Path, new: Doc, *, old: Doc = BASE) -> tuple[Path, Pat
         pytest.param(lambda d: None, "any", 0, id="identical-any"),
         pytest.param(put((*ITEM, "extra"), {"type": "string"}), "breaking", 0, id="additive"),
         pytest.param(put((*ITEM, "extra"), {"type": "string"}), "any", 1, id="additive-any"),
-        pytest.param(drop((*ITEM, "size")), "breaking", 1, id="breaking"),
-        pytest.param(drop((*ITEM, "size")), "any", 1, id="breaking-any"),
+        pytest.param(drop((*ITEM, "size")), "breaking", 0, id="warning"),
+        pytest.param(drop((*ITEM, "size")), "warning", 1, id="warning-warning"),
+        pytest.param(drop((*ITEM, "id")), "breaking", 1, id="breaking"),
+        pytest.param(drop((*ITEM, "id")), "any", 1, id="breaking-any"),
     ],
 )
 def test_run_diff_exit_codes(tmp_path: Path, mutation: Mutation, fail_on: str, code: int) -> None:
@@ -637,9 +649,46 @@ def test_text_format() -> None:
     new = mutated(every(drop((*ITEM, "size")), put((*ITEM, "extra"), {"type": "string"})))
     text = format_text(diff_documents(BASE, new))
     lines = text.splitlines()
-    assert lines[0].startswith("BREAKING ")
+    # `Item` is used by three responses: each change is one block naming the three
+    assert lines[0].startswith("WARNING ")
     assert "[response-optional-property-removed]" in lines[0]
-    assert lines[-1] == "6 changes: 3 breaking, 3 non-breaking."
+    assert lines[2] == "         In 3 places (/components/schemas/Item/properties/size):"
+    assert lines[-1] == "2 changes: 0 breaking, 1 warning, 1 info."
+
+
+def test_shared_schema_change_is_one_entry_listing_its_uses() -> None:
+    new = mutated(put((*ITEM, "extra"), {"type": "string"}))
+    (change,) = diff_documents(BASE, new)
+    assert (change.id, change.level) == ("response-optional-property-added", "info")
+    assert change.pointer == "/components/schemas/Item/properties/extra"
+    assert change.locations == (
+        "GET /items response 200 body []/extra",
+        "GET /items/{item_id} response 200 body /extra",
+        "POST /items response 201 body /extra",
+    )
+    assert change.location == change.locations[0]
+
+
+def test_levels() -> None:
+    removed = diff_documents(BASE, mutated(drop((*ITEM, "created_at"))))
+    assert [(c.id, c.level) for c in removed] == [("response-optional-property-removed", "warning")]
+    required = diff_documents(BASE, mutated(drop((*ITEM, "id"))))
+    assert {c.level for c in required if c.id.startswith("response-required-property")} == {
+        "breaking"
+    }
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code"),
+    [("breaking", 0), ("warning", 1), ("info", 1), ("any", 1)],
+)
+def test_fail_on_levels(tmp_path: Path, fail_on: str, code: int) -> None:
+    old, new = _write_pair(tmp_path, mutated(drop((*ITEM, "created_at"))))
+    assert run_diff(old, new, fail_on=fail_on, out=io.StringIO()) == code
+    added_old, added_new = _write_pair(tmp_path / "added", mutated(put((*ITEM, "x"), {})))
+    assert run_diff(added_old, added_new, fail_on=fail_on, out=io.StringIO()) == int(
+        fail_on in ("info", "any")
+    )
 
 
 def test_json_format(tmp_path: Path) -> None:
@@ -648,18 +697,35 @@ def test_json_format(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_diff(old, new, fmt="json", out=out) == 1
     report = json.loads(out.getvalue())
-    assert report["breaking"] == 4  # the operation, and `size` in three responses
-    assert report["non_breaking"] == 0
-    assert len(report["changes"]) == 4
+    # the operation, and `size` once for the three responses that use Item
+    assert (report["breaking"], report["warning"], report["info"]) == (1, 1, 0)
+    assert len(report["changes"]) == 2
     assert set(report["changes"][0]) == {
         "id",
-        "breaking",
+        "level",
         "direction",
         "location",
+        "locations",
         "message",
         "pointer",
     }
-    assert json.loads(format_json([])) == {"changes": [], "breaking": 0, "non_breaking": 0}
+    assert len(report["changes"][1]["locations"]) == 3
+    assert json.loads(format_json([])) == {"changes": [], "breaking": 0, "warning": 0, "info": 0}
+
+
+def test_markdown_format(tmp_path: Path) -> None:
+    assert format_markdown([]) == "### API changes\n\nNo changes.\n"
+    delete = ("paths", "/items/{item_id}", "delete")
+    old, new = _write_pair(tmp_path, mutated(every(drop((*ITEM, "size")), drop(delete))))
+    out = io.StringIO()
+    assert run_diff(old, new, fmt="markdown", out=out) == 1
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "### API changes: 1 breaking, 1 warning, 0 info"
+    assert lines[2:4] == ["| Level | Change | Where |", "|---|---|---|"]
+    assert lines[4].startswith("| breaking | The operation was removed")
+    assert "`DELETE /items/{item_id}`" in lines[4]
+    assert lines[5].count("<br>") == 2  # `size`, used by three responses, is one row
+    assert len(lines) == 6
 
 
 def test_run_diff_rejects_unknown_options(tmp_path: Path) -> None:
@@ -668,6 +734,29 @@ def test_run_diff_rejects_unknown_options(tmp_path: Path) -> None:
         run_diff(old, new, fmt="xml")
     with pytest.raises(ValueError, match="fail_on"):
         run_diff(old, new, fail_on="never")
+
+
+def test_cli_diff_refuses_what_validate_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from contractgen.cli import main
+
+    swagger = tmp_path / "swagger.yaml"
+    swagger.write_text("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
+                       encoding="utf-8")
+    broken = copy.deepcopy(BASE)
+    broken["paths"]["/items"]["post"]["responses"]["201"]["content"] = 3
+    broken_path = tmp_path / "broken.yaml"
+    broken_path.write_text(yaml.safe_dump(broken), encoding="utf-8")
+    good, _ = _write_pair(tmp_path / "good", BASE)
+    assert main(["diff", str(swagger), str(good)]) == 2
+    err = capsys.readouterr().err
+    assert f"{swagger}:1:1: error: /swagger: Swagger 2.0 is not supported" in err
+    assert "contractgen validate" in err
+    assert main(["diff", str(good), str(broken_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{broken_path}:" in err
+    assert "/paths/~1items/post/responses/201/content" in err
 
 
 # -- the real Otari contract ------------------------------------------------------------------
@@ -694,7 +783,8 @@ def test_otari_additive_change_is_not_breaking(otari: Doc, tmp_path: Path) -> No
         "description": "The interpreter to use.",
     }
     new["paths"]["/sessions/{id}/heartbeat"] = {
-        "post": {"operationId": "Heartbeat", "responses": {"204": {"description": "Kept alive."}}}
+        "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "post": {"operationId": "Heartbeat", "responses": {"204": {"description": "Kept alive."}}},
     }
     _, new_path = _write_pair(tmp_path, new, old=otari)
     changes = diff_documents(otari, new)
@@ -703,23 +793,25 @@ def test_otari_additive_change_is_not_breaking(otari: Doc, tmp_path: Path) -> No
         c.location for c in changes
     }
     assert run_diff(OTARI, new_path, out=io.StringIO()) == 0
-    assert run_diff(OTARI, new_path, fail_on="any", out=io.StringIO()) == 1
+    assert run_diff(OTARI, new_path, fail_on="info", out=io.StringIO()) == 1
 
 
-def test_otari_removed_response_field_is_breaking(otari: Doc, tmp_path: Path) -> None:
+def test_otari_removed_optional_response_field_is_a_warning(otari: Doc, tmp_path: Path) -> None:
     new = copy.deepcopy(otari)
     del new["components"]["schemas"]["SessionHandle"]["properties"]["created_at"]
     _, new_path = _write_pair(tmp_path, new, old=otari)
     out = io.StringIO()
-    assert run_diff(OTARI, new_path, fmt="json", out=out) == 1
+    assert run_diff(OTARI, new_path, fmt="json", out=out) == 0
+    assert run_diff(OTARI, new_path, fail_on="warning", out=io.StringIO()) == 1
     report = json.loads(out.getvalue())
-    assert report["breaking"] == 1
+    assert (report["breaking"], report["warning"]) == (0, 1)
     assert report["changes"] == [
         {
             "id": "response-optional-property-removed",
-            "breaking": True,
+            "level": "warning",
             "direction": "response",
             "location": "POST /sessions response 201 body /created_at",
+            "locations": ["POST /sessions response 201 body /created_at"],
             "message": "The optional property created_at was removed, so clients that read it "
             "no longer receive it.",
             "pointer": "/components/schemas/SessionHandle/properties/created_at",
@@ -743,16 +835,18 @@ def test_otari_tool_kinds(otari: Doc) -> None:
 
 def test_cli_diff_applies_overlays(capsys: pytest.CaptureFixture[str]) -> None:
     # `diff` reads contracts like every other command: with --overlay on both sides it compares
-    # the repaired contract with itself; on one side only it sees what the overlay changes.
+    # the repaired contract with itself; on one side only it refuses the unrepaired one.
     from contractgen.cli import main
 
     tpmjs = str(ROOT / "specs" / "tpmjs-executor.openapi.yaml")
     overlay = str(ROOT / "specs" / "tpmjs-executor.overlay.yaml")
     assert main(["diff", tpmjs, tpmjs, "--overlay", overlay, "--fail-on", "any"]) == 0
     assert "No changes." in capsys.readouterr().out
-    assert main(["diff", tpmjs, tpmjs, "--overlay-new", overlay, "--fail-on", "any"]) == 0
+    # without its overlay the published contract is invalid, and `diff` refuses it, located
+    assert main(["diff", tpmjs, tpmjs, "--overlay-new", overlay, "--fail-on", "any"]) == 2
+    assert "tpmjs-executor.openapi.yaml:417:15: error:" in capsys.readouterr().err
     broken = ROOT / "tests" / "invalid_specs" / "overlay_problems.overlay.yaml"
-    assert main(["diff", tpmjs, tpmjs, "--overlay-old", str(broken)]) == 1
+    assert main(["diff", tpmjs, tpmjs, "--overlay-old", str(broken)]) == 2
     assert "error" in capsys.readouterr().err
 
 

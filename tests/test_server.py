@@ -223,13 +223,22 @@ def test_openapi_json_is_the_contract_as_written(http: httpx.Client) -> None:
     assert response.json() == json.loads(json.dumps(FEATURES))
 
 
-def test_docs_render_without_external_urls(http: httpx.Client, base_url: str) -> None:
-    response = http.get("/docs")
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_render_without_external_urls(http: httpx.Client, base_url: str, page: str) -> None:
+    # Swagger UI and ReDoc; tests/test_docs_ui.py drives /docs in a real browser
+    response = http.get(page)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
-    assert "getItem" in response.text and "/items/{item_id}" in response.text
-    for url in re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", response.text):
+    assert "/docs/openapi.json" in response.text
+    urls = re.findall(r"""(?:src|href)\s*=\s*["']?([^"' >]+)""", response.text)
+    assert any(url.endswith(".js") for url in urls)
+    for url in urls:
         assert not re.match(r"(?i)(https?:)?//", url) or url.startswith(base_url), url
+        if url.startswith("/docs/assets/"):
+            asset = http.get(url)  # served from the installed package
+            assert asset.status_code == 200 and len(asset.content) > 1000, url
+    contract = http.get("/docs/openapi.json").json()
+    assert contract["paths"] == json.loads(json.dumps(FEATURES))["paths"]
 
 
 def test_a_service_may_override_error_body(features: Generated) -> None:

@@ -1,4 +1,4 @@
-"""`contractgen diff` reports: the changes between two documents, as text or JSON."""
+"""`contractgen diff` reports: the changes between two documents, as text, JSON or Markdown."""
 
 from __future__ import annotations
 
@@ -9,50 +9,105 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..problems import SpecError, has_errors
 from ..spec import load
 from .compare import _Walk
-from .rules import Change, Side
+from .rules import LEVELS, Change, Level, Side
+
+FORMATS = ("text", "json", "markdown")
+FAIL_ON = ("breaking", "warning", "info")  # and `any`, the earlier spelling of `info`
 
 
 def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
-    """Every change from `old` to `new`, breaking ones first, in a stable order."""
+    """Every change from `old` to `new`, each once, breaking ones first, in a stable order.
+
+    A change found at several places with the same rule, pointer and message (a property of a
+    schema that five operations use) is one change listing the five places.
+    """
     walk = _Walk(Side(old), Side(new))
     walk.run()
+    groups: dict[tuple[str, Level, str, str, str], set[str]] = {}
+    for c in walk.report.changes:
+        groups.setdefault((c.id, c.level, c.direction, c.pointer, c.message), set()).add(
+            c.location
+        )
+    changes = [
+        Change(rule, level, direction, min(where), message, pointer, tuple(sorted(where)))
+        for (rule, level, direction, pointer, message), where in groups.items()
+    ]
     return sorted(
-        walk.report.changes,
-        key=lambda c: (not c.breaking, c.location, c.id, c.message, c.pointer),
+        changes,
+        key=lambda c: (LEVELS.index(c.level), c.location, c.id, c.message, c.pointer),
+    )
+
+
+def _counts(changes: list[Change]) -> dict[str, int]:
+    return {level: sum(c.level == level for c in changes) for level in LEVELS}
+
+
+def _summary(changes: list[Change]) -> str:
+    counts = _counts(changes)
+    n = len(changes)
+    return f"{n} change{'s'[: n != 1]}: " + ", ".join(
+        f"{counts[level]} {level}" for level in LEVELS
     )
 
 
 def format_text(changes: Iterable[Change]) -> str:
-    """A report for people: one block per change and a count."""
+    """A report for people: one block per change, the places it reaches, and a count."""
     changes = list(changes)
     lines: list[str] = []
     for change in changes:
-        label = "BREAKING" if change.breaking else "ok"
-        lines.append(f"{label:<9}{change.location}  [{change.id}]")
+        lines.append(f"{change.level.upper():<9}{change.location}  [{change.id}]")
         lines.append(f"{'':<9}{change.message}")
-    breaking = sum(c.breaking for c in changes)
-    if not changes:
-        lines.append("No changes.")
-    else:
-        lines.append(
-            f"{len(changes)} change{'s'[: len(changes) != 1]}: "
-            f"{breaking} breaking, {len(changes) - breaking} non-breaking."
-        )
+        if len(change.locations) > 1:
+            lines.append(f"{'':<9}In {len(change.locations)} places ({change.pointer}):")
+            lines.extend(f"{'':<11}{where}" for where in change.locations)
+    lines.append(_summary(changes) + "." if changes else "No changes.")
     return "\n".join(lines) + "\n"
 
 
 def format_json(changes: Iterable[Change]) -> str:
-    """A report for tools: `{"changes": [...], "breaking": n, "non_breaking": n}`."""
+    """A report for tools: `{"changes": [...], "breaking": n, "warning": n, "info": n}`."""
     changes = list(changes)
-    breaking = sum(c.breaking for c in changes)
-    body = {
-        "changes": [asdict(c) for c in changes],
-        "breaking": breaking,
-        "non_breaking": len(changes) - breaking,
-    }
-    return json.dumps(body, indent=2) + "\n"
+    entries = []
+    for change in changes:
+        entry = asdict(change)
+        entry["locations"] = list(change.locations)
+        entries.append(entry)
+    return json.dumps({"changes": entries, **_counts(changes)}, indent=2) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def format_markdown(changes: Iterable[Change]) -> str:
+    """A report for a pull-request comment: a heading with the counts and one table row each."""
+    changes = list(changes)
+    if not changes:
+        return "### API changes\n\nNo changes.\n"
+    lines = [
+        f"### API changes: {_summary(changes).split(': ', 1)[1]}",
+        "",
+        "| Level | Change | Where |",
+        "|---|---|---|",
+    ]
+    for c in changes:
+        where = "<br>".join(f"`{_cell(w)}`" for w in c.locations)
+        lines.append(f"| {c.level} | {_cell(c.message)} (`{c.id}`) | {where} |")
+    return "\n".join(lines) + "\n"
+
+
+def _load_valid(path: str | Path, overlay: str | Path | None) -> Mapping[str, Any]:
+    """A contract read like every command reads one; SpecError if `validate` refuses it."""
+    from ..spec.validate import validate_document
+
+    document, problems = load(path, overlay)
+    problems = [*problems, *validate_document(document)]
+    if has_errors(problems):
+        raise SpecError([p for p in problems if p.is_error])
+    return document.data
 
 
 def run_diff(
@@ -68,14 +123,17 @@ def run_diff(
     """Diff two spec files and print the report; 1 if a change fails the run, else 0.
 
     Each side is read like every other command reads a contract (`spec.load`): its overlay
-    applied, references to other files inlined.
+    applied, references to other files inlined. A side that `validate` refuses raises SpecError
+    with its located problems. `fail_on` is the lowest level that fails the run.
     """
-    if fmt not in ("text", "json"):
-        raise ValueError(f"unknown format {fmt!r}: expected 'text' or 'json'")
-    if fail_on not in ("breaking", "any"):
-        raise ValueError(f"unknown fail_on {fail_on!r}: expected 'breaking' or 'any'")
-    changes = diff_documents(load(old_path, overlay_old)[0].data,
-                             load(new_path, overlay_new)[0].data)
-    (out or sys.stdout).write(format_json(changes) if fmt == "json" else format_text(changes))
-    failing = changes if fail_on == "any" else [c for c in changes if c.breaking]
-    return 1 if failing else 0
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fail_on == "any":
+        fail_on = "info"
+    if fail_on not in FAIL_ON:
+        raise ValueError(f"unknown fail_on {fail_on!r}: expected one of {', '.join(FAIL_ON)}")
+    changes = diff_documents(_load_valid(old_path, overlay_old), _load_valid(new_path, overlay_new))
+    formatter = {"text": format_text, "json": format_json, "markdown": format_markdown}[fmt]
+    (out or sys.stdout).write(formatter(changes))
+    threshold = FAIL_ON.index(fail_on)
+    return 1 if any(LEVELS.index(c.level) <= threshold for c in changes) else 0

@@ -57,16 +57,45 @@ _BOUNDS: tuple[tuple[str, str, bool], ...] = (
 _ZERO_IS_UNSET = frozenset({"minLength", "minItems", "minProperties"})
 
 
+Level = Literal["breaking", "warning", "info"]
+LEVELS: tuple[Level, ...] = ("breaking", "warning", "info")
+
+# Not breaking, yet worth a look (oasdiff's WARN): typed clients keep working, but code that read
+# or sent the thing silently loses it.
+_WARNINGS = frozenset({
+    "response-optional-property-removed",
+    "request-property-removed",
+    "request-parameter-removed",
+})
+
+
+def level_of(rule_id: str, breaking: bool) -> Level:
+    """The level of a change: breaking, a warning by its rule, else info."""
+    if breaking:
+        return "breaking"
+    return "warning" if rule_id in _WARNINGS else "info"
+
+
 @dataclass(frozen=True)
 class Change:
-    """One difference between two OpenAPI documents, classified for clients."""
+    """One difference between two OpenAPI documents, classified for clients.
+
+    A change of a shared schema is one change: `locations` lists every place that uses it
+    and `location` is the first of them.
+    """
 
     id: str
-    breaking: bool
+    level: Level
     direction: str
     location: str
     message: str
     pointer: str
+    locations: tuple[str, ...] = ()
+
+    @property
+    def breaking(self) -> bool:
+        """Whether clients of the old document break."""
+        return self.level == "breaking"
 
 
 def breaks(direction: str, effect: Effect) -> bool:
@@ -99,7 +128,10 @@ class Report:
     ) -> None:
         """Record one change; `message` is a sentence without its capital and full stop."""
         sentence = message[:1].upper() + message[1:] + "."
-        self.changes.add(Change(rule_id, breaking, direction, location, sentence, pointer))
+        level = level_of(rule_id, breaking)
+        self.changes.add(
+            Change(rule_id, level, direction, location, sentence, pointer, (location,))
+        )
 
 
 @dataclass(frozen=True)

@@ -311,6 +311,8 @@ class SchemaDiff:
             f"the {kind} property {name} was removed",
             ptr,
             why="clients that read it no longer receive it",
+            # typed clients still parse an optional field's absence; its readers lose it
+            breaking=None if required else False,
         )
 
     def _property_added(

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, TypeRef
+from ..problems import Level, Problem, SpecError
 from . import source
 from .imports import ImportSet, add_type_names, name_key
 
@@ -33,12 +34,58 @@ def templates_dir() -> Path:
     raise FileNotFoundError("contractgen templates not found")
 
 
+BUILTIN_PREFIX = "builtin/"
+
+
+def template_names() -> list[str]:
+    """The built-in templates a `templates` folder may replace, by file name."""
+    return sorted(p.name for p in templates_dir().iterdir()
+                  if p.is_file() and (p.suffix == ".jinja" or p.name in VERBATIM))
+
+
+def check_overrides(folder: Path) -> str:
+    """The sha256 of a template override folder's files; SpecError if one replaces nothing.
+
+    A file named like a built-in template replaces it; other files must start with `_` (partials
+    the overrides include), so a misspelt name is an error, not an override silently ignored.
+    """
+    import hashlib
+
+    if not folder.is_dir():
+        raise SpecError([Problem(Level.ERROR, "the templates folder does not exist", str(folder),
+                                 None, None, "", "point `templates` at a folder of overrides")])
+    known = set(template_names())
+    digest = hashlib.sha256()
+    problems = []
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file():
+            continue
+        name = path.relative_to(folder).as_posix()
+        if name not in known and not name.startswith("_"):
+            problems.append(Problem(
+                Level.ERROR, f"{name} replaces no built-in template", str(path), None, None, "",
+                f"name it after one of {', '.join(sorted(known))} (partials start with `_`)"))
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    if problems:
+        raise SpecError(problems)
+    return digest.hexdigest()
+
+
 @functools.cache
-def _environment() -> Any:
+def _environment(overrides: str | None = None) -> Any:
+    """The Jinja environment; templates in `overrides` replace the built-in ones by name.
+
+    Every built-in template also answers as `builtin/NAME`, so an override can
+    `{% extends "builtin/models.py.jinja" %}` and replace one `{% block %}` only.
+    """
     import jinja2
 
+    builtin = jinja2.FileSystemLoader(str(templates_dir()))
+    loaders: list[jinja2.BaseLoader] = [jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: builtin})]
+    if overrides is not None:
+        loaders.append(jinja2.FileSystemLoader(overrides))
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=jinja2.ChoiceLoader([*loaders, builtin]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -67,9 +114,12 @@ def _docstring(text: Any, indent: int = 4) -> str:
     return "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
 
 
-def render_package(api: Api) -> dict[str, str]:
-    """File name -> unformatted source, for every file of the generated package."""
-    env = _environment()
+def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
+    """File name -> unformatted source, for every file of the generated package.
+
+    Templates in the folder `templates` replace the built-in ones of the same name.
+    """
+    env = _environment(str(templates.resolve()) if templates is not None else None)
     contexts = {
         "models.py": _models_context,
         "errors.py": _errors_context,
@@ -85,8 +135,10 @@ def render_package(api: Api) -> dict[str, str]:
         files[name] = template.render(api=api, **contexts[name](api))
     if "server" in api.parts:
         for static in sorted(VERBATIM):
-            runtime = (templates_dir() / static).read_text(encoding="utf-8")
-            files[static] = f"{api.header}\n{runtime}"
+            path = templates_dir() / static
+            if templates is not None and (templates / static).is_file():
+                path = templates / static
+            files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
     files["openapi.json"] = api.spec_json
     return files
 
@@ -237,10 +289,9 @@ def _server_context(api: Api) -> dict[str, Any]:
     if api.parses_query:
         runtime.append("query_parameter")
     paths = {op.path for op in api.operations}
-    if "/docs" not in paths:
-        imports.module("json")
-        imports.name("fastapi.responses", "HTMLResponse")
-        runtime.append("docs_html")
+    serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
+    if serve_docs:
+        runtime.append("install_docs")
     imports.names("._server_runtime", runtime)
     forms = []
     for op in api.operations:
@@ -281,7 +332,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         "error_builders": builders,
         "op_error_builders": per_op,
         "serve_spec": "/openapi.json" not in paths,
-        "serve_docs": "/docs" not in paths,
+        "serve_docs": serve_docs,
+        "redoc_url": None if "/redoc" in paths else "/redoc",
         "exported_server": sorted(exported),
         "server_signature": source.server_signature,
         "server_result": source.server_result,
