@@ -399,7 +399,7 @@ def test_app_builds_with_a_route_per_operation(generated: dict[str, Any], name: 
     from fastapi import FastAPI
 
     pkg = package(generated, name)
-    app = pkg.server.create_app(pkg.server.ServiceBase())
+    app = pkg.server.create_app(pkg.server.ServiceBase(), insecure_no_auth=True)
     assert isinstance(app, FastAPI)
     routes = {
         _route_key(m, route.path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 _STDLIB = frozenset(
-    {"__future__", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
+    {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
      "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
      "uuid"}
 )

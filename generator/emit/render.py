@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import functools
+import keyword
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, TypeRef
+from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme, TypeRef
 from . import source
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
-VERBATIM = frozenset({SERVER_RUNTIME})
+SERVER_AUTH = "_server_auth.py"
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -84,8 +86,9 @@ def render_package(api: Api) -> dict[str, str]:
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
     if "server" in api.parts:
-        runtime = (templates_dir() / SERVER_RUNTIME).read_text(encoding="utf-8")
-        files[SERVER_RUNTIME] = f"{api.header}\n{runtime}"
+        for verbatim in sorted(VERBATIM):
+            runtime = (templates_dir() / verbatim).read_text(encoding="utf-8")
+            files[verbatim] = f"{api.header}\n{runtime}"
     files["openapi.json"] = api.spec_json
     return files
 
@@ -194,9 +197,19 @@ def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
 
 
-def _schemes_of(op: Operation) -> tuple[str, ...]:
-    names = {name for alternative in op.security or () for name in alternative}
-    return tuple(sorted(names))
+def _challenge(scheme: SecurityScheme, title: str) -> str:
+    """The WWW-Authenticate challenge a 401 of `scheme` carries."""
+    if scheme.kind == "basic":
+        return f'Basic realm="{_quoted(title)}"'
+    if scheme.kind == "api_key":
+        return f'APIKey in="{scheme.location}", name="{_quoted(scheme.parameter or "")}"'
+    if scheme.kind == "other" and scheme.http_scheme:
+        return scheme.http_scheme.capitalize()
+    return "Bearer"
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _success_kind(op: Operation) -> str:
@@ -224,15 +237,20 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("collections.abc", "Awaitable", "Callable")
     imports.name("importlib", "resources")
     imports.name("typing", "Any")
-    imports.name("fastapi", "APIRouter", "FastAPI", "Request")
+    imports.name("fastapi", "APIRouter", "FastAPI")
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
-    runtime = ["BearerVerifier", "Binary", "ErrorBodyBuilder", "Gate", "Statuses",
-               "default_error_body", "install_handlers", "security", "token_verifier"]
+    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
+               "install_handlers"]
     if api.operations:
         runtime.append("respond")
-    if any(scheme.kind != "api_key" for scheme in api.security_schemes):
-        runtime.append("authorization")
+    imports.module("functools")
+    imports.name("collections.abc", "Mapping")
+    imports.name("typing", "NamedTuple")
+    imports.name("fastapi", "Depends")
+    imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
+                                    "Scheme", "Verifier", "checkable", "current_caller", "guard",
+                                    "legacy_verifier", "missing_verifiers", "token_verifier"])
     if api.parses_query:
         runtime.append("query_parameter")
     paths = {op.path for op in api.operations}
@@ -245,8 +263,6 @@ def _server_context(api: Api) -> dict[str, Any]:
     for op in api.operations:
         for type_ref in _op_types(op):
             add_type_names(imports, type_ref.names())
-        if op.secured:
-            imports.name("fastapi", "Depends")
         if op.path_params or op.keyword_params or (
             op.body is not None and (op.body.kind == "json" or op.body.is_form)
         ):
@@ -257,6 +273,8 @@ def _server_context(api: Api) -> dict[str, Any]:
             imports.name("fastapi", param.fastapi_marker)
         if op.body is not None and op.body.kind == "json":
             imports.name("fastapi", "Body")
+        elif op.body is not None and not op.body.is_form:
+            imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:
             forms.append(op.body)
             imports.name("dataclasses", "dataclass")
@@ -269,7 +287,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     if uses_models:
         imports.name(".", "models")
     builders, per_op = _error_builders(api)
-    exported = ["Binary", "BearerVerifier", "ServiceBase", "contract", "create_app",
+    exported = ["Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
+                "current_caller", "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
         "imports": imports.render(),
@@ -285,7 +304,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_path": source.route_path,
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
-        "schemes_of": _schemes_of,
+        "challenge": _challenge,
         "success_kind": _success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
@@ -295,10 +314,10 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("datetime", "enum", "functools", "httpx")
+    imports.module("base64", "datetime", "enum", "functools", "httpx")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias")
+    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias", "TypedDict")
     if any(r.kind == "json" for op in api.operations for r in op.success):
         imports.name("typing", "cast")
     imports.name("urllib.parse", "quote")
@@ -311,6 +330,10 @@ def _client_context(api: Api) -> dict[str, Any]:
         imports.name(".", "models")
     return {
         "imports": imports.render(),
+        "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
+                        for s in api.security_schemes],
+        "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
+                          for s in api.security_schemes),
         "client_signature": source.client_signature,
         "method_signature": source.method_signature,
         "forward_arguments": source.forward_arguments,

@@ -307,6 +307,8 @@ class Operation:
     error_bodies: tuple[tuple[str, str], ...]  # (status or "*", source of a dict expression)
     extensions: tuple[tuple[str, object], ...] = ()  # the operation's `x-` keys, as written
     notes: tuple[str, ...] = ()  # what the target's `extension_notes` say of them
+    # `security` with scopes: alternatives of ((scheme name, required scopes), ...)
+    requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
 
     @property
     def keyword_params(self) -> tuple[Parameter, ...]:
@@ -341,6 +343,7 @@ class SecurityScheme:
     kind: SchemeKind
     location: Literal["header", "query", "cookie"] | None = None  # api_key only
     parameter: str | None = None  # api_key: the header/query/cookie name
+    http_scheme: str | None = None  # http: the scheme as declared (bearer, basic, digest...)
 
 
 @dataclass(frozen=True)

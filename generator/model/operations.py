@@ -74,6 +74,7 @@ class OperationBuilder:
         success, errors, error_schemas = self._responses(raw.get("responses") or {}, prefix, op_id)
         security = raw.get("security", self._global_security)
         alternatives: tuple[tuple[str, ...], ...] | None = None
+        requirements = _requirements(security)
         if isinstance(security, list):
             alternatives = tuple(
                 tuple(sorted(req)) for req in security if isinstance(req, dict)
@@ -106,6 +107,7 @@ class OperationBuilder:
             error_bodies=self._error_bodies(errors, error_schemas),
             extensions=extensions,
             notes=notes,
+            requirements=requirements,
         )
 
     # -- parameters --------------------------------------------------------------------------
@@ -266,3 +268,17 @@ class OperationBuilder:
 
 def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _requirements(security: Any) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    """`security` as alternatives of (scheme, scopes) pairs, in the declared order."""
+    if not isinstance(security, list):
+        return ()
+    return tuple(
+        tuple(
+            (str(name), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ())
+            for name, scopes in sorted(requirement.items())
+        )
+        for requirement in security
+        if isinstance(requirement, dict)
+    )

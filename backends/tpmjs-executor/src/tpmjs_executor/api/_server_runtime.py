@@ -6,9 +6,7 @@ Copied verbatim (it is already black-formatted), so only the contract-specific `
 for formatting. Nothing here is part of the public API: import from `server` instead.
 """
 
-import hmac
 import html
-import inspect
 import json
 import logging
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
@@ -27,15 +25,12 @@ from . import errors
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
 """An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
 
-BearerVerifier: TypeAlias = Callable[[str | None], bool | Awaitable[bool]]
-"""Called with the request's credential (None when absent and anonymous access is allowed)."""
-
 ErrorBodyBuilder: TypeAlias = Callable[[int, str, str, list[Any] | None], Any]
 
 Check: TypeAlias = Callable[[Request], Awaitable[None]]
 
 # Where `Gate` notes that it has checked a request's credentials for its operation.
-_AUTHENTICATED = "contractgen.authenticated"
+AUTHENTICATED = "contractgen.authenticated"
 
 
 class Statuses(NamedTuple):
@@ -69,55 +64,6 @@ def default_error_body(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": errors if errors else message}
-
-
-def token_verifier(token: str) -> BearerVerifier:
-    """A verifier accepting exactly `token`, compared in constant time."""
-    if not token:
-        raise ValueError(
-            "an empty bearer token would let anyone in; pass None to disable"
-        )
-    expected = token.encode()
-
-    def verify(credential: str | None) -> bool:
-        return hmac.compare_digest((credential or "").encode(), expected)
-
-    return verify
-
-
-def authorization(request: Request, scheme: str) -> str | None:
-    # RFC 9110: the auth scheme is case-insensitive.
-    value = request.headers.get("authorization", "")
-    kind, _, credential = value.strip().partition(" ")
-    return credential.strip() or None if kind.lower() == scheme else None
-
-
-def security(
-    service: ErrorBodies,
-    operation_id: str,
-    credential: Callable[[Request], str | None],
-    anonymous: bool,
-    verify: BearerVerifier | None,
-) -> Callable[[Request], Awaitable[None]]:
-    """A dependency enforcing an operation's security requirements through `verify`."""
-
-    async def check(request: Request) -> None:
-        if verify is None or request.scope.get(_AUTHENTICATED) == operation_id:
-            return
-        found = credential(request)
-        if found is not None or anonymous:
-            verdict = verify(found)
-            if inspect.isawaitable(verdict):
-                verdict = await verdict
-            if verdict:
-                return
-        message = "Invalid or missing credentials"
-        body = service.error_body(operation_id, 401, "UNAUTHORIZED", message, None)
-        raise errors.ApiError(
-            body, status_code=401, headers={"WWW-Authenticate": "Bearer"}
-        )
-
-    return check
 
 
 def query_parameter(
@@ -354,7 +300,7 @@ class Gate:
             except errors.ApiError as exc:
                 await error_response(exc)(scope, receive, send)
                 return
-            scope[_AUTHENTICATED] = operation_id
+            scope[AUTHENTICATED] = operation_id
         limit = self.max_body_bytes
         if limit is None:
             await self.app(scope, receive, send)
