@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import socket
 import sys
 import threading
-import time
 import types
 import uuid
 from collections.abc import Callable, Iterator
@@ -251,21 +251,24 @@ def features(tmp_path_factory: pytest.TempPathFactory) -> Generated:
 
 @contextmanager
 def serve(app: Any) -> Iterator[str]:
-    """Run `app` under uvicorn on a free loopback port in a thread; yield its base URL."""
+    """Run `app` under uvicorn on a free loopback port in a thread; yield its base URL.
+
+    The socket is bound and listening before uvicorn starts, so a request sent at once waits in
+    the backlog until the server accepts it: nothing needs to wait for the server to be up.
+    """
     import uvicorn
 
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="critical", lifespan="off")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    config = uvicorn.Config(app, log_level="critical", lifespan="off")
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.005)
-    port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         server.should_exit = True
-        thread.join(10)
+        thread.join()
+        sock.close()

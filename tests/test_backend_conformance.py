@@ -7,17 +7,19 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from contractgen.project.conformance import run_scenario
 from gen_support import OTARI_SPEC
 
 SCENARIO = Path(__file__).parent / "scenarios" / "otari-session.yaml"
 COMMAND = Path(sys.executable).parent / "otari-sandbox"
+
+# Slow: it starts the real backend, bubblewrap sandboxes included.
+pytestmark = pytest.mark.slow
 
 
 def _free_port() -> int:
@@ -34,18 +36,20 @@ def otari_url() -> Iterator[str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     proc = subprocess.Popen(
         [str(COMMAND), "--host", "127.0.0.1", "--port", str(port), "--pool-size", "1",
-         "--uid-base", "700000", "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+         "--uid-base", "700000", "--log-level", "info"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"{url}/openapi.json", timeout=1)
+    assert proc.stderr is not None
+    seen: list[str] = []
+    for line in proc.stderr:  # waits on the server's own word that it is up
+        seen.append(line)
+        if "Application startup complete" in line:
             break
-        except httpx.HTTPError:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            time.sleep(0.05)
+    else:
+        pytest.fail("otari-sandbox exited before it was up:\n" + "".join(seen))
+    # Keep reading its log, so that a full pipe never blocks it.
+    threading.Thread(target=proc.stderr.read, daemon=True).start()
+    url = f"http://127.0.0.1:{port}"
     try:
         yield url
     finally:

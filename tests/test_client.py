@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from gen_support import Generated, serve
 
 TOKEN = "tok-123"
+RELEASE_SLOW = threading.Event()
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def base_url(features: Generated) -> Iterator[str]:
                     for k, v in kwargs.items()}
 
         async def slow(self) -> str:
-            await asyncio.sleep(2)
+            await asyncio.to_thread(RELEASE_SLOW.wait)  # answers only after the client gave up
             return "late"
 
     def verify(token: str | None) -> bool:
@@ -125,9 +127,12 @@ def test_multipart_and_binary(features: Generated, base_url: str) -> None:
 
 
 def test_timeout(features: Generated, base_url: str) -> None:
-    with features.client.Client(base_url, timeout=0.2) as client, \
-            pytest.raises(httpx.TimeoutException):
-        client.slow()
+    try:
+        with features.client.Client(base_url, timeout=0.2) as client, \
+                pytest.raises(httpx.TimeoutException):
+            client.slow()
+    finally:
+        RELEASE_SLOW.set()
 
 
 def test_async_client(features: Generated, base_url: str) -> None:

@@ -8,6 +8,7 @@ loopback and called with the generated client.
 
 from __future__ import annotations
 
+import fcntl
 import importlib
 import importlib.util
 import inspect
@@ -17,7 +18,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import traceback
 import types
 from collections.abc import Iterator
@@ -31,13 +31,16 @@ from gen_support import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PYTHON = sys.executable
 SPECS = {p.stem: p for p in sorted(CORPUS.iterdir()) if p.suffix in {".yaml", ".json"}}
 GENERATED_FILES = {"__init__.py", "models.py", "errors.py", "server.py", "client.py", "openapi.json"}
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 # Builtins a scalar alias may legitimately resolve to (`coordinate = int`).
 _ALIAS_MODULES = {"builtins", "datetime", "uuid", "ipaddress", "decimal"}
+
+# Slow: generating the corpus once, shared by every test here, takes well over 5 s.
+pytestmark = pytest.mark.slow
 
 
 def _import_corpus_gen() -> types.ModuleType:
@@ -175,33 +178,40 @@ def _generate_one(name: str, out: Path) -> dict[str, Any]:
     import contractgen
 
     package = f"{name}_api"
-    started = time.perf_counter()
     try:
         files = contractgen.generate(SPECS[name], out / package, package=package)
         result: dict[str, Any] = {"files": [str(f) for f in files], "error": None}
     except Exception:
         result = {"files": [], "error": traceback.format_exc()}
-    result["seconds"] = round(time.perf_counter() - started, 3)
     return result
 
 
 def _generate_shared(out: Path) -> dict[str, Any]:
-    """Generate every spec once between all xdist workers: each claims specs not yet taken."""
+    """Generate every spec once between all xdist workers: each takes the specs whose lock it
+    gets, then waits on the locks of the others' (released once their result is written)."""
     results = out.parent / "corpus_results"
     results.mkdir(parents=True, exist_ok=True)
-    # The largest spec first, so one worker takes it while the other does the rest.
-    for name in sorted(SPECS, key=lambda n: -SPECS[n].stat().st_size):
-        try:
-            os.close(os.open(results / f"{name}.claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        except FileExistsError:
-            continue
-        partial = results / f"{name}.part"
-        partial.write_text(json.dumps(_generate_one(name, out)))
-        partial.rename(results / f"{name}.json")
-    deadline = time.monotonic() + 600
-    while not all((results / f"{name}.json").exists() for name in SPECS):
-        assert time.monotonic() < deadline, "another worker never finished generating"
-        time.sleep(0.1)
+    locks = {name: os.open(results / f"{name}.lock", os.O_CREAT | os.O_RDWR) for name in SPECS}
+    try:
+        # The largest spec first, so one worker takes it while the other does the rest.
+        for name in sorted(SPECS, key=lambda n: -SPECS[n].stat().st_size):
+            try:
+                fcntl.flock(locks[name], fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # another worker is generating it
+            try:
+                if not (results / f"{name}.json").exists():
+                    partial = results / f"{name}.part"
+                    partial.write_text(json.dumps(_generate_one(name, out)))
+                    partial.rename(results / f"{name}.json")
+            finally:
+                fcntl.flock(locks[name], fcntl.LOCK_UN)
+        for name in SPECS:
+            fcntl.flock(locks[name], fcntl.LOCK_SH)  # waits while another worker generates it
+            fcntl.flock(locks[name], fcntl.LOCK_UN)
+    finally:
+        for fd in locks.values():
+            os.close(fd)
     return {name: json.loads((results / f"{name}.json").read_text()) for name in SPECS}
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 # Validation is skipped: it is not what could vary, and it costs a forked validator each.
@@ -26,6 +27,7 @@ def _tree(base: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_two_hash_seeds_give_byte_identical_trees(tmp_path: Path) -> None:
     procs = []
     for seed in ("1", "2"):

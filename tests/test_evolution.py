@@ -134,6 +134,7 @@ def serving(project: Path) -> Iterator[str]:
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_a_contract_evolves_under_a_hand_written_service(tmp_path: Path) -> None:
     write_spec(tmp_path / "notes.yaml", NOTES)
     run(BIN / "contractgen", "new", "notes", "--spec", "notes.yaml", "--name", "notes-backend",
@@ -227,6 +228,7 @@ def test_removing_a_response_field_is_breaking(tmp_path: Path) -> None:
     assert "BREAKING" in report.stdout and "text" in report.stdout
 
 
+@pytest.mark.slow
 def test_a_template_release_reaches_a_project_through_copier_update(tmp_path: Path) -> None:
     template = tmp_path / "contractgen"
     run("git", "clone", "-q", REPO, template, cwd=tmp_path)

@@ -65,6 +65,7 @@ def test_questions_are_defined_once_and_all_have_help() -> None:
     assert "contractgen.project.scaffold" in root["_tasks"][0]["command"]
 
 
+@pytest.mark.slow
 def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_path: Path) -> None:
     (tmp_path / "contract").mkdir()
     shutil.copy(TPMJS, tmp_path / "contract")
@@ -116,6 +117,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return lib
 
 
+@pytest.mark.slow
 def test_the_built_package_carries_the_template(built: Path) -> None:
     templates = built / "contractgen/templates"
     assert {
@@ -127,6 +129,7 @@ def test_the_built_package_carries_the_template(built: Path) -> None:
     } <= files(templates)
 
 
+@pytest.mark.slow
 def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> None:
     shutil.copy(TPMJS, tmp_path / "contract.yaml")
     shutil.copy(TPMJS_OVERLAY, tmp_path / "overlay.yaml")
@@ -150,6 +153,7 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
                                           PYTHONPATH=str(built)).stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("parts", "has", "lacks"), [
     ("server", {"src/otari/app.py", "src/otari/service.py", "src/otari/api/server.py"},
      {"src/otari/api/client.py"}),
@@ -182,6 +186,7 @@ def test_new_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
+@pytest.mark.slow
 def test_an_invalid_spec_or_name_creates_nothing(tmp_path: Path) -> None:
     (tmp_path / "broken.yaml").write_text("openapi: 3.1.0\ninfo: {title: x}\npaths: {}\n", "utf-8")
     failed = run(BIN / "contractgen", "new", "broken", "--spec", "broken.yaml", cwd=tmp_path,
@@ -208,6 +213,7 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return base / "repo", base / "path"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_copier_update_of_a_reference_backend_changes_nothing(
         clone: tuple[Path, Path], backend: str) -> None:

@@ -90,7 +90,8 @@ def new_project(
 
 def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
              root: Path | None = None) -> int:
-    """The template's task: bring the contract into specs/ (unless there), then generate."""
+    """The template's task: bring the contract into specs/ (unless there), then generate
+    (after a copy; after an update the generated code is left as it is)."""
     root = root or Path.cwd()
     for source in filter(None, (spec, overlay)):
         target = root / "specs" / Path(source).name
@@ -106,6 +107,12 @@ def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
                 f"{source}: no such file (relative paths start where copier runs)")
         target.parent.mkdir(exist_ok=True)
         shutil.copyfile(found, target)
+    if operation == "update":
+        # copier runs update tasks with the new template's files in place and the project's
+        # own edits (its target configuration among them) not yet re-applied: generating now
+        # would use a configuration the project does not have. The generated code stays as it
+        # is; `contractgen check` says when it needs regenerating.
+        return 0
     # The CLI in a child process: the CLI calls into this module, not the other way round.
     command = [sys.executable, "-m", "contractgen", "generate", "--config",
                str(root / "pyproject.toml")]
