@@ -57,6 +57,8 @@ class ErrorBodies(Protocol):
         errors: list[Any] | None,
     ) -> Any: ...
 
+    def error_media_type(self, operation_id: str, status: int) -> str: ...
+
 
 def default_error_body(
     status: int, code: str, message: str, errors: list[Any] | None
@@ -150,13 +152,25 @@ def respond(result: Any, status: int, kind: str, media_type: str | None) -> Resp
     return StreamingResponse(result, status_code=status, media_type=media_type)
 
 
-def error_response(error: errors.ApiError) -> Response:
+def media_type_of(declared: Mapping[str, str], status: int) -> str:
+    """The media type declared for `status` (exact, then `4XX`, then `default`), else JSON."""
+    return (
+        declared.get(str(status))
+        or declared.get(f"{status // 100}XX")
+        or declared.get("default")
+        or "application/json"
+    )
+
+
+def error_response(
+    error: errors.ApiError, media_type: str = "application/json"
+) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
     return Response(
         dump(error.body),
         status_code=error.status_code,
-        media_type="application/json",
+        media_type=media_type,
         headers=error.headers,
     )
 
@@ -199,7 +213,8 @@ def install_handlers(
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, errors.ApiError)
-        return error_response(exc)
+        media = service.error_media_type(_operation_of(request), exc.status_code)
+        return error_response(exc, media)
 
     async def on_validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -211,7 +226,8 @@ def install_handlers(
                 operation_id, declared.unknown_tag, "INVALID_REQUEST", tag, None
             )
             return error_response(
-                errors.ApiError(body, status_code=declared.unknown_tag)
+                errors.ApiError(body, status_code=declared.unknown_tag),
+                service.error_media_type(operation_id, declared.unknown_tag),
             )
         problems = _plain_errors(exc.errors())
         body = service.error_body(
@@ -221,7 +237,10 @@ def install_handlers(
             _summary(problems),
             problems,
         )
-        return error_response(errors.ApiError(body, status_code=declared.validation))
+        return error_response(
+            errors.ApiError(body, status_code=declared.validation),
+            service.error_media_type(operation_id, declared.validation),
+        )
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -296,7 +315,8 @@ class Gate:
             try:
                 await check(Request(scope))
             except errors.ApiError as exc:
-                await error_response(exc)(scope, receive, send)
+                media = self.service.error_media_type(operation_id, exc.status_code)
+                await error_response(exc, media)(scope, receive, send)
                 return
             scope[AUTHENTICATED] = operation_id
         limit = self.max_body_bytes
@@ -340,7 +360,8 @@ class Gate:
         error = errors.ApiError(
             body, status_code=status, headers={"Connection": "close"}
         )
-        await error_response(error)(scope, receive, send)
+        media = self.service.error_media_type(operation_id, status)
+        await error_response(error, media)(scope, receive, send)
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -385,7 +406,10 @@ class Unexpected:
             body = self.service.error_body(
                 operation_id, 500, "INTERNAL_ERROR", "Internal server error", None
             )
-            response = error_response(errors.ApiError(body, status_code=500))
+            response = error_response(
+                errors.ApiError(body, status_code=500),
+                self.service.error_media_type(operation_id, 500),
+            )
             await response(scope, receive, send)
 
 

@@ -35,7 +35,16 @@ SPEC = openapi(
         "/either": _op("viaEither", [{"basic": []}, {"headerKey": []}]),
         "/both": _op("viaBoth", [{"bearer": [], "queryKey": []}]),
         "/open": _op("viaOpen", [{}, {"bearer": []}]),
+        "/problem": {"post": {
+            "operationId": "makeProblem",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}}}},
+            "responses": {**OK, **{status: {"description": "problem", "content": {
+                "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+                for status in ("400", "404")}}}},
     },
+    {"Problem": {"type": "object", "properties": {
+        "title": {"type": "string"}, "status": {"type": "integer"}}}},
     components={"securitySchemes": {
         "bearer": {"type": "http", "scheme": "bearer"},
         "basic": {"type": "http", "scheme": "basic"},
@@ -96,6 +105,10 @@ def url(secure: Generated, seen: list[Any]) -> Iterator[str]:
     class Service(server.ServiceBase):  # type: ignore[misc,name-defined]
         pass
 
+    async def make_problem(self: Any, body: Any) -> Any:
+        raise secure.errors.MakeProblemNotFound(secure.models.Problem(title="gone", status=404))
+
+    Service.make_problem = make_problem
     for op in ("via_bearer", "via_basic", "via_header_key", "via_query_key", "via_cookie_key",
                "via_oauth", "via_oidc", "via_either", "via_both", "via_open"):
         async def method(self: Any) -> Any:
@@ -237,3 +250,18 @@ def test_unparsed_http_schemes_are_a_located_warning(generate: GenerateFn, tmp_p
     found = [w for w in warnings if "digest" in w.message]
     assert found and found[0].pointer == "/components/securitySchemes/digest"
     assert httpx is not None
+
+
+def test_errors_go_out_in_the_declared_media_type(secure: Generated, url: str) -> None:
+    denied = httpx.get(url + "/bearer")
+    assert (denied.status_code, denied.headers["content-type"]) == (401, "application/problem+json")
+    invalid = httpx.post(url + "/problem", json={"n": "x"})
+    assert (invalid.status_code, invalid.headers["content-type"]) == (
+        400, "application/problem+json")
+    declared = httpx.post(url + "/problem", json={"n": 1})
+    assert declared.headers["content-type"] == "application/problem+json"
+    assert declared.json() == {"title": "gone", "status": 404}
+    with secure.client.Client(url) as client, pytest.raises(
+            secure.errors.MakeProblemNotFound) as raised:
+        client.make_problem(secure.models.MakeProblemRequest(n=1))
+    assert raised.value.body == secure.models.Problem(title="gone", status=404)

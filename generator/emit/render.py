@@ -197,6 +197,14 @@ def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
 
 
+def _error_media(op: Operation) -> dict[str, str]:
+    """Each declared error status's JSON media type, when one of them is not application/json."""
+    media = {e.response.status.upper() if e.response.status != "default" else "default":
+             e.response.media_type for e in op.errors
+             if e.response.kind == "json" and e.response.media_type}
+    return media if any(m != "application/json" for m in media.values()) else {}
+
+
 def _challenge(scheme: SecurityScheme, title: str) -> str:
     """The WWW-Authenticate challenge a 401 of `scheme` carries."""
     if scheme.kind == "basic":
@@ -241,7 +249,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
     runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
-               "install_handlers"]
+               "install_handlers", "media_type_of"]
     if api.operations:
         runtime.append("respond")
     imports.module("functools")
@@ -305,6 +313,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
         "challenge": _challenge,
+        "error_media": _error_media,
         "success_kind": _success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
