@@ -326,7 +326,7 @@ def _client_context(api: Api) -> dict[str, Any]:
     imports.module("base64", "datetime", "enum", "functools", "httpx")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias", "TypedDict")
+    imports.name("typing", "IO", "Any", "NamedTuple", "Self", "TypeAlias", "TypedDict")
     if any(r.kind == "json" for op in api.operations for r in op.success):
         imports.name("typing", "cast")
     imports.name("urllib.parse", "quote")
