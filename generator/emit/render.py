@@ -56,6 +56,7 @@ def _environment() -> Any:
     env.filters["py"] = source.type_source
     env.filters["field_annotation"] = source.field_annotation
     env.filters["field_value"] = source.field_value
+    env.filters["operation_doc"] = _operation_doc
     env.filters["firstline"] = lambda text: _docstring(str(text).strip().splitlines()[0])
     return env
 
@@ -67,6 +68,24 @@ def _docstring(text: Any, indent: int = 4) -> str:
     pad = " " * indent
     lines = body.splitlines()
     return "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+
+
+def _operation_doc(op: Operation) -> str:
+    """An operation's docstring: summary, description, deprecation, parameters' descriptions."""
+    parts = [op.summary or op.description or op.id]
+    if op.description and op.summary and op.description.strip() != op.summary.strip():
+        parts.append(op.description.strip())
+    if op.deprecated:
+        parts.append("Deprecated: the contract marks this operation `deprecated`.")
+    params = [p for p in (*op.path_params, *op.keyword_params) if p.description or p.deprecated]
+    if params:
+        lines = ["Args:"]
+        for param in params:
+            text = " ".join((param.description or "").split())
+            note = " (deprecated)" if param.deprecated else ""
+            lines.append(f"    {param.name}{note}: {text}".rstrip(": ").rstrip())
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
 
 
 def render_package(api: Api) -> dict[str, str]:
@@ -337,6 +356,8 @@ def _client_context(api: Api) -> dict[str, Any]:
             add_type_names(imports, type_ref.names())
     if _uses_models(api):
         imports.name(".", "models")
+    if any(op.deprecated for op in api.operations):
+        imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
     return {
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")

@@ -190,6 +190,7 @@ class Parameter:
     style: ParameterStyle = "form"
     explode: bool = True
     shape: ParameterShape = "scalar"
+    deprecated: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -309,6 +310,7 @@ class Operation:
     notes: tuple[str, ...] = ()  # what the target's `extension_notes` say of them
     # `security` with scopes: alternatives of ((scheme name, required scopes), ...)
     requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
+    deprecated: bool = False
 
     @property
     def keyword_params(self) -> tuple[Parameter, ...]:

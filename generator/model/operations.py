@@ -108,6 +108,7 @@ class OperationBuilder:
             extensions=extensions,
             notes=notes,
             requirements=requirements,
+            deprecated=raw.get("deprecated") is True,
         )
 
     # -- parameters --------------------------------------------------------------------------
@@ -153,7 +154,8 @@ class OperationBuilder:
                 name += "_"
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
-                                    _text(param.get("description")), style, explode, shape))
+                                    _text(param.get("description")), style, explode, shape,
+                                    deprecated=param.get("deprecated") is True))
         return result
 
     def _shape(self, type_ref: TypeRef) -> ParameterShape:
