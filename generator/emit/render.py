@@ -313,9 +313,13 @@ def _server_context(api: Api) -> dict[str, Any]:
     uses_models = _uses_models(api)
     if uses_models:
         imports.name(".", "models")
+    headers = [op.headers_class for op in api.operations if op.headers_class]
+    if headers:
+        imports.module("dataclasses")
+        imports.name("._server_runtime", "Reply")
     builders, per_op = _error_builders(api)
     exported = ["Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
-                "current_caller", "contract", "create_app",
+                "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
         "imports": imports.render(),
@@ -332,6 +336,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
         "challenge": _challenge,
+        "headers_source": source.headers_class_source,
         "error_media": _error_media,
         "success_kind": _success_kind,
         "success_media": _success_media,
@@ -342,12 +347,12 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("base64", "datetime", "enum", "functools", "httpx")
+    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "typing")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "NamedTuple", "Self", "TypeAlias", "TypedDict")
-    if any(r.kind == "json" for op in api.operations for r in op.success):
-        imports.name("typing", "cast")
+    imports.name("typing", "IO", "Any", "Generic", "NamedTuple", "Self", "TypeAlias",
+                 "TypedDict", "TypeVar", "cast")
+    headers = [op.headers_class for op in api.operations if op.headers_class]
     imports.name("urllib.parse", "quote")
     imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
     imports.name(".", "errors")
@@ -362,6 +367,9 @@ def _client_context(api: Api) -> dict[str, Any]:
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
+        "exported_client": ["SERVERS", "Answer", "AsyncClient", "Auth", "Client", "FileContent",
+                            *headers],
+        "headers_source": source.headers_class_source,
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
         "client_signature": source.client_signature,

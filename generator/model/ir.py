@@ -249,6 +249,17 @@ class RequestBody:
 
 
 @dataclass(frozen=True)
+class ResponseHeader:
+    """A header a response declares: its Python name, wire name, type, whether required."""
+
+    name: str
+    wire: str
+    type: TypeRef
+    required: bool
+    description: str | None = None
+
+
+@dataclass(frozen=True)
 class Response:
     """A declared response: status, media kind and body type."""
 
@@ -257,6 +268,7 @@ class Response:
     media_type: str | None
     type: TypeRef | None
     description: str | None = None
+    headers: tuple[ResponseHeader, ...] = ()
 
     @property
     def status_code(self) -> int | None:
@@ -311,6 +323,20 @@ class Operation:
     # `security` with scopes: alternatives of ((scheme name, required scopes), ...)
     requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     deprecated: bool = False
+    headers_class: str | None = None  # the class of its success responses' declared headers
+
+    @property
+    def response_headers(self) -> tuple[ResponseHeader, ...]:
+        """Headers of the success responses: required when every success response requires it."""
+        merged: dict[str, ResponseHeader] = {}
+        for response in self.success:
+            for header in response.headers:
+                merged.setdefault(header.wire.lower(), header)
+        return tuple(
+            ResponseHeader(h.name, h.wire, h.type, all(
+                any(x.wire.lower() == key and x.required for x in r.headers)
+                for r in self.success), h.description)
+            for key, h in merged.items())
 
     @property
     def keyword_params(self) -> tuple[Parameter, ...]:

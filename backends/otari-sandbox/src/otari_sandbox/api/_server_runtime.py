@@ -5,11 +5,14 @@ Copied verbatim (it is already black-formatted), so only the contract-specific `
 for formatting. Nothing here is part of the public API: import from `server` instead.
 """
 
+import dataclasses
+import datetime
+import enum
 import html
 import json
 import logging
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
-from typing import Any, NamedTuple, Protocol, TypeAlias
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -137,20 +140,75 @@ def dump(body: Any) -> bytes:
     return _ANY.dump_json(body, by_alias=True)
 
 
-def respond(result: Any, status: int, kind: str, media_type: str | None) -> Response:
+BodyT = TypeVar("BodyT")
+HeadersT = TypeVar("HeadersT")
+
+
+@dataclasses.dataclass(frozen=True)
+class Reply(Generic[BodyT, HeadersT]):
+    """A result with the response headers the contract declares (the operation's `...Headers`)."""
+
+    body: BodyT
+    headers: HeadersT
+
+
+def _header_text(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return str(value)
+
+
+def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[str, str]:
+    values = result.headers if isinstance(result, Reply) else None
+    out: dict[str, str] = {}
+    for item in dataclasses.fields(values) if values is not None else ():
+        value = getattr(values, item.name)
+        if value is not None:
+            out[item.metadata["wire"]] = _header_text(value)
+    for item in dataclasses.fields(declared) if declared is not None else ():
+        required = item.default is dataclasses.MISSING
+        if required and item.metadata["wire"] not in out:
+            raise RuntimeError(
+                f"{operation}: the contract requires response header "
+                f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
+            )
+    return out
+
+
+def respond(
+    result: Any,
+    status: int,
+    kind: str,
+    media_type: str | None,
+    *,
+    headers: type[Any] | None = None,
+    operation: str = "",
+) -> Response:
     if isinstance(result, Response):
         return result
+    extra = _headers(result, headers, operation)
+    if isinstance(result, Reply):
+        result = result.body
     if result is None:
-        return Response(status_code=204 if status == 204 else status)
+        return Response(status_code=204 if status == 204 else status, headers=extra)
     if kind == "json":
         return Response(
             dump(result),
             status_code=status,
             media_type=media_type or "application/json",
+            headers=extra,
         )
     if isinstance(result, bytes | str):
-        return Response(result, status_code=status, media_type=media_type)
-    return StreamingResponse(result, status_code=status, media_type=media_type)
+        return Response(
+            result, status_code=status, media_type=media_type, headers=extra
+        )
+    return StreamingResponse(
+        result, status_code=status, media_type=media_type, headers=extra
+    )
 
 
 def media_type_of(declared: Mapping[str, str], status: int) -> str:
