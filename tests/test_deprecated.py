@@ -5,6 +5,7 @@ parameters."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import warnings
 from typing import Any
 
@@ -55,6 +56,7 @@ def test_deprecated_operations_warn_and_carry_the_marker(generate: GenerateFn) -
         assert asyncio.run(main()) == "old 8"
     for cls in (pkg.client.Client, pkg.client.AsyncClient):
         assert cls.get_old.__deprecated__ == "getOld is deprecated"  # PEP 702
+        assert inspect.iscoroutinefunction(cls.get_old) == (cls is pkg.client.AsyncClient)
         assert not hasattr(cls.get_new, "__deprecated__")
     for doc in (pkg.client.Client.get_old.__doc__, pkg.server.ServiceBase.get_old.__doc__):
         assert doc is not None

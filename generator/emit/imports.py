@@ -7,6 +7,7 @@ from collections.abc import Iterable
 _STDLIB = frozenset(
     {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
      "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
+     "warnings",
      "uuid"}
 )
 

@@ -63,11 +63,10 @@ def _environment() -> Any:
 
 def _docstring(text: Any, indent: int = 4) -> str:
     body = str(text).strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if body.endswith('"'):
-        body += " "
     pad = " " * indent
     lines = body.splitlines()
-    return "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+    joined = "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+    return joined + " " if joined.endswith('"') else joined  # a quote would end the docstring
 
 
 def _operation_doc(op: Operation) -> str:
@@ -318,7 +317,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         imports.module("dataclasses")
         imports.name("._server_runtime", "Reply")
     builders, per_op = _error_builders(api)
-    exported = ["Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
+    exported = ["BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
                 "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
@@ -363,11 +362,12 @@ def _client_context(api: Api) -> dict[str, Any]:
         imports.name(".", "models")
     if any(op.deprecated for op in api.operations):
         imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
+        imports.module("warnings")  # the method warns itself: async methods stay coroutines
     return {
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "AsyncClient", "Auth", "Client", "FileContent",
+        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
                             *headers],
         "headers_source": source.headers_class_source,
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)

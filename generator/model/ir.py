@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
+from urllib.parse import urlsplit
 
 TypeKind = Literal["builtin", "model", "list", "dict", "literal", "union", "any"]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
@@ -405,6 +406,14 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     servers: tuple[Server, ...] = ()
+
+    @property
+    def base_path(self) -> str:
+        """The path of the first server's URL (variables at their defaults): where the API lives."""
+        if not self.servers:
+            return ""
+        path = urlsplit(self.servers[0].default_url).path.rstrip("/")
+        return path if path.startswith("/") else ""
 
     @property
     def parses_query(self) -> bool:
