@@ -158,7 +158,7 @@ def test_async_client_in_process_with_asgi_transport(features: Generated) -> Non
         async def get_item(self, item_id: str, **_: Any) -> Any:
             return models.Item(name=item_id)
 
-    app = features.server.create_app(Service())
+    app = features.server.create_app(Service(), insecure_no_auth=True)
 
     async def main() -> None:
         transport = httpx.ASGITransport(app=app)

@@ -409,14 +409,15 @@ def test_app_builds_with_a_route_per_operation(generated: dict[str, Any], name: 
     from fastapi import FastAPI
 
     pkg = package(generated, name)
-    app = pkg.server.create_app(pkg.server.ServiceBase())
+    app = pkg.server.create_app(pkg.server.ServiceBase(), insecure_no_auth=True)
     assert isinstance(app, FastAPI)
     routes = {
         _route_key(m, route.path)
         for route in app.routes
         for m in getattr(route, "methods", None) or ()
     }
-    expected = {_route_key(m, p) for m, p, _ in operations(DOCS[name])}
+    base = pkg.server.BASE_PATH  # servers[0]'s path: the operations are mounted under it
+    expected = {_route_key(m, base + p) for m, p, _ in operations(DOCS[name])}
     assert not expected - routes, f"operations without a route: {sorted(expected - routes)}"
     assert ("GET", "/openapi.json") in routes
 
@@ -505,7 +506,8 @@ def test_petstore_expanded_over_http(generated: dict[str, Any]) -> None:
         async def delete_pet(self, *args: Any, **kwargs: Any) -> None:
             calls.append(("delete_pet", args, kwargs))
 
-    with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
+    with serve(pkg.server.create_app(Service())) as url, \
+            pkg.client.Client(url + pkg.server.BASE_PATH) as client:  # servers[0]: .../v2
         pets = client.find_pets(tags=["cat", "dog"], limit=5)
         assert [p.model_dump(mode="json", by_alias=True) for p in pets] == [
             {"id": 1, "name": "Tom", "tag": "cat"}
@@ -713,4 +715,4 @@ def test_petstore_async_client_over_http(generated: dict[str, Any]) -> None:
             assert raised.value.status_code == 501
 
     with serve(pkg.server.create_app(Service())) as url:
-        asyncio.run(calls(url))
+        asyncio.run(calls(url + pkg.server.BASE_PATH))  # servers[0]: .../v1

@@ -20,6 +20,8 @@ def _app(features: Generated, **knobs: object) -> object:
         async def upload(self, form: object) -> dict[str, object]:
             return {"name": "f", "size": 1}
 
+    if "bearer_token" not in knobs and "verify_bearer" not in knobs:
+        knobs["insecure_no_auth"] = True  # these tests are about the other knobs
     return features.server.create_app(Service(), **knobs)
 
 

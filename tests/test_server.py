@@ -247,7 +247,7 @@ def test_a_service_may_override_error_body(features: Generated) -> None:
                        errors: list[Any] | None) -> Any:
             return {"code": f"{operation_id}:{status}:{code}", "message": str(len(errors or []))}
 
-    with serve(features.server.create_app(Service())) as url:
+    with serve(features.server.create_app(Service(), insecure_no_auth=True)) as url:
         invalid = httpx.post(f"{url}/items", json={})
         assert (invalid.status_code, invalid.json()) == (
             400, {"code": "createItem:400:INVALID_REQUEST", "message": "1"})

@@ -5,19 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 _STDLIB = frozenset(
-    {"__future__", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
+    {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
      "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
+     "warnings",
      "uuid"}
 )
 
 
-def name_key(name: str) -> tuple[int, str]:
-    # isort's order-by-type: CONSTANTS, then Classes, then functions/modules.
+def name_key(name: str) -> tuple[int, str, str]:
+    # isort's order-by-type: CONSTANTS, then Classes, then functions/modules; within each,
+    # case-insensitively (ruff's default), as written on a tie.
     if name.isupper() and len(name) > 1:
-        return (0, name)
+        return (0, name.lower(), name)
     if name[:1].isupper():
-        return (1, name)
-    return (2, name)
+        return (1, name.lower(), name)
+    return (2, name.lower(), name)
 
 
 class ImportSet:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import functools
+import keyword
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, TypeRef
+from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme, TypeRef
 from ..problems import Level, Problem, SpecError
 from . import source
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
-VERBATIM = frozenset({SERVER_RUNTIME, "_serving.py"})
+SERVER_AUTH = "_server_auth.py"
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -101,17 +103,35 @@ def _environment(overrides: str | None = None) -> Any:
     env.filters["py"] = source.type_source
     env.filters["field_annotation"] = source.field_annotation
     env.filters["field_value"] = source.field_value
+    env.filters["operation_doc"] = _operation_doc
     env.filters["firstline"] = lambda text: _docstring(str(text).strip().splitlines()[0])
     return env
 
 
 def _docstring(text: Any, indent: int = 4) -> str:
     body = str(text).strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if body.endswith('"'):
-        body += " "
     pad = " " * indent
     lines = body.splitlines()
-    return "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+    joined = "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+    return joined + " " if joined.endswith('"') else joined  # a quote would end the docstring
+
+
+def _operation_doc(op: Operation) -> str:
+    """An operation's docstring: summary, description, deprecation, parameters' descriptions."""
+    parts = [op.summary or op.description or op.id]
+    if op.description and op.summary and op.description.strip() != op.summary.strip():
+        parts.append(op.description.strip())
+    if op.deprecated:
+        parts.append("Deprecated: the contract marks this operation `deprecated`.")
+    params = [p for p in (*op.path_params, *op.keyword_params) if p.description or p.deprecated]
+    if params:
+        lines = ["Args:"]
+        for param in params:
+            text = " ".join((param.description or "").split())
+            note = " (deprecated)" if param.deprecated else ""
+            lines.append(f"    {param.name}{note}: {text}".rstrip(": ").rstrip())
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
 
 
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
@@ -247,9 +267,27 @@ def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
 
 
-def _schemes_of(op: Operation) -> tuple[str, ...]:
-    names = {name for alternative in op.security or () for name in alternative}
-    return tuple(sorted(names))
+def _error_media(op: Operation) -> dict[str, str]:
+    """Each declared error status's JSON media type, when one of them is not application/json."""
+    media = {e.response.status.upper() if e.response.status != "default" else "default":
+             e.response.media_type for e in op.errors
+             if e.response.kind == "json" and e.response.media_type}
+    return media if any(m != "application/json" for m in media.values()) else {}
+
+
+def _challenge(scheme: SecurityScheme, title: str) -> str:
+    """The WWW-Authenticate challenge a 401 of `scheme` carries."""
+    if scheme.kind == "basic":
+        return f'Basic realm="{_quoted(title)}"'
+    if scheme.kind == "api_key":
+        return f'APIKey in="{scheme.location}", name="{_quoted(scheme.parameter or "")}"'
+    if scheme.kind == "other" and scheme.http_scheme:
+        return scheme.http_scheme.capitalize()
+    return "Bearer"
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _success_kind(op: Operation) -> str:
@@ -277,15 +315,20 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
     imports.name("importlib", "resources")
     imports.name("typing", "Any")
-    imports.name("fastapi", "APIRouter", "FastAPI", "Request")
+    imports.name("fastapi", "APIRouter", "FastAPI")
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
-    runtime = ["BearerVerifier", "Binary", "ErrorBodyBuilder", "Gate", "Statuses",
-               "default_error_body", "install_handlers", "security", "token_verifier"]
+    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
+               "install_handlers", "media_type_of"]
     if api.operations:
         runtime.append("respond")
-    if any(scheme.kind != "api_key" for scheme in api.security_schemes):
-        runtime.append("authorization")
+    imports.module("functools")
+    imports.name("collections.abc", "Mapping")
+    imports.name("typing", "NamedTuple")
+    imports.name("fastapi", "Depends")
+    imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
+                                    "Scheme", "Verifier", "checkable", "current_caller", "guard",
+                                    "legacy_verifier", "missing_verifiers", "token_verifier"])
     if api.parses_query:
         runtime.append("query_parameter")
     paths = {op.path for op in api.operations}
@@ -297,8 +340,6 @@ def _server_context(api: Api) -> dict[str, Any]:
     for op in api.operations:
         for type_ref in _op_types(op):
             add_type_names(imports, type_ref.names())
-        if op.secured:
-            imports.name("fastapi", "Depends")
         if op.path_params or op.keyword_params or (
             op.body is not None and (op.body.kind == "json" or op.body.is_form)
         ):
@@ -311,6 +352,8 @@ def _server_context(api: Api) -> dict[str, Any]:
                 add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
             imports.name("fastapi", "Body")
+        elif op.body is not None and not op.body.is_form:
+            imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:
             forms.append(op.body)
             imports.name("dataclasses", "dataclass")
@@ -322,8 +365,13 @@ def _server_context(api: Api) -> dict[str, Any]:
     uses_models = _uses_models(api)
     if uses_models:
         imports.name(".", "models")
+    headers = [op.headers_class for op in api.operations if op.headers_class]
+    if headers:
+        imports.module("dataclasses")
+        imports.name("._server_runtime", "Reply")
     builders, per_op = _error_builders(api)
-    exported = ["Binary", "BearerVerifier", "ServiceBase", "contract", "create_app",
+    exported = ["BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
+                "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
         "imports": imports.render(),
@@ -340,7 +388,9 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_path": source.route_path,
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
-        "schemes_of": _schemes_of,
+        "challenge": _challenge,
+        "headers_source": source.headers_class_source,
+        "error_media": _error_media,
         "success_kind": _success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
@@ -350,12 +400,12 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("datetime", "enum", "functools", "httpx")
+    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "typing")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "NamedTuple", "TypeAlias")
-    if any(r.kind == "json" for op in api.operations for r in op.success):
-        imports.name("typing", "cast")
+    imports.name("typing", "IO", "Any", "Generic", "NamedTuple", "Self", "TypeAlias",
+                 "TypedDict", "TypeVar", "cast")
+    headers = [op.headers_class for op in api.operations if op.headers_class]
     imports.name("urllib.parse", "quote")
     imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
     imports.name(".", "errors")
@@ -364,8 +414,18 @@ def _client_context(api: Api) -> dict[str, Any]:
             add_type_names(imports, type_ref.names())
     if _uses_models(api):
         imports.name(".", "models")
+    if any(op.deprecated for op in api.operations):
+        imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
+        imports.module("warnings")  # the method warns itself: async methods stay coroutines
     return {
         "imports": imports.render(),
+        "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
+                        for s in api.security_schemes],
+        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
+                            *headers],
+        "headers_source": source.headers_class_source,
+        "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
+                          for s in api.security_schemes),
         "client_signature": source.client_signature,
         "method_signature": source.method_signature,
         "forward_arguments": source.forward_arguments,

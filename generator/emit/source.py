@@ -120,7 +120,26 @@ def result_annotation(op: Operation, binary: str = "bytes") -> str:
 
 
 def server_result(op: Operation) -> str:
-    return result_annotation(op, binary="Binary")
+    base = result_annotation(op, binary="Binary")
+    if not op.headers_class:
+        return base
+    reply = f"Reply[{base}, {op.headers_class}]"
+    return f"{reply} | None" if base == "None" else f"{base} | {reply}"
+
+
+def headers_class_source(op: Operation) -> str:
+    """The dataclass of an operation's declared response headers (server and client)."""
+    lines = ["@dataclasses.dataclass(frozen=True)", f"class {op.headers_class}:",
+             f'    """Response headers of {op.id} (field: wire name)."""', ""]
+    headers = sorted(op.response_headers, key=lambda h: not h.required)
+    for header in headers:
+        kind = type_source(header.type, "models.")
+        wire = "{" + f'"wire": {header.wire!r}' + "}"
+        if header.required:
+            lines.append(f"    {header.name}: {kind} = dataclasses.field(metadata={wire})")
+        else:
+            lines.append(f"    {header.name}: {kind} | None = dataclasses.field(default=None, metadata={wire})")
+    return "\n".join(lines)
 
 
 def error_body_type(error: ErrorClass) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
+from urllib.parse import urlsplit
 
 TypeKind = Literal["builtin", "model", "list", "dict", "literal", "union", "any"]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
@@ -193,6 +194,7 @@ class Parameter:
     # form + explode objects: the query keys that are the object's (None: every key but `others`)
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
+    deprecated: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -256,6 +258,17 @@ class RequestBody:
 
 
 @dataclass(frozen=True)
+class ResponseHeader:
+    """A header a response declares: its Python name, wire name, type, whether required."""
+
+    name: str
+    wire: str
+    type: TypeRef
+    required: bool
+    description: str | None = None
+
+
+@dataclass(frozen=True)
 class Response:
     """A declared response: status, media kind and body type."""
 
@@ -264,6 +277,7 @@ class Response:
     media_type: str | None
     type: TypeRef | None
     description: str | None = None
+    headers: tuple[ResponseHeader, ...] = ()
 
     @property
     def status_code(self) -> int | None:
@@ -315,6 +329,23 @@ class Operation:
     error_bodies: tuple[tuple[str, str], ...]  # (status or "*", source of a dict expression)
     extensions: tuple[tuple[str, object], ...] = ()  # the operation's `x-` keys, as written
     notes: tuple[str, ...] = ()  # what the target's `extension_notes` say of them
+    # `security` with scopes: alternatives of ((scheme name, required scopes), ...)
+    requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
+    deprecated: bool = False
+    headers_class: str | None = None  # the class of its success responses' declared headers
+
+    @property
+    def response_headers(self) -> tuple[ResponseHeader, ...]:
+        """Headers of the success responses: required when every success response requires it."""
+        merged: dict[str, ResponseHeader] = {}
+        for response in self.success:
+            for header in response.headers:
+                merged.setdefault(header.wire.lower(), header)
+        return tuple(
+            ResponseHeader(h.name, h.wire, h.type, all(
+                any(x.wire.lower() == key and x.required for x in r.headers)
+                for r in self.success), h.description)
+            for key, h in merged.items())
 
     @property
     def keyword_params(self) -> tuple[Parameter, ...]:
@@ -349,6 +380,7 @@ class SecurityScheme:
     kind: SchemeKind
     location: Literal["header", "query", "cookie"] | None = None  # api_key only
     parameter: str | None = None  # api_key: the header/query/cookie name
+    http_scheme: str | None = None  # http: the scheme as declared (bearer, basic, digest...)
 
 
 @dataclass(frozen=True)
@@ -382,6 +414,14 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     servers: tuple[Server, ...] = ()
+
+    @property
+    def base_path(self) -> str:
+        """The path of the first server's URL (variables at their defaults): where the API lives."""
+        if not self.servers:
+            return ""
+        path = urlsplit(self.servers[0].default_url).path.rstrip("/")
+        return path if path.startswith("/") else ""
 
     @property
     def parses_query(self) -> bool:

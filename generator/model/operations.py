@@ -23,6 +23,7 @@ from .ir import (
     ParameterStyle,
     RequestBody,
     Response,
+    ResponseHeader,
     ResponseKind,
     TypeRef,
 )
@@ -75,6 +76,7 @@ class OperationBuilder:
         success, errors, error_schemas = self._responses(raw.get("responses") or {}, prefix, op_id)
         security = raw.get("security", self._global_security)
         alternatives: tuple[tuple[str, ...], ...] | None = None
+        requirements = _requirements(security)
         if isinstance(security, list):
             alternatives = tuple(
                 tuple(sorted(req)) for req in security if isinstance(req, dict)
@@ -107,6 +109,9 @@ class OperationBuilder:
             error_bodies=self._error_bodies(errors, error_schemas),
             extensions=extensions,
             notes=notes,
+            requirements=requirements,
+            deprecated=raw.get("deprecated") is True,
+            headers_class=prefix + "Headers" if any(r.headers for r in success) else None,
         )
 
     # -- parameters --------------------------------------------------------------------------
@@ -157,7 +162,8 @@ class OperationBuilder:
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
                                     _text(param.get("description")), style, explode, shape,
-                                    keys=self._object_keys(type_ref)))
+                                    keys=self._object_keys(type_ref),
+                                    deprecated=param.get("deprecated") is True))
         query = tuple(p.wire for p in result if p.location == "query")
         return [replace(p, others=tuple(w for w in query if w != p.wire))
                 if p.style == "form" and p.shape == "object" and p.location == "query" else p
@@ -257,17 +263,39 @@ class OperationBuilder:
     def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
         """The response, and its JSON schema (for error bodies) when it has one."""
         description = _text(response.get("description"))
+        headers = self._response_headers(response.get("headers"), hint)
         content = response.get("content")
         if not isinstance(content, dict) or not content:
-            return Response(status, "empty", None, None, description), None
+            return Response(status, "empty", None, None, description, headers), None
         for media, entry in content.items():
             if _is_json(media):
                 schema = (entry or {}).get("schema")
                 type_ref = self.schemas.named_union(schema, hint) if schema else ANY
-                return Response(status, "json", media, type_ref, description), schema
+                return Response(status, "json", media, type_ref, description, headers), schema
         media = next(iter(content))
         kind: ResponseKind = "text" if media.startswith("text/") else "binary"
-        return Response(status, kind, media, None, description), None
+        return Response(status, kind, media, None, description, headers), None
+
+    def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
+        if not isinstance(raw, dict):
+            return ()
+        headers: list[ResponseHeader] = []
+        used: set[str] = set()
+        for wire, spec in raw.items():
+            header = self._deref(spec)
+            if not isinstance(header, dict) or str(wire).lower() == "content-type":
+                continue  # OpenAPI: a declared Content-Type response header is ignored
+            schema = header.get("schema") if isinstance(header.get("schema"), dict) else {}
+            type_ref = self.schemas.convert(schema, hint + pascal_case(str(wire)))
+            if type_ref.kind not in ("builtin", "literal"):
+                type_ref = TypeRef("builtin", "str")
+            name = parameter_name(str(wire))
+            while name in used:
+                name += "_"
+            used.add(name)
+            headers.append(ResponseHeader(name, str(wire), type_ref, header.get("required") is True,
+                                          _text(header.get("description"))))
+        return tuple(headers)
 
     def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any]) -> tuple[
         tuple[str, str], ...
@@ -284,3 +312,17 @@ class OperationBuilder:
 
 def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _requirements(security: Any) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
+    """`security` as alternatives of (scheme, scopes) pairs, in the declared order."""
+    if not isinstance(security, list):
+        return ()
+    return tuple(
+        tuple(
+            (str(name), tuple(str(s) for s in scopes) if isinstance(scopes, list) else ())
+            for name, scopes in sorted(requirement.items())
+        )
+        for requirement in security
+        if isinstance(requirement, dict)
+    )

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..spec.loader import Document
 from ..version import __version__
-from .ir import Api, SecurityScheme, Server
+from .ir import Api, SchemeKind, SecurityScheme, Server
 from .operations import OperationBuilder
 from .schemas import SchemaConverter
 
@@ -88,7 +88,9 @@ def _security_schemes(data: dict[str, Any]) -> tuple[SecurityScheme, ...]:
         kind = scheme.get("type")
         if kind == "http":
             http = str(scheme.get("scheme", "")).lower()
-            schemes.append(SecurityScheme(name, "basic" if http == "basic" else "bearer"))
+            checked: SchemeKind = (
+                "basic" if http == "basic" else "bearer" if http == "bearer" else "other")
+            schemes.append(SecurityScheme(name, checked, http_scheme=http))
         elif kind == "apiKey":
             schemes.append(SecurityScheme(name, "api_key", scheme.get("in"), scheme.get("name")))
         elif kind == "oauth2":

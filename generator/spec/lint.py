@@ -61,6 +61,29 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
             problems.append(doc.problem(Level.WARNING, f"{pointer}/nullable",
                                         "`nullable` is not an OpenAPI 3.1 keyword", NULLABLE_31_HINT))
     problems.extend(_operation_ids(doc))
+    problems.extend(_unchecked_schemes(doc))
+    return problems
+
+
+def _unchecked_schemes(doc: Document) -> list[Problem]:
+    """Security schemes the generated server cannot read a credential of by itself."""
+    problems = []
+    schemes = (doc.data.get("components") or {}).get("securitySchemes") or {}
+    for name, scheme in schemes.items() if isinstance(schemes, dict) else ():
+        if not isinstance(scheme, dict):
+            continue
+        http = str(scheme.get("scheme", "")).lower()
+        if scheme.get("type") == "http" and http not in ("basic", "bearer"):
+            what = f"http scheme `{http}`"
+        elif scheme.get("type") == "mutualTLS":
+            what = "`mutualTLS`"
+        else:
+            continue
+        problems.append(doc.problem(
+            Level.WARNING, make_pointer(("components", "securitySchemes", name)),
+            f"{what} is not parsed by the generated code: the server's verifier receives the raw "
+            "Authorization header and the client sends no credential for it",
+            "check it in the verifier (and send it with the client's `headers=`)"))
     return problems
 
 

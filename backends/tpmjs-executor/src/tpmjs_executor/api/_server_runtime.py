@@ -6,12 +6,13 @@ Copied verbatim (it is already black-formatted), so only the contract-specific `
 for formatting. Nothing here is part of the public API: import from `server` instead.
 """
 
-import hmac
-import inspect
+import dataclasses
+import datetime
+import enum
 import json
 import logging
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
-from typing import Any, NamedTuple, Protocol, TypeAlias
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,15 +27,12 @@ from . import errors
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
 """An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
 
-BearerVerifier: TypeAlias = Callable[[str | None], bool | Awaitable[bool]]
-"""Called with the request's credential (None when absent and anonymous access is allowed)."""
-
 ErrorBodyBuilder: TypeAlias = Callable[[int, str, str, list[Any] | None], Any]
 
 Check: TypeAlias = Callable[[Request], Awaitable[None]]
 
 # Where `Gate` notes that it has checked a request's credentials for its operation.
-_AUTHENTICATED = "contractgen.authenticated"
+AUTHENTICATED = "contractgen.authenticated"
 
 
 class Statuses(NamedTuple):
@@ -63,60 +61,13 @@ class ErrorBodies(Protocol):
         errors: list[Any] | None,
     ) -> Any: ...
 
+    def error_media_type(self, operation_id: str, status: int) -> str: ...
+
 
 def default_error_body(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": errors if errors else message}
-
-
-def token_verifier(token: str) -> BearerVerifier:
-    """A verifier accepting exactly `token`, compared in constant time."""
-    if not token:
-        raise ValueError(
-            "an empty bearer token would let anyone in; pass None to disable"
-        )
-    expected = token.encode()
-
-    def verify(credential: str | None) -> bool:
-        return hmac.compare_digest((credential or "").encode(), expected)
-
-    return verify
-
-
-def authorization(request: Request, scheme: str) -> str | None:
-    # RFC 9110: the auth scheme is case-insensitive.
-    value = request.headers.get("authorization", "")
-    kind, _, credential = value.strip().partition(" ")
-    return credential.strip() or None if kind.lower() == scheme else None
-
-
-def security(
-    service: ErrorBodies,
-    operation_id: str,
-    credential: Callable[[Request], str | None],
-    anonymous: bool,
-    verify: BearerVerifier | None,
-) -> Callable[[Request], Awaitable[None]]:
-    """A dependency enforcing an operation's security requirements through `verify`."""
-
-    async def check(request: Request) -> None:
-        if verify is None or request.scope.get(_AUTHENTICATED) == operation_id:
-            return
-        found = credential(request)
-        if found is not None or anonymous:
-            verdict = verify(found)
-            if inspect.isawaitable(verdict):
-                verdict = await verdict
-            if verdict:
-                return
-        message = "Invalid or missing credentials"
-        body = service.error_body(operation_id, 401, "UNAUTHORIZED", message, None)
-        raise errors.ApiError(
-            body, status_code=401, headers={"WWW-Authenticate": "Bearer"}
-        )
-
-    return check
 
 
 def query_parameter(
@@ -205,29 +156,96 @@ def dump(body: Any) -> bytes:
     return _ANY.dump_json(body, by_alias=True)
 
 
-def respond(result: Any, status: int, kind: str, media_type: str | None) -> Response:
+BodyT = TypeVar("BodyT")
+HeadersT = TypeVar("HeadersT")
+
+
+@dataclasses.dataclass(frozen=True)
+class Reply(Generic[BodyT, HeadersT]):
+    """A result with the response headers the contract declares (the operation's `...Headers`)."""
+
+    body: BodyT
+    headers: HeadersT
+
+
+def _header_text(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return str(value)
+
+
+def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[str, str]:
+    values = result.headers if isinstance(result, Reply) else None
+    out: dict[str, str] = {}
+    for item in dataclasses.fields(values) if values is not None else ():
+        value = getattr(values, item.name)
+        if value is not None:
+            out[item.metadata["wire"]] = _header_text(value)
+    for item in dataclasses.fields(declared) if declared is not None else ():
+        required = item.default is dataclasses.MISSING
+        if required and item.metadata["wire"] not in out:
+            raise RuntimeError(
+                f"{operation}: the contract requires response header "
+                f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
+            )
+    return out
+
+
+def respond(
+    result: Any,
+    status: int,
+    kind: str,
+    media_type: str | None,
+    *,
+    headers: type[Any] | None = None,
+    operation: str = "",
+) -> Response:
     if isinstance(result, Response):
         return result
+    extra = _headers(result, headers, operation)
+    if isinstance(result, Reply):
+        result = result.body
     if result is None:
-        return Response(status_code=204 if status == 204 else status)
+        return Response(status_code=204 if status == 204 else status, headers=extra)
     if kind == "json":
         return Response(
             dump(result),
             status_code=status,
             media_type=media_type or "application/json",
+            headers=extra,
         )
     if isinstance(result, bytes | str):
-        return Response(result, status_code=status, media_type=media_type)
-    return StreamingResponse(result, status_code=status, media_type=media_type)
+        return Response(
+            result, status_code=status, media_type=media_type, headers=extra
+        )
+    return StreamingResponse(
+        result, status_code=status, media_type=media_type, headers=extra
+    )
 
 
-def error_response(error: errors.ApiError) -> Response:
+def media_type_of(declared: Mapping[str, str], status: int) -> str:
+    """The media type declared for `status` (exact, then `4XX`, then `default`), else JSON."""
+    return (
+        declared.get(str(status))
+        or declared.get(f"{status // 100}XX")
+        or declared.get("default")
+        or "application/json"
+    )
+
+
+def error_response(
+    error: errors.ApiError, media_type: str = "application/json"
+) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
     return Response(
         dump(error.body),
         status_code=error.status_code,
-        media_type="application/json",
+        media_type=media_type,
         headers=error.headers,
     )
 
@@ -270,7 +288,8 @@ def install_handlers(
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, errors.ApiError)
-        return error_response(exc)
+        media = service.error_media_type(_operation_of(request), exc.status_code)
+        return error_response(exc, media)
 
     async def on_validation_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
@@ -282,7 +301,8 @@ def install_handlers(
                 operation_id, declared.unknown_tag, "INVALID_REQUEST", tag, None
             )
             return error_response(
-                errors.ApiError(body, status_code=declared.unknown_tag)
+                errors.ApiError(body, status_code=declared.unknown_tag),
+                service.error_media_type(operation_id, declared.unknown_tag),
             )
         problems = _plain_errors(exc.errors())
         body = service.error_body(
@@ -292,7 +312,10 @@ def install_handlers(
             _summary(problems),
             problems,
         )
-        return error_response(errors.ApiError(body, status_code=declared.validation))
+        return error_response(
+            errors.ApiError(body, status_code=declared.validation),
+            service.error_media_type(operation_id, declared.validation),
+        )
 
     async def on_http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
@@ -305,7 +328,10 @@ def install_handlers(
             body = service.error_body(
                 operation_id, status, "INVALID_REQUEST", message, None
             )
-            return error_response(errors.ApiError(body, status_code=status))
+            return error_response(
+                errors.ApiError(body, status_code=status),
+                service.error_media_type(operation_id, status),
+            )
         headers = dict(exc.headers or {})
         return JSONResponse(
             {"detail": exc.detail}, status_code=exc.status_code, headers=headers
@@ -387,9 +413,10 @@ class Gate:
             try:
                 await check(Request(scope))
             except errors.ApiError as exc:
-                await error_response(exc)(scope, receive, send)
+                media = self.service.error_media_type(operation_id, exc.status_code)
+                await error_response(exc, media)(scope, receive, send)
                 return
-            scope[_AUTHENTICATED] = operation_id
+            scope[AUTHENTICATED] = operation_id
         limit = self.limit(operation_id)
         if limit is None:
             await self.app(scope, receive, send)
@@ -431,7 +458,8 @@ class Gate:
         error = errors.ApiError(
             body, status_code=status, headers={"Connection": "close"}
         )
-        await error_response(error)(scope, receive, send)
+        media = self.service.error_media_type(operation_id, status)
+        await error_response(error, media)(scope, receive, send)
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -476,7 +504,10 @@ class Unexpected:
             body = self.service.error_body(
                 operation_id, 500, "INTERNAL_ERROR", "Internal server error", None
             )
-            response = error_response(errors.ApiError(body, status_code=500))
+            response = error_response(
+                errors.ApiError(body, status_code=500),
+                self.service.error_media_type(operation_id, 500),
+            )
             await response(scope, receive, send)
 
 
