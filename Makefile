@@ -1,11 +1,11 @@
-# Named verbs: setup | run | test | test-fast | check | regen | lint | bench | clean
+# Named verbs: setup | run | test | test-fast | test-corpus | check | regen | lint | bench | clean
 SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.stamp-setup
 
-.PHONY: setup run test test-fast check regen lint bench clean
+.PHONY: setup run test test-fast test-corpus check regen lint bench clean
 
 setup: $(STAMP)
 
@@ -32,13 +32,18 @@ run: setup
 	$(BIN)/contractgen validate specs/tpmjs-executor.openapi.yaml --overlay specs/tpmjs-executor.overlay.yaml
 	$(BIN)/contractgen check --strict
 
+# Every test but the corpus-scale ones (minutes each on ../shared/corpus): see test-corpus.
 test: setup lint
 	$(BIN)/contractgen check --strict
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q -m "not corpus"
+
+# Box and Twilio through generate, mypy, ruff and block-wise black: the real-size checks.
+test-corpus: setup
+	$(BIN)/python -m pytest -n 2 -q -m corpus
 
 # The inner loop: every test not marked `slow` (a test over ~5 s is marked), in under 90 s.
 test-fast: setup
-	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+	$(BIN)/python -m pytest -n 2 -q -m "not slow and not corpus"
 
 check: setup
 	$(BIN)/contractgen check --strict

@@ -180,6 +180,7 @@ def test_seed_modules_block_wise_equal_whole() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.corpus  # whole-module black over 40k-line modules: minutes; `make test-corpus`
 @pytest.mark.parametrize("packed", sorted(CORPUS.glob("*.json.gz")), ids=lambda p: p.name)
 def test_corpus_modules_block_wise_equal_whole(packed: Path, tmp_path: Path) -> None:
     from contractgen.api import load

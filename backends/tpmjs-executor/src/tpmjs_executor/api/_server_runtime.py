@@ -518,14 +518,15 @@ def install_docs(
     title: str,
     docs_url: str = "/docs",
     redoc_url: str | None = "/redoc",
+    base_path: str = "",
 ) -> None:
     """Swagger UI at `docs_url` and ReDoc at `redoc_url`, for the contract as written.
 
     The pages are FastAPI's own (`fastapi.openapi.docs`); their scripts and stylesheets come
     from the installed `fastapi-offline` package, served under `<docs_url>/assets`: no CDN, so
     the pages work offline. The contract is served at `<docs_url>/openapi.json` with one
-    addition: when it declares `servers`, this server is listed first, so "Try it out" calls
-    the service that serves the page.
+    addition: when it declares `servers`, this server (at `base_path`, where the operations are
+    mounted) is listed first, so "Try it out" calls the service that serves the page.
     """
     from importlib.resources import files
 
@@ -549,7 +550,10 @@ def install_docs(
     app.mount(static, StaticFiles(directory=str(assets)), name="docs-assets")
     spec = json.loads(spec_text)
     if spec.get("servers"):
-        here = {"url": "/", "description": "This server (added by its docs page)"}
+        here = {
+            "url": base_path or "/",
+            "description": "This server (added by its docs page)",
+        }
         spec["servers"] = [here, *spec["servers"]]
     served = json.dumps(spec)
 
