@@ -170,7 +170,8 @@ class Npm:
             await asyncio.to_thread(shutil.rmtree, cwd / _CACHE, True)
         if proc.returncode != 0:
             text = stderr.decode(errors="replace")
-            if max_file is not None and ("EFBIG" in text or "SIGXFSZ" in text):
+            killed_by_fsize = proc.returncode == -signal.SIGXFSZ
+            if max_file is not None and (killed_by_fsize or "EFBIG" in text or "SIGXFSZ" in text):
                 # RLIMIT_FSIZE stopped a write: npm reports EFBIG, or dies of SIGXFSZ.
                 raise InstallError(
                     f"npm package {what} refused: it unpacks a file of more than {max_file} bytes"
