@@ -12,11 +12,11 @@ from pathlib import Path
 from fastapi import FastAPI
 from pydantic import ValidationError
 
-from .api._serving import LocalOnlyGuard, is_loopback, serve
+from .api._serving import LocalOnlyGuard, is_loopback, raise_fd_limit, serve
 from .api.server import create_app
 from .config import Settings
 from .exceptions import SandboxUnavailable
-from .processes import become_subreaper, raise_fd_limit
+from .processes import become_subreaper
 from .service import SandboxService
 from .sessions import SessionManager, preflight
 

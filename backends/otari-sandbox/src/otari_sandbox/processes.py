@@ -1,12 +1,11 @@
-"""Host-side process plumbing shared by the service: adopting orphans, listing children,
-and the fd budget."""
+"""Host-side process plumbing shared by the service: adopting orphans, listing children.
+(The fd limit is raised by the generated front door, `api._serving.raise_fd_limit`.)"""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import os
-import resource
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -30,12 +29,3 @@ def list_children(pid: int) -> list[int]:
                 found.update(int(child) for child in handle.read().split())
     return sorted(found)
 
-
-def raise_fd_limit() -> int:
-    """Raise the soft RLIMIT_NOFILE to the hard limit (every sandbox and connection holds
-    fds); the new soft limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]

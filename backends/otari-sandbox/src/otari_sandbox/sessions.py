@@ -18,12 +18,12 @@ from typing import Any
 
 from . import cgroups as cgroups_module
 from . import mounts
+from .api._serving import raise_fd_limit
 from .cgroups import CgroupTree, SandboxCgroup
 from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
-from .processes import raise_fd_limit
 from .sandbox import CallResult, Sandbox
 from .tools import ExecOutcome, prepare, shape
 from .trees import remove_tree
@@ -175,11 +175,12 @@ class SessionManager:
                 config.total_memory_mb or default_total_memory_mb(),
             )
         total = self.cgroups.total_memory_mb if self.cgroups is not None else 0
-        self.capacity = sized_capacity(config, raise_fd_limit(), total)
+        fd_limit = raise_fd_limit()
+        self.capacity = sized_capacity(config, fd_limit, total)
         if self.capacity < config.capacity:
             logger.warning(
                 "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
-                "%s MiB)", config.capacity, self.capacity, raise_fd_limit(), total or "unlimited",
+                "%s MiB)", config.capacity, self.capacity, fd_limit, total or "unlimited",
             )
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
