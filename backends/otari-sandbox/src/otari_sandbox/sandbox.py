@@ -45,6 +45,8 @@ LAUNCHER = (
 START_TIMEOUT = 15.0
 # A sandbox idle this long after a call is frozen until the next one (strays: at once).
 FREEZE_AFTER = 0.05
+# A stray killed while frozen dies within this once thawed (it is only scheduled and ends).
+STRAY_DEATH_BUDGET = 1.0
 EOF_GRACE = 0.5
 
 _SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
@@ -165,6 +167,8 @@ class Sandbox:
         # Host pids of bwrap, its PID 1 and the agent: what may stay between calls.
         self._init_pid: int | None = None
         self._resident: set[int] = set()
+        # Strays killed while the sandbox was frozen: they die on the next thaw.
+        self._killed: list[int] = []
         self._freezing: asyncio.TimerHandle | None = None
 
     @property
@@ -429,6 +433,7 @@ class Sandbox:
             if pid not in self._resident:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
+                    self._killed.append(pid)
 
     def _kill_outer(self) -> None:
         self._thaw()
@@ -493,6 +498,10 @@ class Sandbox:
             except OSError:
                 self._in_call = False
                 return CallResult(-1, failure="died")
+        if self._killed:
+            # What the freeze killed dies before anything of the call runs.
+            await _until_dead(self._killed, STRAY_DEATH_BUDGET)
+            self._killed = []
         try:
             write_ends: list[int] = []
             if capture:
@@ -564,6 +573,26 @@ class Sandbox:
         if reply.get("id") != request["id"] or "error" in reply:
             return {}, "died"
         return reply, None
+
+
+def _dead(pid: int) -> bool:
+    """True once ``pid`` has exited (gone, or a zombie waiting on its parent)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return True
+    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"Z", b"X")
+
+
+async def _until_dead(pids: list[int], budget: float) -> None:
+    """Wait (at most ``budget`` seconds) until every one of ``pids`` has exited."""
+    deadline = time.monotonic() + budget
+    pending = [pid for pid in pids if not _dead(pid)]
+    while pending and time.monotonic() < deadline:
+        await asyncio.sleep(0.002)
+        pending = [pid for pid in pending if not _dead(pid)]
+    if pending:
+        logger.warning("%d killed stray process(es) still alive after %.1f s", len(pending), budget)
 
 
 async def _readable(fd: int, timeout: float | None = None) -> bool:
