@@ -103,13 +103,15 @@ def call(client: httpx.Client, body: dict[str, Any]) -> float:
 
 
 def measure(
-    registry: NpmRegistry, work: Path, pool: int, *, runs: int, cold: int, isolation: str
+    registry: NpmRegistry, work: Path, pool: int, *, runs: int, cold: int, isolation: str,
+    network: bool = True,
 ) -> dict[str, list[float]]:
     """Cold and warm samples from one executor process."""
     store = work / f"store-pool{pool}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXECUTOR_", "npm_config"))}
     args = ["--registry", registry.url, "--store-dir", str(store), "--pool-size", str(pool),
             "--isolation", isolation, "--log-level", "warning"]  # fmt: skip
+    args += [] if network else ["--no-network"]
     server = ExecutorProcess(args, env, work / f"server-pool{pool}.log")
     gap = 0.1 if pool else 0.0
     out: dict[str, list[float]] = {}
@@ -269,6 +271,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="save the medians (ms) to this file")
     parser.add_argument("--baseline", type=Path, help="medians saved by an earlier --json")
     parser.add_argument("--soak", type=float, help="run a soak of this many seconds instead")
+    parser.add_argument(
+        "--no-network", action="store_true", help="tools without network (no slirp4netns)"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tpmjs-bench-"))
     if args.soak:
@@ -284,10 +289,14 @@ def main() -> None:
             registry.publish_tree(FIXTURES)
             publish_cold_packages(registry, work, max(args.cold, 1))
             node_floor = floor(args.runs)
+            net = not args.no_network
             fresh = measure(
-                registry, work, 0, runs=args.runs, cold=args.cold, isolation=args.isolation
+                registry, work, 0, runs=args.runs, cold=args.cold, isolation=args.isolation,
+                network=net,
+            )  # fmt: skip
+            pooled = measure(
+                registry, work, 2, runs=args.runs, cold=0, isolation=args.isolation, network=net
             )
-            pooled = measure(registry, work, 2, runs=args.runs, cold=0, isolation=args.isolation)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     isolation = (
@@ -295,7 +304,9 @@ def main() -> None:
         if args.isolation != "auto"
         else ("bwrap" if shutil.which("bwrap") else "process")
     )
-    print(f"tpmjs-executor execute-tool latency over HTTP (isolation: {isolation})")
+    network = "off" if args.no_network else "on"
+    print(f"tpmjs-executor execute-tool latency over HTTP (isolation: {isolation}, "
+          f"network: {network})")  # fmt: skip
     print(row("floor: node -e 0", node_floor))
     medians = {"floor": statistics.median(node_floor) * 1000}
     for label in ("cold small", "cold hello"):

@@ -80,6 +80,14 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--max-tasks", type=int, help="processes and threads of a whole tool run")
     p.add_argument("--isolation", choices=["auto", "bwrap", "process"])
     p.add_argument("--no-network", action="store_true", help="tools get no network (bwrap only)")
+    p.add_argument(
+        "--network-allow", action="append", metavar="CIDR",
+        help="IPv4 range tools may reach despite the deny-list (repeatable)",
+    )
+    p.add_argument(
+        "--network-deny", action="append", metavar="CIDR",
+        help="IPv4 range tools may not reach, besides the default deny-list (repeatable)",
+    )
     p.add_argument("--pool-size", type=int, help="tool processes kept started ahead (0: none)")
     p.add_argument("--max-body-bytes", type=int)
     p.add_argument("--max-output-bytes", type=int)
@@ -111,6 +119,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         max_tasks=args.max_tasks,
         isolation=args.isolation,
         network=False if args.no_network else None,
+        network_allow=",".join(args.network_allow) if args.network_allow else None,
+        network_deny=",".join(args.network_deny) if args.network_deny else None,
         pool_size=args.pool_size,
         max_body_bytes=args.max_body_bytes,
         max_output_bytes=args.max_output_bytes,

@@ -15,6 +15,8 @@ from typing import Any, Literal
 from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .network import parse_networks
+
 __all__ = ["ENV_VARS", "Isolation", "Settings", "default_store_dir", "settings_error"]
 
 Isolation = Literal["auto", "bwrap", "process"]
@@ -61,6 +63,10 @@ class Settings(BaseSettings):
     max_tasks: int = Field(256, gt=0)
     isolation: Isolation = "auto"
     network: bool = True
+    # IPv4 ranges (comma-separated CIDRs) a tool may reach despite the deny-list, and more to
+    # deny (network.py).
+    network_allow: str = ""
+    network_deny: str = ""
     pool_size: int = Field(2, ge=0)
     tmp_size_bytes: int = Field(256 * MIB, gt=0)
     max_output_bytes: int = Field(5 * MIB, gt=0)
@@ -91,6 +97,11 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_none(cls, value: Any) -> Any:
         return None if value == "" else value
+
+    @field_validator("network_allow", "network_deny")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        return ",".join(str(net) for net in parse_networks(value))
 
     @model_validator(mode="after")
     def _registry_url(self) -> Settings:

@@ -137,17 +137,30 @@ class Executor:
                 *plan.argv,
                 env=plan.env,
                 cwd=plan.cwd,
+                stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 pass_fds=plan.pass_fds,
                 start_new_session=True,
             )
+        except BaseException:
+            plan.close_info()
+            raise
         finally:
             plan.close_fds()
-        out, _ = await proc.communicate()
+        network = problem = None
+        try:
+            network = await self.sandbox.attach_network(plan)
+        except Exception as exc:  # the sandbox's network does not work here: refuse to start
+            problem = f"{exc} (or pass --no-network)"
+        out, _ = await proc.communicate(b"")
+        if network is not None:
+            await network.close()
         if plan.cgroup is not None:
             await plan.cgroup.remove()
         text = out.decode(errors="replace").strip()
+        if problem is not None:
+            return False, problem
         return proc.returncode == 0, text[-500:]
 
     async def close(self) -> None:

@@ -99,6 +99,11 @@ class RunCgroup:
         """The files a process writes its pid to, to join."""
         return [d / "cgroup.procs" for d in self.dirs]
 
+    def join(self, pid: int) -> None:
+        """Move `pid` into this cgroup (a helper of the run, e.g. its slirp4netns)."""
+        for procs in self.procs_files:
+            _write(procs, str(pid))
+
     def tripped(self) -> tuple[bool, bool]:
         """(a process was killed for memory, a fork was refused for the task limit)."""
         return _counter(self.oom_events, "oom_kill") > 0, _counter(self.pids_events, "max") > 0

@@ -27,6 +27,7 @@ from typing import Any
 from . import reaper
 from .config import Settings
 from .jsonvalues import MAX_DEPTH, JsonProblem, clean_json, clean_text
+from .network import RunNetwork
 from .sandbox import Sandbox, SandboxPlan
 
 __all__ = ["LOADER", "RunOutcome", "Runner", "ToolCall"]
@@ -79,6 +80,7 @@ class _Process:
     results: asyncio.ReadTransport
     stderr_task: asyncio.Task[None]
     stderr_tail: bytearray = field(default_factory=bytearray)
+    network: RunNetwork | None = None
     started: float = field(default_factory=time.monotonic)
 
 
@@ -208,6 +210,7 @@ class Runner:
         except BaseException:
             for fd in (control_w, result_r, err_r):
                 os.close(fd)
+            plan.close_info()
             if plan.cgroup is not None:
                 await plan.cgroup.remove()
             raise
@@ -225,7 +228,15 @@ class Runner:
         )
         tail = bytearray()
         stderr_task = asyncio.create_task(_drain(err_r, tail))
-        return _Process(plan, proc, reader, control, results, stderr_task, tail)
+        process = _Process(plan, proc, reader, control, results, stderr_task, tail)
+        # Node starts meanwhile; the call (and so the tool's code) waits for the network.
+        try:
+            process.network = await self._sandbox.attach_network(plan)
+        except BaseException:
+            plan.close_info()
+            await self._kill(process)
+            raise
+        return process
 
     async def _call(self, process: _Process, call: ToolCall, timeout_ms: int) -> RunOutcome:
         # The result line must start with this: the tool shares the harness's pipe and realm,
@@ -324,6 +335,8 @@ class Runner:
         process.stderr_task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await process.stderr_task
+        if process.network is not None:
+            await process.network.close()
         if process.plan.cgroup is not None:
             await process.plan.cgroup.remove()
         if process.plan.scratch is not None:

@@ -3,9 +3,10 @@
 Under bubblewrap a tool sees a read-only system (/usr and the library dirs, a few /etc files),
 its own package at /pkg (read-only), the harness at /harness, sized private tmpfs at /tmp (also
 its HOME and cwd) and /dev/shm, a fresh /proc and a read-only /dev, and nothing else: not the
-service's files, not the store's other packages. It runs as `nobody` in new user, PID, IPC, UTS
-and cgroup namespaces (and a new network namespace when the network is off), cannot make user
-namespaces of its own (--disable-userns), under a seccomp filter (seccomp.py). bwrap's options
+service's files, not the store's other packages. It runs as `nobody` in new user, PID, IPC, UTS,
+cgroup and network namespaces (network.py: loopback only, or a user-mode stack that reaches
+only non-local addresses), cannot make user namespaces of its own (--disable-userns), under a
+seccomp filter (seccomp.py). bwrap's options
 travel through a pipe, so the sandbox's /proc/1/cmdline shows no host path. Without bubblewrap
 a tool is a separate process in its own process group with a private HOME, and can read
 whatever the service's user can. Either way the run is capped as a whole (limits.py).
@@ -13,17 +14,19 @@ whatever the service's user can. Either way the run is capped as a whole (limits
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from .config import Settings
 from .limits import Limits, RunCgroup
+from .network import DNS, NetworkStack, RunNetwork, parse_networks, read_some
 from .seccomp import filter_program
 
 __all__ = ["HARNESS", "Sandbox", "SandboxPlan"]
@@ -36,7 +39,6 @@ _ETC_FILES = (
     "/etc/ssl",
     "/etc/ca-certificates",
     "/etc/pki",
-    "/etc/resolv.conf",
     "/etc/hosts",
     "/etc/nsswitch.conf",
     "/etc/host.conf",
@@ -62,11 +64,18 @@ class SandboxPlan:
     scratch: Path | None  # host dir to delete when the process is gone
     pass_fds: tuple[int, ...] = ()
     cgroup: RunCgroup | None = None
+    # The read end of bwrap's --info-fd (ours, at most one): where the run's pid comes from.
+    info_fds: list[int] = field(default_factory=list)
 
     def close_fds(self) -> None:
         """Close our copies of the descriptors handed to the process."""
         for fd in self.pass_fds:
             os.close(fd)
+
+    def close_info(self) -> None:
+        """Close the read end of bwrap's info pipe (once the network is attached)."""
+        while self.info_fds:
+            os.close(self.info_fds.pop())
 
 
 class Sandbox:
@@ -96,6 +105,13 @@ class Sandbox:
         self._etc.mkdir(parents=True, exist_ok=True)
         (self._etc / "passwd").write_text(_PASSWD)
         (self._etc / "group").write_text(_GROUP)
+        # The host's resolver is not reachable from the run's namespace; slirp4netns's is.
+        (self._etc / "resolv.conf").write_text(f"nameserver {DNS}\n")
+        self.network: NetworkStack | None = None
+        if self.bwrap and settings.network:
+            self.network = NetworkStack(
+                parse_networks(settings.network_allow), parse_networks(settings.network_deny)
+            )
         self.limits = Limits(settings.memory_mb, settings.max_tasks)
         self._seccomp = filter_program()
         if self.bwrap and self._seccomp is None:
@@ -119,8 +135,28 @@ class Sandbox:
         return self._plan([self.node, *node_args, harness, *fds], entry_dir)
 
     def version_command(self) -> SandboxPlan:
-        """`node --version`, run the way tools are (proves the sandbox works on this host)."""
-        return self._plan([self.node, "--version"], self._etc)
+        """Node's version, printed once stdin ends, run the way tools are (proves the sandbox
+        and its network work on this host)."""
+        script = "require('fs').readFileSync(0); console.log(process.version)"
+        return self._plan([self.node, "-e", script], self._etc)
+
+    async def attach_network(self, plan: SandboxPlan) -> RunNetwork | None:
+        """Attach the network to the started run of `plan` (None with the network off);
+        the tool must not run before this returns."""
+        if self.network is None or not plan.info_fds:
+            return None
+        try:
+            info = b""
+            while not info.rstrip().endswith(b"}"):
+                chunk = await read_some(plan.info_fds[0])
+                if not chunk:
+                    raise RuntimeError("bubblewrap ended before it started the sandbox")
+                info += chunk
+        finally:
+            plan.close_info()
+        pid = int(json.loads(info)["child-pid"])
+        cgroup = plan.cgroup
+        return await self.network.attach(pid, cgroup.join if cgroup is not None else _no_join)
 
     def _plan(self, command: list[str], entry_dir: Path) -> SandboxPlan:
         cgroup = self.limits.child() if self.limits.cgroups else None
@@ -132,19 +168,27 @@ class Sandbox:
                 argv = [*prefix, *command]
                 return SandboxPlan(argv, env, str(scratch), str(entry_dir), scratch, (), cgroup)
             piped: list[int] = []
+            info: int | None = None
             try:
                 options = self._bwrap_args(entry_dir)
+                if self.network is not None:
+                    info, info_w = os.pipe()
+                    piped.append(info_w)
+                    options += ["--info-fd", str(info_w)]
                 if self._seccomp is not None:
                     piped.append(_pipe_with(self._seccomp))
                     options += ["--seccomp", str(piped[-1])]
                 # Through a pipe, so the sandbox's /proc/1/cmdline shows no host path.
                 piped.append(_pipe_with(b"".join(os.fsencode(a) + b"\0" for a in options)))
             except BaseException:
-                for fd in piped:
+                for fd in [*piped, *([info] if info is not None else [])]:
                     os.close(fd)
                 raise
             argv = [*prefix, str(self._bwrap_path), "--args", str(piped[-1]), "--", *command]
-            return SandboxPlan(argv, self._env("/tmp"), "/", "/pkg", None, tuple(piped), cgroup)
+            infos = [info] if info is not None else []
+            return SandboxPlan(
+                argv, self._env("/tmp"), "/", "/pkg", None, tuple(piped), cgroup, infos
+            )
         except BaseException:
             if cgroup is not None:
                 for path in reversed(cgroup.dirs):
@@ -166,8 +210,7 @@ class Sandbox:
         ]  # fmt: skip
         if self._disable_userns:
             args.append("--disable-userns")
-        if not self._settings.network:
-            args.append("--unshare-net")
+        args.append("--unshare-net")  # loopback only, until attach_network
         for path in _SYSTEM_DIRS:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
@@ -181,6 +224,7 @@ class Sandbox:
         args += [
             "--ro-bind", str(self._etc / "passwd"), "/etc/passwd",
             "--ro-bind", str(self._etc / "group"), "/etc/group",
+            "--ro-bind", str(self._etc / "resolv.conf"), "/etc/resolv.conf",
             "--proc", "/proc", "--dev", "/dev",
             "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
@@ -191,6 +235,10 @@ class Sandbox:
             "--chdir", "/tmp",
         ]  # fmt: skip
         return args
+
+
+def _no_join(pid: int) -> None:
+    """Without cgroups slirp4netns stays where it is (it dies with the run anyway)."""
 
 
 def _pipe_with(data: bytes) -> int:

@@ -1,0 +1,256 @@
+"""A tool run's network: a namespace of its own, and with the network on, a user-mode stack.
+
+Every bubblewrap run gets a network namespace of its own (--unshare-net), so the host's
+loopback services and abstract unix sockets are out of reach. With the network off it has
+loopback only. With the network on, slirp4netns (a user-mode TCP/IP stack: the tool's
+packets become ordinary sockets of the slirp4netns process on the host) is attached to the
+run's namespace through a TAP device, and the namespace gets its address, default route and
+one `prohibit` route per denied range before any tool code runs: loopback, private,
+link-local, CGNAT, multicast and reserved ranges, and every local address of the host (read
+from /proc/net/fib_trie at each run), minus the ranges the operator allows. slirp4netns runs
+with --disable-host-loopback (its gateway 10.0.2.2 never reaches the host's 127.0.0.1) and
+in a sandbox of its own, and dies with the run or the service. The tool runs as an
+unprivileged user without capabilities and cannot make namespaces, so it cannot change the
+routes. IPv6 is not offered. We do the interface configuration ourselves rather than
+slirp4netns --configure: that one also touches `lo`, racing bubblewrap's own loopback setup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import ctypes.util
+import fcntl
+import ipaddress
+import logging
+import os
+import shutil
+import signal
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+__all__ = ["DEFAULT_DENY", "NetworkStack", "RunNetwork", "parse_networks"]
+
+log = logging.getLogger("tpmjs_executor.network")
+
+Net = ipaddress.IPv4Network
+
+# Where a tool may not connect, on top of the host's own addresses (RFC 6890 special ranges).
+DEFAULT_DENY = (
+    "0.0.0.0/8",  # "this host": 0.0.0.0 reaches the host's own listeners
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",  # link-local, cloud metadata services
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "224.0.0.0/4",  # multicast
+    "240.0.0.0/4",  # reserved and broadcast
+)
+TAP = "tap0"
+_SUBNET = Net("10.0.2.0/24")  # slirp4netns's: gateway .2 (host, loopback disabled), DNS .3
+_ADDRESS = "10.0.2.100/24"
+_GATEWAY = "10.0.2.2"
+DNS = "10.0.2.3"
+_MTU = 65520
+_NS_GET_USERNS = 0xB701  # _IO(0xb7, 0x1), linux/nsfs.h
+_PR_SET_PDEATHSIG = 1
+_SETUP_TIMEOUT_S = 10.0
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def parse_networks(text: str) -> list[Net]:
+    """Comma- or space-separated IPv4 CIDR ranges (ValueError naming a bad one)."""
+    nets = []
+    for item in text.replace(",", " ").split():
+        try:
+            nets.append(Net(item, strict=True))
+        except ValueError as exc:
+            raise ValueError(f"{item!r} is not an IPv4 network in CIDR form ({exc})") from None
+    return nets
+
+
+def host_addresses(fib_trie: str | None = None) -> list[Net]:
+    """The host's local IPv4 addresses (as /32), from the kernel's local routing table."""
+    if fib_trie is None:
+        try:
+            fib_trie = Path("/proc/net/fib_trie").read_text()
+        except OSError:
+            return []
+    found: set[Net] = set()
+    last = ""
+    for line in fib_trie.splitlines():
+        text = line.strip()
+        if text.startswith("|-- "):
+            last = text[4:]
+        elif text.startswith("/32 host LOCAL") and last:
+            found.add(Net(f"{last}/32"))
+    return sorted(found)
+
+
+def _subtract(nets: Iterable[Net], holes: Iterable[Net]) -> list[Net]:
+    """The addresses of `nets` outside every hole, as few networks as possible."""
+    pieces = list(ipaddress.collapse_addresses(nets))
+    for hole in holes:
+        rest: list[Net] = []
+        for piece in pieces:
+            if piece.subnet_of(hole):
+                continue
+            if hole.subnet_of(piece):
+                rest.extend(piece.address_exclude(hole))
+            else:
+                rest.append(piece)
+        pieces = rest
+    return sorted(ipaddress.collapse_addresses(pieces))
+
+
+class NetworkStack:
+    """slirp4netns, nsenter and ip, found at start, and the policy every run gets."""
+
+    def __init__(self, allow: Iterable[Net] = (), deny: Iterable[Net] = ()) -> None:
+        self.allow = list(allow)
+        self.deny = [*parse_networks(" ".join(DEFAULT_DENY)), *deny]
+        missing = [t for t in ("slirp4netns", "nsenter", "ip") if shutil.which(t) is None]
+        if missing:
+            raise ValueError(
+                f"the network on needs {' and '.join(missing)} (apt-get install slirp4netns "
+                f"iproute2 util-linux); install it, or pass --no-network"
+            )
+        self._slirp, self._nsenter, self._ip = (
+            str(shutil.which(t)) for t in ("slirp4netns", "nsenter", "ip")
+        )
+
+    def denied(self) -> list[Net]:
+        """What a run may not reach now: the deny-list and the host's addresses, minus the
+        allowed ranges and slirp4netns's own subnet."""
+        return _subtract([*self.deny, *host_addresses()], [*self.allow, _SUBNET])
+
+    def script(self) -> bytes:
+        """The `ip -batch` commands that configure a run's namespace."""
+        lines = [
+            f"link set {TAP} mtu {_MTU} up",
+            f"address add {_ADDRESS} dev {TAP}",
+            f"route add default via {_GATEWAY} dev {TAP}",
+            *(f"route add prohibit {net}" for net in self.denied()),
+        ]
+        return "".join(line + "\n" for line in lines).encode()
+
+    async def attach(self, pid: int, join: Callable[[int], None]) -> RunNetwork:
+        """Give the network namespace of `pid` a slirp4netns stack and its routes (ready on
+        return; `join(pid)` puts slirp4netns into the run's cgroup)."""
+        net_fd = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        fds = [net_fd]
+        try:
+            # The user namespace that owns the network namespace: entering it gives the
+            # service (root or not) CAP_NET_ADMIN there, as bubblewrap's creator.
+            user_fd = fcntl.ioctl(net_fd, _NS_GET_USERNS)
+            fds.append(user_fd)
+            ready_r, ready_w = os.pipe()
+            fds += [ready_r, ready_w]
+            exit_r, exit_w = os.pipe()
+            fds += [exit_r]
+            user, net = f"/proc/self/fd/{user_fd}", f"/proc/self/fd/{net_fd}"
+            argv = [
+                self._slirp, f"--mtu={_MTU}", "--disable-host-loopback",
+                "--enable-sandbox", "--enable-seccomp",
+                f"--ready-fd={ready_w}", f"--exit-fd={exit_r}",
+                f"--userns-path={user}", "--netns-type=path", net, TAP,
+            ]  # fmt: skip
+            try:
+                slirp = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.DEVNULL,
+                    pass_fds=(user_fd, net_fd, ready_w, exit_r),
+                    start_new_session=True,
+                    preexec_fn=_die_with(os.getpid()),
+                )
+            except BaseException:
+                os.close(exit_w)
+                raise
+            run = RunNetwork(slirp, exit_w)
+            os.close(ready_w)
+            fds.remove(ready_w)
+            try:
+                join(slirp.pid)
+                async with asyncio.timeout(_SETUP_TIMEOUT_S):
+                    await self._configure(slirp, ready_r, user, net, (user_fd, net_fd))
+            except BaseException:
+                await run.close()
+                raise
+            return run
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    async def _configure(
+        self, slirp: asyncio.subprocess.Process, ready_r: int, user: str, net: str,
+        fds: tuple[int, int],
+    ) -> None:  # fmt: skip
+        if await read_some(ready_r) != b"1":
+            status = await slirp.wait()
+            raise RuntimeError(f"slirp4netns did not start (exit status {status})")
+        ip = await asyncio.create_subprocess_exec(
+            self._nsenter, f"--user={user}", f"--net={net}", "--preserve-credentials",
+            self._ip, "-batch", "-",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE, pass_fds=fds,
+        )  # fmt: skip
+        _, err = await ip.communicate(self.script())
+        if ip.returncode != 0:
+            raise RuntimeError(f"could not configure the tool's network: {err.decode()[-300:]}")
+
+
+class RunNetwork:
+    """The slirp4netns of one run; `close()` ends it."""
+
+    def __init__(self, process: asyncio.subprocess.Process, exit_w: int) -> None:
+        self.process = process
+        self._exit_w: int | None = exit_w
+
+    async def close(self) -> None:
+        """Ask slirp4netns to exit (its exit descriptor closes), kill it if it lingers."""
+        if self._exit_w is not None:
+            os.close(self._exit_w)
+            self._exit_w = None
+        try:
+            async with asyncio.timeout(1.0):
+                await self.process.wait()
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
+
+
+async def read_some(fd: int) -> bytes:
+    """What a non-blocking read of `fd` first gives (b"" at its end), without a thread."""
+    loop = asyncio.get_running_loop()
+    os.set_blocking(fd, False)
+    got: asyncio.Future[bytes] = loop.create_future()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not got.done():
+            got.set_result(data)
+
+    loop.add_reader(fd, readable)
+    try:
+        return await got
+    finally:
+        loop.remove_reader(fd)
+
+
+def _die_with(parent: int) -> Callable[[], None]:
+    def setup() -> None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return setup
