@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml backends/otari-sandbox/pyproject.toml backends/tpmjs-ex
 	  echo "setup: installing bubblewrap (needed by the sandboxes)"; \
 	  (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1 || \
 	  echo "setup: could not install bubblewrap; sandbox tests will fail" >&2; }
+	@{ command -v slirp4netns && command -v nsenter && command -v ip; } >/dev/null 2>&1 || { \
+	  echo "setup: installing slirp4netns and iproute2 (tools' network in tpmjs-executor)"; \
+	  (apt-get update -qq && apt-get install -y -qq slirp4netns iproute2 util-linux) >/dev/null 2>&1 || \
+	  echo "setup: could not install slirp4netns; tpmjs-executor needs --no-network" >&2; }
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "setup: installing chromium (the browser test of /docs)"; \
 	  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 || \

@@ -8,8 +8,9 @@ run's namespace through a TAP device, and the namespace gets its address, defaul
 one `prohibit` route per denied range before any tool code runs: loopback, private,
 link-local, CGNAT, multicast and reserved ranges, and every local address of the host (read
 from /proc/net/fib_trie at each run), minus the ranges the operator allows. slirp4netns runs
-with --disable-host-loopback (its gateway 10.0.2.2 never reaches the host's 127.0.0.1) and
-in a sandbox of its own, and dies with the run or the service. The tool runs as an
+with --disable-host-loopback (its gateway 10.0.2.2 never reaches the host's 127.0.0.1), under
+its seccomp filter (and in its sandbox when the service runs as root), and dies with the run
+or the service. The tool runs as an
 unprivileged user without capabilities and cannot make namespaces, so it cannot change the
 routes. IPv6 is not offered. We do the interface configuration ourselves rather than
 slirp4netns --configure: that one also touches `lo`, racing bubblewrap's own loopback setup.
@@ -151,9 +152,13 @@ class NetworkStack:
             exit_r, exit_w = os.pipe()
             fds += [exit_r]
             user, net = f"/proc/self/fd/{user_fd}", f"/proc/self/fd/{net_fd}"
+            # --enable-sandbox (a mount namespace of its own, capabilities dropped) becomes
+            # uid 0 in the run's user namespace when not run by root, where bubblewrap maps
+            # only the tool's uid: there it cannot start, so only root asks for it.
+            sandbox = ["--enable-sandbox"] if os.geteuid() == 0 else []
             argv = [
                 self._slirp, f"--mtu={_MTU}", "--disable-host-loopback",
-                "--enable-sandbox", "--enable-seccomp",
+                *sandbox, "--enable-seccomp",
                 f"--ready-fd={ready_w}", f"--exit-fd={exit_r}",
                 f"--userns-path={user}", "--netns-type=path", net, TAP,
             ]  # fmt: skip
