@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import fcntl
 import ipaddress
 import logging
 import os
 import shutil
-import signal
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from . import reaper
 
 __all__ = ["DEFAULT_DENY", "NetworkStack", "RunNetwork", "parse_networks"]
 
@@ -56,9 +55,7 @@ _GATEWAY = "10.0.2.2"
 DNS = "10.0.2.3"
 _MTU = 65520
 _NS_GET_USERNS = 0xB701  # _IO(0xb7, 0x1), linux/nsfs.h
-_PR_SET_PDEATHSIG = 1
 _SETUP_TIMEOUT_S = 10.0
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
 
 def parse_networks(text: str) -> list[Net]:
@@ -163,15 +160,17 @@ class NetworkStack:
                 f"--userns-path={user}", "--netns-type=path", net, TAP,
             ]  # fmt: skip
             try:
-                slirp = await asyncio.create_subprocess_exec(
-                    *argv,
-                    stdin=asyncio.subprocess.DEVNULL,
-                    stdout=asyncio.subprocess.DEVNULL,
-                    stderr=asyncio.subprocess.DEVNULL,
-                    pass_fds=(user_fd, net_fd, ready_w, exit_r),
-                    start_new_session=True,
-                    preexec_fn=_die_with(os.getpid()),
-                )
+                with reaper.spawning():
+                    slirp = await asyncio.create_subprocess_exec(
+                        *argv,
+                        stdin=asyncio.subprocess.DEVNULL,
+                        stdout=asyncio.subprocess.DEVNULL,
+                        stderr=asyncio.subprocess.DEVNULL,
+                        pass_fds=(user_fd, net_fd, ready_w, exit_r),
+                        start_new_session=True,
+                        preexec_fn=reaper.dying_with(os.getpid()),
+                    )
+                    reaper.track(slirp.pid)
             except BaseException:
                 os.close(exit_w)
                 raise
@@ -197,13 +196,23 @@ class NetworkStack:
         if await read_some(ready_r) != b"1":
             status = await slirp.wait()
             raise RuntimeError(f"slirp4netns did not start (exit status {status})")
-        ip = await asyncio.create_subprocess_exec(
-            self._nsenter, f"--user={user}", f"--net={net}", "--preserve-credentials",
-            self._ip, "-batch", "-",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE, pass_fds=fds,
-        )  # fmt: skip
-        _, err = await ip.communicate(self.script())
+        with reaper.spawning():
+            ip = await asyncio.create_subprocess_exec(
+                self._nsenter, f"--user={user}", f"--net={net}", "--preserve-credentials",
+                self._ip, "-batch", "-",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE, pass_fds=fds,
+                preexec_fn=reaper.dying_with(os.getpid()),
+            )  # fmt: skip
+            reaper.track(ip.pid)
+        try:
+            _, err = await ip.communicate(self.script())
+        finally:
+            if ip.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    ip.kill()
+                await ip.wait()
+            reaper.untrack(ip.pid)
         if ip.returncode != 0:
             raise RuntimeError(f"could not configure the tool's network: {err.decode()[-300:]}")
 
@@ -227,6 +236,7 @@ class RunNetwork:
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
             await self.process.wait()
+        reaper.untrack(self.process.pid)
 
 
 async def read_some(fd: int) -> bytes:
@@ -250,12 +260,3 @@ async def read_some(fd: int) -> bytes:
         return await got
     finally:
         loop.remove_reader(fd)
-
-
-def _die_with(parent: int) -> Callable[[], None]:
-    def setup() -> None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return setup

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import os
 import re
-import resource
 import shutil
 import signal
-from collections.abc import Callable
 from pathlib import Path
 
 from . import reaper
@@ -34,22 +30,6 @@ _ERROR_LINE = re.compile(r"^npm (?:error|ERR!) (?!code )(.+)$", re.MULTILINE)
 _WATCH_INTERVAL_S = 0.25
 _CACHE = ".npm-cache"  # inside the install folder; removed before the entry is kept
 _NO_GIT = "/nonexistent/git-is-disabled"
-_PR_SET_PDEATHSIG = 1
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-
-
-def _child_setup(parent: int, max_file_bytes: int | None) -> Callable[[], None]:
-    """The preexec function of an npm child: die with `parent`, cap the size of any file."""
-
-    def setup() -> None:
-        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl: nobody would kill us
-            os._exit(1)
-        if max_file_bytes is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
-
-    return setup
-
 
 def _over_limits(
     root: Path, max_bytes: int | None, max_files: int | None, max_download: int | None
@@ -142,7 +122,7 @@ class Npm:
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.PIPE,
                 start_new_session=True,
-                preexec_fn=_child_setup(os.getpid(), max_file),
+                preexec_fn=reaper.dying_with(os.getpid(), max_file),
             )
             reaper.track(proc.pid)
         done = asyncio.ensure_future(proc.communicate())

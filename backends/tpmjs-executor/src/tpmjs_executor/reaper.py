@@ -13,12 +13,24 @@ import contextlib
 import ctypes
 import ctypes.util
 import os
-from collections.abc import Iterator
+import resource
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["become_subreaper", "list_children", "reap_orphans", "spawning", "track", "untrack"]
+__all__ = [
+    "become_subreaper",
+    "dying_with",
+    "list_children",
+    "reap_orphans",
+    "spawning",
+    "track",
+    "untrack",
+]
 
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 _tracked: set[int] = set()
 _spawns_in_progress: list[None] = []  # one item per process being started
 
@@ -26,10 +38,23 @@ _spawns_in_progress: list[None] = []  # one item per process being started
 def become_subreaper() -> bool:
     """Ask Linux to re-parent orphaned descendants to this process; False when unsupported."""
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
-    except (OSError, AttributeError):
+        return bool(_libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    except AttributeError:
         return False
+
+
+def dying_with(parent: int, max_file_bytes: int | None = None) -> Callable[[], None]:
+    """The preexec function of a helper child (npm, slirp4netns): die with `parent` however it
+    dies (PR_SET_PDEATHSIG), optionally cap the size of any file it writes."""
+
+    def setup() -> None:
+        _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl: nobody would kill us
+            os._exit(1)
+        if max_file_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (max_file_bytes, max_file_bytes))
+
+    return setup
 
 
 @contextlib.contextmanager
