@@ -126,7 +126,7 @@ def test_a_tool_reaches_no_service_of_the_host_by_default(
     before = remote.accepted
     boxed = _connect(settings.with_overrides(isolation="bwrap"), *targets)
     assert boxed[loopback] == boxed[this_host] == "ECONNREFUSED"  # the sandbox's own loopback
-    assert boxed[gateway] in ("ENETUNREACH", "ECONNREFUSED")  # --disable-host-loopback
+    assert boxed[gateway] == "EACCES"  # prohibited, besides --disable-host-loopback
     assert boxed[address] == "EACCES"  # the host's own addresses are denied (prohibit route)
     assert boxed[unix] == "ECONNREFUSED"  # abstract sockets belong to the network namespace
     assert boxed["self"] == "connected"
@@ -243,7 +243,13 @@ def test_the_deny_list_and_its_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
         assert not blocked(address), address
     for address in host_addresses():
         assert blocked(str(address.network_address)), address
-    assert net("10.0.2.0/24") not in denied and b"route add default via 10.0.2.2" in stack.script()
+    # Slirp's gateway is the host: denied even when its whole range is allowed.
+    for each in (stack, NetworkStack(parse_networks("10.0.0.0/8,192.0.2.0/24"))):
+        denied = each.denied()
+        assert blocked("10.0.2.2") and not blocked("10.0.2.3")
+        assert all(n.prefixlen > 24 for n in denied if n.subnet_of(net("10.0.2.0/24")))
+        script = each.script().decode()
+        assert script.index("default via 10.0.2.2") < script.index("prohibit 10.0.2.2/32")
     with pytest.raises(ValidationError, match="not an IPv4 network"):
         Settings(network_allow="10.0.0.1/8")
     monkeypatch.setenv("EXECUTOR_NETWORK_ALLOW", "192.0.2.0/24, 198.51.100.0/24")

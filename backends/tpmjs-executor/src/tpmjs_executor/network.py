@@ -49,8 +49,8 @@ DEFAULT_DENY = (
     "240.0.0.0/4",  # reserved and broadcast
 )
 TAP = "tap0"
-_SUBNET = Net("10.0.2.0/24")  # slirp4netns's: gateway .2 (host, loopback disabled), DNS .3
-_ADDRESS = "10.0.2.100/24"
+_SUBNET = Net("10.0.2.0/24")  # slirp4netns's: gateway .2 (the host), DNS .3
+_ADDRESS = "10.0.2.100/24"  # local: a prohibit route does not apply to it
 _GATEWAY = "10.0.2.2"
 DNS = "10.0.2.3"
 _MTU = 65520
@@ -120,16 +120,20 @@ class NetworkStack:
         )
 
     def denied(self) -> list[Net]:
-        """What a run may not reach now: the deny-list and the host's addresses, minus the
-        allowed ranges and slirp4netns's own subnet."""
-        return _subtract([*self.deny, *host_addresses()], [*self.allow, _SUBNET])
+        """What a run may not reach now, one route each: the deny-list and the host's
+        addresses minus the allowed ranges; and, whatever is allowed, slirp4netns's subnet
+        but its DNS (its gateway is the host: --disable-host-loopback refuses it, and so does
+        this route). Those last pieces stay apart: a /24 route would be its connected route,
+        and one less specific would lose to it."""
+        wide = _subtract([*self.deny, *host_addresses()], [*self.allow, _SUBNET])
+        return [*wide, *_subtract([_SUBNET], [Net(f"{DNS}/32")])]
 
     def script(self) -> bytes:
         """The `ip -batch` commands that configure a run's namespace."""
         lines = [
             f"link set {TAP} mtu {_MTU} up",
             f"address add {_ADDRESS} dev {TAP}",
-            f"route add default via {_GATEWAY} dev {TAP}",
+            f"route add default via {_GATEWAY} dev {TAP}",  # before its address is prohibited
             *(f"route add prohibit {net}" for net in self.denied()),
         ]
         return "".join(line + "\n" for line in lines).encode()
