@@ -254,3 +254,17 @@ def test_the_deny_list_and_its_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
         Settings(network_allow="10.0.0.1/8")
     monkeypatch.setenv("EXECUTOR_NETWORK_ALLOW", "192.0.2.0/24, 198.51.100.0/24")
     assert Settings().network_allow == "192.0.2.0/24,198.51.100.0/24"
+
+
+def test_the_network_on_without_slirp4netns_refuses_to_start(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for tool in ("node", "bwrap", "nsenter", "ip"):
+        found = shutil.which(tool)
+        assert found is not None
+        (tmp_path / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ValueError, match=r"needs slirp4netns .*or pass --no-network"):
+        Executor(settings.with_overrides(isolation="bwrap"))
+    offline = Executor(settings.with_overrides(isolation="bwrap", network=False))  # fine
+    offline.sandbox.limits.remove()
