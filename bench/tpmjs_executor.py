@@ -13,7 +13,9 @@ Run: `make bench` or `.venv/bin/python bench/tpmjs_executor.py [--runs N] [--iso
 `--json F` saves the medians; `--baseline F` prints them beside this run's (before/after: run
 the older checkout with `--json`, then this one with `--baseline`). `--soak SECONDS` instead
 runs one executor under a bounded mixed load (loopback only) and samples its RSS, open
-descriptors and processes, which must stay flat.
+descriptors and processes, which must stay flat. `--network-ab PAIRS` instead times the
+tools' network: two executors, network on (slirp4netns) and off, called in turn with a fresh
+sandbox per call, so that both see the same machine load.
 """
 
 from __future__ import annotations
@@ -150,6 +152,35 @@ def measure(
     return out
 
 
+def network_ab(registry: NpmRegistry, work: Path, pairs: int) -> None:
+    """Warm one-file tool, fresh process per call, network on and off interleaved."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXECUTOR_", "npm_config"))}
+    servers = {}
+    for label, extra in (("on", []), ("off", ["--no-network"])):
+        args = ["--registry", registry.url, "--store-dir", str(work / f"store-{label}"),
+                "--pool-size", "0", "--isolation", "bwrap", "--log-level", "warning", *extra]  # fmt: skip
+        servers[label] = ExecutorProcess(args, env, work / f"server-{label}.log")
+    body = {"packageName": "@bench/small-0", "name": "echoTool", "version": "1.0.0"}
+    samples: dict[str, list[float]] = {"on": [], "off": []}
+    try:
+        clients = {k: httpx.Client(base_url=v.url, timeout=60) for k, v in servers.items()}
+        for client in clients.values():
+            call(client, body)  # install
+        for i in range(pairs):
+            for label in ("on", "off") if i % 2 else ("off", "on"):
+                samples[label].append(call(clients[label], body))
+        for client in clients.values():
+            client.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+    print("tpmjs-executor warm one-file tool, fresh sandbox per call, interleaved")
+    for label in ("off", "on"):
+        print(row(f"network {label}", samples[label]))
+    extra = [a - b for a, b in zip(samples["on"], samples["off"], strict=True)]
+    print(f"  on - off per pair: median {statistics.median(extra) * 1000:+.1f} ms")
+
+
 SOAK_LOAD: list[tuple[str, str, dict[str, Any]]] = [
     ("@fixture/esm-tools", "echoTool", {"i": 1}),
     ("@tpmjs/hello", "helloWorldTool", {"includeTimestamp": True}),
@@ -274,8 +305,17 @@ def main() -> None:
     parser.add_argument(
         "--no-network", action="store_true", help="tools without network (no slirp4netns)"
     )
+    parser.add_argument("--network-ab", type=int, help="pairs of calls, network on and off")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tpmjs-bench-"))
+    if args.network_ab:
+        try:
+            with NpmRegistry() as registry:
+                publish_cold_packages(registry, work, 1)
+                network_ab(registry, work, args.network_ab)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     if args.soak:
         try:
             with NpmRegistry() as registry:

@@ -150,7 +150,7 @@ class Executor:
             plan.close_fds()
         network = problem = None
         try:
-            network = await self.sandbox.attach_network(plan)
+            network = await self.sandbox.attach_network(plan, proc.pid)
         except Exception as exc:  # the sandbox's network does not work here: refuse to start
             problem = f"{exc} (or pass --no-network)"
         out, _ = await proc.communicate(b"")

@@ -138,12 +138,20 @@ class NetworkStack:
         ]
         return "".join(line + "\n" for line in lines).encode()
 
-    async def attach(self, pid: int, join: Callable[[int], None]) -> RunNetwork:
-        """Give the network namespace of `pid` a slirp4netns stack and its routes (ready on
-        return; `join(pid)` puts slirp4netns into the run's cgroup)."""
+    async def attach(self, pid: int, parent: int, join: Callable[[int], None]) -> RunNetwork:
+        """Give the network namespace of `pid` (a child of bubblewrap, `parent`) a slirp4netns
+        stack and its routes (ready on return; `join(pid)` puts slirp4netns into the run's
+        cgroup)."""
         net_fd = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
         fds = [net_fd]
         try:
+            # Never the host's namespace: had the sandbox died and its pid been reused, the
+            # namespace opened above would be another process's. Still bwrap's child after the
+            # open means it was the sandbox's (bwrap, not yet reaped, forks only that one).
+            own = os.stat("/proc/self/ns/net")
+            opened = os.fstat(net_fd)
+            if (opened.st_dev, opened.st_ino) == (own.st_dev, own.st_ino) or _ppid(pid) != parent:
+                raise RuntimeError("the sandbox ended before its network was attached")
             # The user namespace that owns the network namespace: entering it gives the
             # service (root or not) CAP_NET_ADMIN there, as bubblewrap's creator.
             user_fd = fcntl.ioctl(net_fd, _NS_GET_USERNS)
@@ -241,6 +249,14 @@ class RunNetwork:
                 self.process.kill()
             await self.process.wait()
         reaper.untrack(self.process.pid)
+
+
+def _ppid(pid: int) -> int | None:
+    """The parent of `pid`, None when it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 async def read_some(fd: int) -> bytes:

@@ -231,7 +231,7 @@ class Runner:
         process = _Process(plan, proc, reader, control, results, stderr_task, tail)
         # Node starts meanwhile; the call (and so the tool's code) waits for the network.
         try:
-            process.network = await self._sandbox.attach_network(plan)
+            process.network = await self._sandbox.attach_network(plan, proc.pid)
         except BaseException:
             plan.close_info()
             await self._kill(process)

@@ -140,7 +140,7 @@ class Sandbox:
         script = "require('fs').readFileSync(0); console.log(process.version)"
         return self._plan([self.node, "-e", script], self._etc)
 
-    async def attach_network(self, plan: SandboxPlan) -> RunNetwork | None:
+    async def attach_network(self, plan: SandboxPlan, bwrap_pid: int) -> RunNetwork | None:
         """Attach the network to the started run of `plan` (None with the network off);
         the tool must not run before this returns."""
         if self.network is None or not plan.info_fds:
@@ -156,7 +156,8 @@ class Sandbox:
             plan.close_info()
         pid = int(json.loads(info)["child-pid"])
         cgroup = plan.cgroup
-        return await self.network.attach(pid, cgroup.join if cgroup is not None else _no_join)
+        join = cgroup.join if cgroup is not None else _no_join
+        return await self.network.attach(pid, bwrap_pid, join)
 
     def _plan(self, command: list[str], entry_dir: Path) -> SandboxPlan:
         cgroup = self.limits.child() if self.limits.cgroups else None
