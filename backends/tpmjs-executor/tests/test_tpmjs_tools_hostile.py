@@ -13,6 +13,7 @@ from tpmjs_executor.config import Settings
 from tpmjs_executor.executor import ExecutionRequest, ExecutionResult, Executor
 from tpmjs_executor.jsonvalues import MAX_DEPTH
 from tpmjs_executor.limits import Limits
+from tpmjs_executor.sandbox import HARNESS
 from tpmjs_executor.seccomp import filter_program
 from tpmjs_support import run, with_executor
 
@@ -208,12 +209,21 @@ def test_the_seccomp_program_is_well_formed() -> None:
 
 @needs_bwrap
 def test_host_paths_are_not_visible_in_the_sandbox(settings: Settings) -> None:
-    paths = ["/proc/1/cmdline", "/proc/1/environ", "/proc/self/cmdline", "/proc/self/environ"]
+    paths = ["/proc/1/cmdline", "/proc/1/environ", "/proc/self/cmdline", "/proc/self/environ",
+             "/proc/self/mountinfo", "/etc/passwd", "/etc/resolv.conf"]  # fmt: skip
     (result,) = calls(
         settings.with_overrides(isolation="bwrap"), hostile("readTool", params={"paths": paths})
     )
     assert result.success, result
+    mounts = result.output.pop("/proc/self/mountinfo").splitlines()
     for path, text in result.output.items():
         assert str(settings.store_dir) not in text, (path, text)
         assert "/work/" not in text and "packages/" not in text, (path, text)
     assert "--args" in result.output["/proc/1/cmdline"]
+    assert result.output["/etc/resolv.conf"] == "nameserver 10.0.2.3\n"
+    assert "nobody:x:65534" in result.output["/etc/passwd"]
+    # /etc files and the harness come from pipes; only /pkg's line still names the store
+    # (the source of a bind mount is shown relative to its filesystem: see the README).
+    harness = str(HARNESS.parent)
+    assert not [line for line in mounts if harness in line or "sandbox-etc" in line], mounts
+    assert [line.split()[4] for line in mounts if str(settings.store_dir) in line] == ["/pkg"]

@@ -7,7 +7,8 @@ service's files, not the store's other packages. It runs as `nobody` in new user
 cgroup and network namespaces (network.py: loopback only, or a user-mode stack that reaches
 only non-local addresses), cannot make user namespaces of its own (--disable-userns), under a
 seccomp filter (seccomp.py). bwrap's options
-travel through a pipe, so the sandbox's /proc/1/cmdline shows no host path. Without bubblewrap
+travel through a pipe, so the sandbox's /proc/1/cmdline shows no host path, and so do its
+/etc files and the harness (mountinfo names only /pkg's source). Without bubblewrap
 a tool is a separate process in its own process group with a private HOME, and can read
 whatever the service's user can. Either way the run is capped as a whole (limits.py).
 """
@@ -101,12 +102,16 @@ class Sandbox:
                 f"pass --isolation process to run tools without a sandbox (see the README for "
                 f"what that does not protect)"
             )
-        self._etc = work_dir / "sandbox-etc"
+        self._etc = work_dir / "sandbox-etc"  # an empty /pkg for the start-up probe
         self._etc.mkdir(parents=True, exist_ok=True)
-        (self._etc / "passwd").write_text(_PASSWD)
-        (self._etc / "group").write_text(_GROUP)
-        # The host's resolver is not reachable from the run's namespace; slirp4netns's is.
-        (self._etc / "resolv.conf").write_text(f"nameserver {DNS}\n")
+        # Written into the sandbox from pipes (--ro-bind-data): its mountinfo shows no host
+        # path for them. The host's resolver is not reachable from the run's namespace.
+        self._data = {
+            "/etc/passwd": _PASSWD.encode(),
+            "/etc/group": _GROUP.encode(),
+            "/etc/resolv.conf": f"nameserver {DNS}\n".encode(),
+            "/harness/harness.mjs": HARNESS.read_bytes(),
+        }
         self.network: NetworkStack | None = None
         if self.bwrap and settings.network:
             self.network = NetworkStack(
@@ -172,6 +177,10 @@ class Sandbox:
             info: int | None = None
             try:
                 options = self._bwrap_args(entry_dir)
+                for dest, content in self._data.items():
+                    piped.append(_pipe_with(content))
+                    options += ["--ro-bind-data", str(piped[-1]), dest]
+                options += ["--remount-ro", "/", "--chdir", "/tmp"]
                 if self.network is not None:
                     info, info_w = os.pipe()
                     piped.append(info_w)
@@ -223,17 +232,12 @@ class Sandbox:
         for path in _ETC_FILES:
             args += ["--ro-bind-try", path, path]
         args += [
-            "--ro-bind", str(self._etc / "passwd"), "/etc/passwd",
-            "--ro-bind", str(self._etc / "group"), "/etc/group",
-            "--ro-bind", str(self._etc / "resolv.conf"), "/etc/resolv.conf",
             "--proc", "/proc", "--dev", "/dev",
             "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev",
             "--size", str(self._settings.tmp_size_bytes), "--tmpfs", "/tmp",
             "--ro-bind", str(entry_dir), "/pkg",
-            "--ro-bind", str(HARNESS.parent), "/harness",
-            "--remount-ro", "/",
-            "--chdir", "/tmp",
+            "--dir", "/harness",
         ]  # fmt: skip
         return args
 
