@@ -10,10 +10,10 @@ link-local, CGNAT, multicast and reserved ranges, and every local address of the
 from /proc/net/fib_trie at each run), minus the ranges the operator allows. slirp4netns runs
 with --disable-host-loopback (its gateway 10.0.2.2 never reaches the host's 127.0.0.1), under
 its seccomp filter (and in its sandbox when the service runs as root), and dies with the run
-or the service. The tool runs as an
-unprivileged user without capabilities and cannot make namespaces, so it cannot change the
-routes. IPv6 is not offered. We do the interface configuration ourselves rather than
-slirp4netns --configure: that one also touches `lo`, racing bubblewrap's own loopback setup.
+or the service. The tool runs as an unprivileged user without capabilities and cannot make
+namespaces, so it cannot change the routes. IPv6 is not offered. We configure the interface
+ourselves rather than with slirp4netns --configure: that one also sets up `lo`, racing
+bubblewrap's own loopback setup (which then fails).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import fcntl
 import ipaddress
-import logging
 import os
 import shutil
 from collections.abc import Callable, Iterable
@@ -31,8 +30,6 @@ from pathlib import Path
 from . import reaper
 
 __all__ = ["DEFAULT_DENY", "NetworkStack", "RunNetwork", "parse_networks"]
-
-log = logging.getLogger("tpmjs_executor.network")
 
 Net = ipaddress.IPv4Network
 
