@@ -6,11 +6,10 @@ its HOME and cwd) and /dev/shm, a fresh /proc and a read-only /dev, and nothing 
 service's files, not the store's other packages. It runs as `nobody` in new user, PID, IPC, UTS,
 cgroup and network namespaces (network.py: loopback only, or a user-mode stack that reaches
 only non-local addresses), cannot make user namespaces of its own (--disable-userns), under a
-seccomp filter (seccomp.py). bwrap's options
-travel through a pipe, so the sandbox's /proc/1/cmdline shows no host path, and so do its
-/etc files and the harness (mountinfo names only /pkg's source). Without bubblewrap
-a tool is a separate process in its own process group with a private HOME, and can read
-whatever the service's user can. Either way the run is capped as a whole (limits.py).
+seccomp filter (seccomp.py). bwrap's options travel through a pipe, so the sandbox's
+/proc/1/cmdline shows no host path, and so do its /etc files and the harness (mountinfo names
+only /pkg's source). Without bubblewrap a tool is a separate process in its own process group
+with a private HOME, and can read whatever the service's user can. Either way the run is capped as a whole (limits.py).
 """
 
 from __future__ import annotations
