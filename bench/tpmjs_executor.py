@@ -158,7 +158,8 @@ def network_ab(registry: NpmRegistry, work: Path, pairs: int) -> None:
     servers = {}
     for label, extra in (("on", []), ("off", ["--no-network"])):
         args = ["--registry", registry.url, "--store-dir", str(work / f"store-{label}"),
-                "--pool-size", "0", "--isolation", "bwrap", "--log-level", "warning", *extra]  # fmt: skip
+                "--pool-size", "0", "--isolation", "bwrap", "--log-level", "warning"]  # fmt: skip
+        args += extra
         servers[label] = ExecutorProcess(args, env, work / f"server-{label}.log")
     body = {"packageName": "@bench/small-0", "name": "echoTool", "version": "1.0.0"}
     samples: dict[str, list[float]] = {"on": [], "off": []}

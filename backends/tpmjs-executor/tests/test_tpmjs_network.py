@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import ValidationError
+from tpmjs_executor.app import parse_args
 from tpmjs_executor.config import Settings
 from tpmjs_executor.executor import ExecutionRequest, ExecutionResult, Executor
 from tpmjs_executor.network import NetworkStack, host_addresses, parse_networks
@@ -236,8 +237,9 @@ def test_the_deny_list_and_its_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
     def blocked(address: str) -> bool:
         return any(ipaddress.IPv4Address(address) in n for n in denied)
 
-    for address in ("127.0.0.1", "10.9.9.9", "172.16.0.1", "192.168.1.1", "169.254.169.254",
-                    "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "203.0.113.7"):  # fmt: skip
+    local = ["127.0.0.1", "10.9.9.9", "172.16.0.1", "192.168.1.1", "169.254.169.254"]
+    special = ["100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "203.0.113.7"]
+    for address in (*local, *special):
         assert blocked(address), address
     for address in ("10.1.2.3", "10.0.2.3", "8.8.8.8", "1.1.1.1"):
         assert not blocked(address), address
@@ -254,6 +256,10 @@ def test_the_deny_list_and_its_knobs(monkeypatch: pytest.MonkeyPatch) -> None:
         Settings(network_allow="10.0.0.1/8")
     monkeypatch.setenv("EXECUTOR_NETWORK_ALLOW", "192.0.2.0/24, 198.51.100.0/24")
     assert Settings().network_allow == "192.0.2.0/24,198.51.100.0/24"
+    _, flags = parse_args(["--network-allow", "192.0.2.7/32", "--network-allow", "10.9.0.0/16",
+                           "--network-deny", "203.0.113.0/24"])  # fmt: skip
+    assert flags.network_allow == "192.0.2.7/32,10.9.0.0/16"
+    assert flags.network_deny == "203.0.113.0/24"
 
 
 def test_the_network_on_without_slirp4netns_refuses_to_start(

@@ -9,7 +9,8 @@ only non-local addresses), cannot make user namespaces of its own (--disable-use
 seccomp filter (seccomp.py). bwrap's options travel through a pipe, so the sandbox's
 /proc/1/cmdline shows no host path, and so do its /etc files and the harness (mountinfo names
 only /pkg's source). Without bubblewrap a tool is a separate process in its own process group
-with a private HOME, and can read whatever the service's user can. Either way the run is capped as a whole (limits.py).
+with a private HOME, and can read whatever the service's user can. Either way the run is
+capped as a whole (limits.py).
 """
 
 from __future__ import annotations
