@@ -110,8 +110,20 @@ def render(
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `lenient` generates from what can be understood instead: an operation with an error is
     skipped, and every error becomes a warning saying what was skipped or kept.
-    `previous` (the files as they are now) lets unchanged modules skip formatting.
+    `previous` (the files as they are now) lets unchanged modules skip formatting, and a run
+    whose inputs did not change since it made `previous` skip everything (`emit.runs`).
     """
+    from .emit.runs import Run
+
+    parts = tuple(parts)
+    validated = validate_spec and not lenient
+    run = Run.of(spec, overlay, templates, {
+        "parts": parts, "root": str(root.resolve()) if root is not None else None,
+        "notes": sorted((extension_notes or {}).items()), "lenient": lenient})
+    if run is not None and previous:
+        replayed = run.replay(previous, validated)
+        if replayed is not None:
+            return replayed
     from .emit.formatting import format_package
     from .emit.render import VERBATIM, check_overrides, render_package
     from .model.parse import build_api
@@ -120,6 +132,7 @@ def render(
     if templates is not None:
         overrides = (display_path(Path(templates), root), check_overrides(Path(templates)))
     document, problems = load(spec, overlay=overlay)
+    loaded = document
     if lenient:
         from .spec.lenient import leniently
 
@@ -134,7 +147,7 @@ def render(
             spec_sha256=_file_sha256(spec),
             overlay_display=display_path(Path(overlay), root) if overlay is not None else None,
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
-            parts=tuple(parts),
+            parts=parts,
             extension_notes=extension_notes,
             templates=overrides,
         )
@@ -154,7 +167,10 @@ def render(
             raise SpecError(problems)
     files = format_package(sources, previous or {}, VERBATIM)
     files = with_manifest(files, [op.method_name for op in api.operations], previous)
-    return files, [p for p in problems if p.level is Level.WARNING]
+    warnings = [p for p in problems if p.level is Level.WARNING]
+    if run is not None:
+        run.record(loaded, files, warnings, validated)
+    return files, warnings
 
 
 def generate(
