@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from contractgen import api
 from contractgen.api import generate, read_package, render
+from contractgen.emit import formatting
 from contractgen.spec import load as real_load
 from gen_support import openapi
 
@@ -93,3 +94,19 @@ def test_a_run_that_did_not_validate_is_not_replayed_by_one_that_does(
     assert len(loads) == 2
     render(spec, previous=read_package(out), validate_spec=False)
     assert len(loads) == 2
+
+
+def test_a_new_contract_hash_alone_reuses_every_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the header changes (the spec's bytes, not its meaning): no module is formatted
+    again, and the output is what formatting from scratch gives."""
+    spec, out = _project(tmp_path, monkeypatch)
+    monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
+    generate(spec, out)
+    spec.write_text(json.dumps(SPEC, indent=1))
+    before = formatting.BLACK_RUNS
+    files, _ = render(spec, previous=read_package(out))
+    assert formatting.BLACK_RUNS == before
+    assert files == render(spec)[0]
+    assert formatting.BLACK_RUNS > before
+    assert files["models.py"] != read_package(out)["models.py"]  # the new hash in its header
