@@ -7,6 +7,8 @@ black dominates a generator run, so three things keep its cost proportional to t
   line. When a committed file's digest names the same input and its text still hashes to the
   recorded output, it *is* what black would produce, so `check` and a repeated `generate` reuse it
   instead of formatting again. Any hand edit breaks the output hash and black runs as usual.
+  A module whose source changed only in its header (the contract's hash, in every module when
+  any part of the contract changes) is the same text under the new header (`reheaded`).
 - Other modules are split into top-level blocks (emit/blocks.py) whose black output, joined with
   the blank lines black would put between them, is byte for byte black's output for the module.
   Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
@@ -78,14 +80,10 @@ def reheaded(previous: str | None, source: str) -> str | None:
     """`previous` with the header lines of `source`, when that is what formatting `source`
     produces: `previous` is intact and formats the source that differs from `source` only in
     its header (the contract's hash changes in every module when any of it changes)."""
-    if previous is None:
+    intact = _intact(previous)
+    if intact is None:
         return None
-    digest, body = _split_digest(previous)
-    if digest is None:
-        return None
-    key, _, body_hash = digest.partition(" ")
-    if body_hash != _sha(body):
-        return None
+    key, body = intact
     old, new = body.splitlines(keepends=True), source.splitlines(keepends=True)
     old_count, new_count = _header_count(old), _header_count(new)
     if not old_count or not new_count:
@@ -95,15 +93,22 @@ def reheaded(previous: str | None, source: str) -> str | None:
     return _with_digest("".join(new[:new_count] + old[old_count:]), _input_key(source))
 
 
-def reusable(previous: str | None, source: str) -> bool:
-    """True when `previous` is exactly what formatting `source` produces."""
+def _intact(previous: str | None) -> tuple[str, str] | None:
+    """The input key a generated module records and its text without the digest line, when
+    that text still hashes to the digest's output hash (no hand edit); else None."""
     if previous is None:
-        return False
+        return None
     digest, body = _split_digest(previous)
     if digest is None:
-        return False
+        return None
     key, _, body_hash = digest.partition(" ")
-    return key == _input_key(source) and body_hash == _sha(body)
+    return (key, body) if body_hash == _sha(body) else None
+
+
+def reusable(previous: str | None, source: str) -> bool:
+    """True when `previous` is exactly what formatting `source` produces."""
+    intact = _intact(previous)
+    return intact is not None and intact[0] == _input_key(source)
 
 
 @functools.cache
