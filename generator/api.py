@@ -117,9 +117,11 @@ def render(
 
     parts = tuple(parts)
     validated = validate_spec and not lenient
+    shown = [display_path(Path(path), root) if path is not None else None
+             for path in (spec, overlay, templates)]
     run = Run.of(spec, overlay, templates, {
-        "parts": parts, "root": str(root.resolve()) if root is not None else None,
-        "notes": sorted((extension_notes or {}).items()), "lenient": lenient})
+        "parts": parts, "shown": shown, "notes": sorted((extension_notes or {}).items()),
+        "lenient": lenient})
     if run is not None and previous:
         replayed = run.replay(previous, validated)
         if replayed is not None:
@@ -130,7 +132,7 @@ def render(
 
     overrides = None
     if templates is not None:
-        overrides = (display_path(Path(templates), root), check_overrides(Path(templates)))
+        overrides = (shown[2] or "", check_overrides(Path(templates)))
     document, problems = load(spec, overlay=overlay)
     loaded = document
     if lenient:
@@ -143,9 +145,9 @@ def render(
     try:
         api = build_api(
             document,
-            spec_display=display_path(Path(spec), root),
+            spec_display=shown[0] or "",
             spec_sha256=_file_sha256(spec),
-            overlay_display=display_path(Path(overlay), root) if overlay is not None else None,
+            overlay_display=shown[1],
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
             parts=parts,
             extension_notes=extension_notes,

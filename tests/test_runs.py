@@ -56,6 +56,10 @@ def test_an_unchanged_run_is_replayed_with_its_warnings(
     assert files == read_package(out)
     assert [w.pointer for w in warnings] == ["/components/schemas/Tag/required"]
     assert warnings == render(spec, previous=None)[1]  # the same warnings as a full run
+    # `check` of a target in this folder: the same run, reached through the config
+    render(spec, previous=read_package(out), root=tmp_path, extension_notes={},
+           validate_spec=False)
+    assert len(loads) == 2
 
 
 @pytest.mark.slow

@@ -2,7 +2,8 @@
 
 A run's output is a pure function of its inputs: the contract's files (the spec, its overlay, the
 files its references bundle in), the options (parts, extension notes, template overrides,
-leniency, and the folders that displayed paths are relative to) and the code that generates
+leniency, and the input paths as given, as read and as the output shows them; so `check` of a
+target replays a `generate` of its spec from the target's folder) and the code that generates
 (contractgen's sources and templates, the versions of black, Jinja and the libraries that read
 and judge the contract). After a successful run the cache (contractgen/cache.py) records, under
 the hash of the options, the code and the spec's bytes: the sha256 of every other input file,
@@ -100,11 +101,13 @@ class Run:
             overrides = _folder_digest(Path(templates)) if templates is not None else None
         except OSError:
             return None
+        # The paths as given (problems name them so) and as resolved (what was read); not the
+        # working folder: `options` holds the paths as the output shows them.
         key = json.dumps({
-            "code": _code_fingerprint(), "cwd": os.getcwd(), "options": options,
-            "spec": str(Path(spec).resolve()), "sha256": _sha256(data),
-            "overlay": str(Path(overlay).resolve()) if overlay is not None else None,
-            "templates": [str(Path(templates).resolve()), overrides] if templates else None,
+            "code": _code_fingerprint(), "options": options, "sha256": _sha256(data),
+            "paths": [[str(path), str(Path(path).resolve())] if path is not None else None
+                      for path in (spec, overlay, templates)],
+            "templates": overrides,
         }, sort_keys=True, default=str)
         return cls(key, _sha256(data))
 
