@@ -110,16 +110,31 @@ def render(
     Raises SpecError when the spec has errors; nothing is generated from an invalid contract.
     `lenient` generates from what can be understood instead: an operation with an error is
     skipped, and every error becomes a warning saying what was skipped or kept.
-    `previous` (the files as they are now) lets unchanged modules skip formatting.
+    `previous` (the files as they are now) lets unchanged modules skip formatting, and a run
+    whose inputs did not change since it made `previous` skip everything (`emit.runs`).
     """
+    from .emit.runs import Run
+
+    parts = tuple(parts)
+    validated = validate_spec and not lenient
+    shown = [display_path(Path(path), root) if path is not None else None
+             for path in (spec, overlay, templates)]
+    run = Run.of(spec, overlay, templates, {
+        "parts": parts, "shown": shown, "notes": sorted((extension_notes or {}).items()),
+        "lenient": lenient})
+    if run is not None and previous:
+        replayed = run.replay(previous, validated)
+        if replayed is not None:
+            return replayed
     from .emit.formatting import format_package
     from .emit.render import VERBATIM, check_overrides, render_package
     from .model.parse import build_api
 
     overrides = None
     if templates is not None:
-        overrides = (display_path(Path(templates), root), check_overrides(Path(templates)))
+        overrides = (shown[2] or "", check_overrides(Path(templates)))
     document, problems = load(spec, overlay=overlay)
+    loaded = document
     if lenient:
         from .spec.lenient import leniently
 
@@ -130,11 +145,11 @@ def render(
     try:
         api = build_api(
             document,
-            spec_display=display_path(Path(spec), root),
+            spec_display=shown[0] or "",
             spec_sha256=_file_sha256(spec),
-            overlay_display=display_path(Path(overlay), root) if overlay is not None else None,
+            overlay_display=shown[1],
             overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
-            parts=tuple(parts),
+            parts=parts,
             extension_notes=extension_notes,
             templates=overrides,
         )
@@ -154,7 +169,10 @@ def render(
             raise SpecError(problems)
     files = format_package(sources, previous or {}, VERBATIM)
     files = with_manifest(files, [op.method_name for op in api.operations], previous)
-    return files, [p for p in problems if p.level is Level.WARNING]
+    warnings = [p for p in problems if p.level is Level.WARNING]
+    if run is not None:
+        run.record(loaded, files, warnings, validated)
+    return files, warnings
 
 
 def generate(

@@ -65,3 +65,47 @@ def test_cached_verdicts_match_fresh_ones(tmp_path: Path,
         fresh = validate_document.__wrapped__(doc)  # type: ignore[attr-defined]
         assert validate_document(doc) == fresh
         assert validate_document(doc) == fresh
+
+
+def test_a_prose_edit_keeps_the_validators_verdict(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Descriptions are free text to the validator: a valid document whose descriptions alone
+    changed is not judged again; a change anywhere else (even a description inside a default,
+    which is data checked against its schema) is."""
+    import contractgen.spec.validate as validate_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    judged: list[str] = []
+    semantic = validate_module._semantic_problems
+
+    def counting(doc: Document, cls: type) -> list[Problem]:
+        judged.append(str(doc.path))
+        return semantic(doc, cls)
+
+    monkeypatch.setattr(validate_module, "_semantic_problems", counting)
+    note = {"type": "object", "description": "A note.",
+            "properties": {"description": {"type": "string", "maxLength": 3}},
+            "default": {"description": "abc"}}
+    spec = {**SPEC, "components": {"schemas": {"Note": note}}}
+    path = tmp_path / "api.json"
+
+    def verdict(data: dict[str, object]) -> list[Problem]:
+        path.write_text(json.dumps(data))
+        return validate_document(load_document(path))
+
+    assert not any(p.is_error for p in verdict(spec))
+    assert len(judged) == 1
+    edited = json.loads(json.dumps(spec))
+    edited["paths"]["/a"]["get"]["responses"]["200"]["description"] = "Fine."
+    edited["components"]["schemas"]["Note"]["description"] = "Another text."
+    found = verdict(edited)
+    assert len(judged) == 1  # not judged again
+    monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
+    assert found == validate_document(load_document(path))  # what judging it again says
+    monkeypatch.delenv("CONTRACTGEN_NO_CACHE")
+    assert len(judged) == 2
+
+    edited["components"]["schemas"]["Note"]["default"] = {"description": "too long"}
+    found = verdict(edited)
+    assert len(judged) == 3
+    assert any(p.is_error and "default" in p.message for p in found)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _IMPORTS = (ast.Import, ast.ImportFrom)
-_DIRECTIVE = re.compile(r"#\s*(fmt|yapf)\s*:")
+DIRECTIVE = re.compile(r"#\s*(fmt|yapf)\s*:")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Block:
 
 def split(source: str) -> list[Block] | None:
     """The top-level blocks of `source`, or None when it must be formatted whole."""
-    if _DIRECTIVE.search(source) or "\f" in source or "\r" in source:
+    if DIRECTIVE.search(source) or "\f" in source or "\r" in source:
         return None
     try:
         tree = ast.parse(source)

@@ -74,6 +74,34 @@ def check_overrides(folder: Path) -> str:
 
 
 @functools.cache
+def _bytecode_cache() -> Any:
+    """Compiled templates under the cache folder (compiling them is a second per run): Jinja
+    keys each by its name and source checksum; written atomically, as contractgen/cache.py."""
+    import os
+    import tempfile
+
+    import jinja2
+
+    from ..cache import cache_root
+
+    if os.environ.get("CONTRACTGEN_NO_CACHE", "") not in ("", "0"):
+        return None
+    folder = cache_root() / f"jinja-{jinja2.__version__}"
+
+    class AtomicCache(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+                with os.fdopen(fd, "wb") as handle:
+                    bucket.write_bytecode(handle)
+                os.replace(temp, self._get_cache_filename(bucket))
+            except OSError:
+                pass
+
+    return AtomicCache(str(folder))
+
+
 def _environment(overrides: str | None = None) -> Any:
     """The Jinja environment; templates in `overrides` replace the built-in ones by name.
 
@@ -93,6 +121,7 @@ def _environment(overrides: str | None = None) -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["pyrepr"] = repr
     env.filters["all_list"] = lambda names: repr(sorted(names, key=name_key))

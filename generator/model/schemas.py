@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
@@ -51,8 +52,8 @@ class SchemaConverter:
     def claim(self, wanted: str) -> str:
         """Reserve a unique class name (a clash gets a readable suffix, not a counter first)."""
         name = ClassName(wanted)
-        candidates = [name, name + "Model", name + "Schema"]
-        candidates += [f"{name}{i}" for i in range(2, 1000)]
+        candidates = itertools.chain((name, name + "Model", name + "Schema"),
+                                     (f"{name}{i}" for i in range(2, 1000)))
         for candidate in candidates:
             if candidate not in self._claimed:
                 self._claimed.add(candidate)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..problems import Level, Problem, has_errors, sorted_problems
+from . import verdicts
 from .lint import NULLABLE_31_HINT, lint_document
 from .loader import Document
 from .tree import Part, make_pointer, resolve_pointer, split_pointer
@@ -60,14 +61,19 @@ def validate_document(doc: Document) -> list[Problem]:
         return [doc.problem(Level.ERROR, "/openapi", f"unsupported OpenAPI version {version!r}",
                             "contractgen reads OpenAPI 3.0.x and 3.1.x")]
     is_30 = version.startswith("3.0")
+    lints = lint_document(doc, version)
+    shape = verdicts.shape_key(doc)
+    if verdicts.known_valid(shape):  # the same document but for its descriptions: valid
+        return sorted_problems(lints)
     fast_check, schema_validator, spec_validator_cls = _validators(is_30)
     problems = []
     if not fast_check(doc.data):
         problems = _schema_problems(doc, list(schema_validator.iter_errors(doc.data)), is_30)
-    lints = lint_document(doc, version)
     # The semantic checks walk the spec as the schema describes it, following $refs.
     if not problems and not has_errors(p for p in lints if p.pointer.endswith("/$ref")):
         problems.extend(_semantic_problems(doc, spec_validator_cls))
+        if not problems:
+            verdicts.remember_valid(shape)
     problems.extend(lints)
     return sorted_problems(problems)
 

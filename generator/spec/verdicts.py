@@ -6,6 +6,15 @@ that judges it, so `validate`, `generate` and `check` of an unchanged contract r
 back instead of re-validating (seconds on a large contract). The key covers the versions of
 openapi-spec-validator and jsonschema and a hash of contractgen's own sources, so an edited
 lint or a new validator release never serves an old verdict.
+
+A contract edited in its prose only (the common edit) keeps the validator's verdict too: every
+`description` of the OpenAPI objects is a plain string to openapi-spec-validator (no length,
+pattern or format), so a document the validator found valid stays valid when only the text of
+its descriptions changes. `known_valid` and `remember_valid` record that verdict under the
+document's *shape*: its data with each such description blanked. Values that are the contract's
+own data (examples, defaults, enums, `const`, extensions, discriminator mappings) are kept as
+written, since defaults are checked against their schemas; only a "no problems" verdict is
+recorded (a problem's message may quote the text).
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import os
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from ..cache import TextCache
 from ..problems import Level, Problem
@@ -44,6 +54,48 @@ def _identity(doc: Document) -> str:
     data = json.dumps(doc.data, sort_keys=True, default=repr, separators=(",", ":"))
     return "\0".join([str(doc.path), str(doc.path.resolve()), str(doc.overlay_path),
                       os.getcwd(), doc.text, data])
+
+
+# Keys whose values are data rather than OpenAPI objects: kept as they are in a shape.
+_DATA_KEYS = frozenset({"example", "examples", "default", "enum", "const", "value", "mapping"})
+
+
+def _shape(node: Any, external: list[str]) -> Any:
+    if isinstance(node, dict):
+        shaped = {}
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                shaped[key] = ""
+            elif key in _DATA_KEYS or (isinstance(key, str) and key.startswith("x-")):
+                shaped[key] = value
+            else:
+                if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+                    external.append(value)
+                shaped[key] = _shape(value, external)
+        return shaped
+    if isinstance(node, list):
+        return [_shape(value, external) for value in node]
+    return node
+
+
+def shape_key(doc: Document) -> str:
+    """The address of the validator's verdict on `doc` whatever its descriptions say (a
+    reference to another file also keeps the document's path in it: it is resolved from there)."""
+    external: list[str] = []
+    data = json.dumps(_shape(doc.data, external), sort_keys=True, default=repr,
+                      separators=(",", ":"))
+    where = str(doc.path.resolve()) if external else ""
+    return _cache().key(f"shape\0{where}\0{data}")
+
+
+def known_valid(key: str) -> bool:
+    """True when the validator found a document of this shape valid."""
+    return _cache().get(key) == "valid"
+
+
+def remember_valid(key: str) -> None:
+    """Record that the validator found a document of this shape valid."""
+    _cache().put_many({key: "valid"})
 
 
 def _dump(problems: list[Problem]) -> str:

@@ -1,0 +1,116 @@
+"""A run whose inputs did not change answers from its record (emit/runs.py), and only then."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from contractgen import api
+from contractgen.api import generate, read_package, render
+from contractgen.emit import formatting
+from contractgen.spec import load as real_load
+from gen_support import openapi
+
+SPEC = openapi(
+    paths={"/notes": {"get": {"operationId": "ListNotes", "responses": {"200": {
+        "description": "The notes.", "content": {"application/json": {"schema": {
+            "$ref": "common.json#/components/schemas/Note"}}}}}}}},
+    # A warning the replayed run must report again.
+    schemas={"Tag": {"type": "object", "required": ["label"],
+                     "properties": {"name": {"type": "string"}}}},
+)
+COMMON = {"components": {"schemas": {"Note": {"type": "object", "properties": {
+    "text": {"type": "string"}}}}}}
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The specs each run loaded (a replayed run loads none)."""
+    seen: list[str] = []
+
+    def counting(spec: Any, overlay: Any = None) -> Any:
+        seen.append(str(spec))
+        return real_load(spec, overlay=overlay)
+
+    monkeypatch.setattr(api, "load", counting)
+    return seen
+
+
+def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "common.json").write_text(json.dumps(COMMON))
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(SPEC))
+    return spec, tmp_path / "out"
+
+
+def test_an_unchanged_run_is_replayed_with_its_warnings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loads: list[str]) -> None:
+    spec, out = _project(tmp_path, monkeypatch)
+    generate(spec, out)
+    files, warnings = render(spec, previous=read_package(out))
+    assert len(loads) == 1  # the second run loaded nothing
+    assert files == read_package(out)
+    assert [w.pointer for w in warnings] == ["/components/schemas/Tag/required"]
+    assert warnings == render(spec, previous=None)[1]  # the same warnings as a full run
+    # `check` of a target in this folder: the same run, reached through the config
+    render(spec, previous=read_package(out), root=tmp_path, extension_notes={},
+           validate_spec=False)
+    assert len(loads) == 2
+
+
+@pytest.mark.slow
+def test_any_changed_input_runs_in_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loads: list[str]) -> None:
+    spec, out = _project(tmp_path, monkeypatch)
+    generate(spec, out)
+    common = {"components": {"schemas": {"Note": {"type": "object", "properties": {
+        "body": {"type": "string"}}}}}}
+    (tmp_path / "common.json").write_text(json.dumps(common))  # a file the spec refers to
+    files, _ = render(spec, previous=read_package(out))
+    assert len(loads) == 2
+    assert "body: str | None" in files["models.py"]
+
+    generate(spec, out)
+    models = out / "models.py"
+    models.write_text(models.read_text() + "# edited\n")  # the package differs from its record
+    files, _ = render(spec, previous=read_package(out))
+    assert len(loads) == 4
+    assert "# edited" not in files["models.py"]
+
+    generate(spec, out, parts=("client",), force=True)  # other options: another run
+    assert len(loads) == 5
+    assert not (out / "server.py").exists()
+
+
+def test_a_run_that_did_not_validate_is_not_replayed_by_one_that_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, loads: list[str]) -> None:
+    spec, out = _project(tmp_path, monkeypatch)
+    files, _ = render(spec, validate_spec=False)
+    out.mkdir()
+    api.write_package(out, files)
+    render(spec, previous=read_package(out), validate_spec=False)
+    assert len(loads) == 1
+    render(spec, previous=read_package(out))  # validates: runs in full
+    assert len(loads) == 2
+    render(spec, previous=read_package(out), validate_spec=False)
+    assert len(loads) == 2
+
+
+def test_a_new_contract_hash_alone_reuses_every_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the header changes (the spec's bytes, not its meaning): no module is formatted
+    again, and the output is what formatting from scratch gives."""
+    spec, out = _project(tmp_path, monkeypatch)
+    monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
+    generate(spec, out)
+    spec.write_text(json.dumps(SPEC, indent=1))
+    before = formatting.BLACK_RUNS
+    files, _ = render(spec, previous=read_package(out))
+    assert formatting.BLACK_RUNS == before
+    assert files == render(spec)[0]
+    assert formatting.BLACK_RUNS > before
+    assert files["models.py"] != read_package(out)["models.py"]  # the new hash in its header
