@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.serving_child import load_serving
+from serving_child import load_serving
 
 CHILD = Path(__file__).resolve().parent / "serving_child.py"
 PARSERS = ["httptools", "h11"]
