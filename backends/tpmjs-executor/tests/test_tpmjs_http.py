@@ -345,6 +345,7 @@ def test_timeout_leaves_no_process(server: Server) -> None:
     assert processes_with(marker) == []
 
 
+@pytest.mark.slow  # a 1.5 s install beside three 2 s timeouts
 def test_health_answers_while_installing_and_running(
     server: Server, registry: NpmRegistry, tmp_path: Path
 ) -> None:
