@@ -13,6 +13,7 @@ import types
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,34 @@ def generate_package(
         for part in ("models", "errors", "server", "client")
     }
     return types.SimpleNamespace(name=package, dir=base / package, **modules)
+
+
+@dataclass
+class CliResult:
+    """What one in-process `contractgen` command gave: like a CompletedProcess's fields."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str, cwd: Path | None = None) -> CliResult:
+    """`contractgen ARGS` through `contractgen.cli.main` in this process (no interpreter start,
+    no imports again; the console script and `python -m contractgen` are run by other tests)."""
+    from contractgen.cli import main
+
+    capsys.readouterr()
+    previous = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        os.chdir(previous)
+    out, err = capsys.readouterr()
+    return CliResult(code, out, err)
 
 
 def openapi(paths: dict[str, Any] | None = None, schemas: dict[str, Any] | None = None,

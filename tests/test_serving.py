@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from serving_child import load_serving
 
 CHILD = Path(__file__).resolve().parent / "serving_child.py"
