@@ -3,6 +3,7 @@ registry, real Node; every response is checked against the contract (after the o
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -463,26 +464,19 @@ def test_answers_on_kept_alive_connections_are_not_held_by_nagle(server: Server)
     # Without TCP_NODELAY on accepted connections, each answer on a kept-alive connection
     # waits ~40 ms for the client's delayed ACK (the latency itself is in bench/).
     host, port = server.url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=20) as sock:
+    connection = http.client.HTTPConnection(host, int(port), timeout=20)
+    try:
         for _ in range(2):  # the connection is kept alive and reused
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert _read_one_answer(sock).startswith(b"HTTP/1.1 200 ")
+            connection.request("GET", "/health")
+            answer = connection.getresponse()
+            assert answer.status == 200 and answer.read()
+        assert connection.sock is not None
         nodelay = accepted_socket_option(
-            server.proc.pid, sock.getsockname(), socket.IPPROTO_TCP, socket.TCP_NODELAY
+            server.proc.pid, connection.sock.getsockname(), socket.IPPROTO_TCP, socket.TCP_NODELAY
         )
+    finally:
+        connection.close()
     assert nodelay != 0
-
-
-def _read_one_answer(sock: socket.socket) -> bytes:
-    """One response with a Content-Length, read off a connection that stays open."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        data += sock.recv(65536)
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(head.lower().partition(b"content-length: ")[2].split(b"\r\n")[0])
-    while len(body) < length:
-        body += sock.recv(65536)
-    return data
 
 
 HOSTILE = "@fixture/hostile"
