@@ -45,9 +45,11 @@ test: setup lint
 test-corpus: setup
 	$(BIN)/python -m pytest -n 2 -q -m corpus
 
-# The inner loop: every test not marked `slow` (a test over ~5 s is marked), in under 90 s.
+# The inner loop: every test not marked `slow` (a test over ~3 s is marked), in under 90 s.
+# --dist loadfile: a module's tests share one worker, so its module-scoped services start once
+# per run instead of once per worker (measured: a sixth less work than --dist load).
 test-fast: setup
-	$(BIN)/python -m pytest -n 2 -q -m "not slow and not corpus"
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not slow and not corpus"
 
 check: setup
 	$(BIN)/contractgen check --strict

@@ -12,9 +12,16 @@ __all__ = ["contracts", "features", "generate"]
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Keep the formatting and validation cache of the run (and its CLI children) private."""
+    """Keep the formatting and validation cache of the run (and its CLI children) private to
+    the run; its xdist workers share it (the cache is safe for concurrent use), so a block one
+    worker formatted is not formatted again by the other."""
     saved = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.getbasetemp().parent / "xdg-cache"
+        folder.mkdir(exist_ok=True)
+    else:
+        folder = tmp_path_factory.mktemp("xdg-cache")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
     yield
     if saved is None:
         os.environ.pop("XDG_CACHE_HOME", None)

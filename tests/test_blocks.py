@@ -8,6 +8,7 @@ the seed and corpus contracts.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
 import random
@@ -17,6 +18,7 @@ import pytest
 from contractgen.cache import TextCache, cache_root, evict
 from contractgen.emit import blocks, formatting
 from contractgen.emit.formatting import format_modules, format_source
+from contractgen.emit.render import VERBATIM
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
@@ -121,26 +123,6 @@ def test_directives_and_nested_defs_are_formatted_whole() -> None:
     assert blocks.split("def f(:\n") is None
 
 
-def _seed_sources() -> dict[str, str]:
-    from contractgen.api import load
-    from contractgen.emit.render import render_package
-    from contractgen.model.parse import build_api
-
-    found = {}
-    for spec, overlay in [
-        (ROOT / "specs/otari-code-execution.openapi.yaml", None),
-        (ROOT / "specs/tpmjs-executor.openapi.yaml", ROOT / "specs/tpmjs-executor.overlay.yaml"),
-    ]:
-        document, _ = load(spec, overlay=overlay)
-        api = build_api(document, spec_display=spec.name, spec_sha256="0",
-                        overlay_display=None, overlay_sha256=None,
-                        parts=("models", "server", "client"))
-        for name, text in render_package(api).items():
-            if name.endswith(".py"):
-                found[f"{spec.name}/{name}"] = text
-    return found
-
-
 def test_cache_is_used_and_survives_a_corrupted_entry(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -174,9 +156,54 @@ def test_cache_eviction_keeps_it_bounded(tmp_path: Path, monkeypatch: pytest.Mon
     assert all(cache.get(cache.key(str(n))) in (None, "x" * 1000) for n in range(50))
 
 
-def test_seed_modules_block_wise_equal_whole() -> None:
-    for name, source in _seed_sources().items():
-        assert _check(source), f"{name} was not split"
+OTARI = "otari-code-execution.openapi.yaml"
+TPMJS = "tpmjs-executor.openapi.yaml"
+
+
+@functools.cache
+def _seed_sources() -> dict[str, dict[str, str]]:
+    """spec file name -> module name -> the module as rendered, before formatting."""
+    from contractgen.api import load
+    from contractgen.emit.render import render_package
+    from contractgen.model.parse import build_api
+
+    found: dict[str, dict[str, str]] = {}
+    for spec, overlay in [
+        (ROOT / "specs" / OTARI, None),
+        (ROOT / "specs" / TPMJS, ROOT / "specs/tpmjs-executor.overlay.yaml"),
+    ]:
+        document, _ = load(spec, overlay=overlay)
+        api = build_api(document, spec_display=spec.name, spec_sha256="0",
+                        overlay_display=None, overlay_sha256=None,
+                        parts=("models", "server", "client"))
+        found[spec.name] = {name: text for name, text in render_package(api).items()
+                            if name.endswith(".py")}
+    return found
+
+
+# The verbatim runtime modules are the same text in both packages but for the header comment:
+# the otari copies are checked, the tpmjs ones would repeat them.
+SEED_MODULES = [
+    *((OTARI, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
+                                 "server.py", "_server_auth.py", "_server_runtime.py",
+                                 "_serving.py")),
+    *((TPMJS, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
+                                 "server.py")),
+]
+
+
+def test_seed_modules_are_all_listed() -> None:
+    found = {(spec, name) for spec, names in _seed_sources().items() for name in names}
+    verbatim = {(TPMJS, name) for name in VERBATIM}
+    assert found - verbatim == set(SEED_MODULES)
+    assert all(_seed_sources()[OTARI][name] == _seed_sources()[TPMJS][name].replace(
+        TPMJS, OTARI) for name in VERBATIM)
+
+
+# One test per module, so that the xdist workers share them.
+@pytest.mark.parametrize(("spec", "name"), SEED_MODULES, ids=lambda v: v.split(".")[0])
+def test_seed_modules_block_wise_equal_whole(spec: str, name: str) -> None:
+    assert _check(_seed_sources()[spec][name]), f"{spec}/{name} was not split"
 
 
 @pytest.mark.slow

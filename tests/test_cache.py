@@ -2,36 +2,44 @@
 
 from __future__ import annotations
 
-import multiprocessing
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from contractgen.cache import TextCache, cache_root
 
-
-def _writer(folder: str, _worker: int) -> list[str]:
-    """Write and read the same 200 keys as the other workers; the values it read back."""
-    os.environ["XDG_CACHE_HOME"] = folder
-    cache = TextCache("race")
-    seen = []
-    for _ in range(3):
-        values = {cache.key(str(n)): f"value {n}\n" * (n + 1) for n in range(200)}
-        cache.put_many(values)
-        for key in values:
-            found = cache.get(key)
-            if found is not None:
-                seen.append(found)
-    return seen
+# Each writer is a fresh interpreter that imports only the cache (not pytest, not this module):
+# it writes and reads the same 200 keys as the others, and prints how many values it read back
+# and how many of those were not a value some writer wrote.
+WRITER = """
+import json, sys
+from contractgen.cache import TextCache
+cache = TextCache("race")
+valid = {f"value {n}\\n" * (n + 1) for n in range(200)}
+seen = bad = 0
+for _ in range(3):
+    values = {cache.key(str(n)): f"value {n}\\n" * (n + 1) for n in range(200)}
+    cache.put_many(values)
+    for key in values:
+        found = cache.get(key)
+        if found is not None:
+            seen += 1
+            bad += found not in valid
+print(json.dumps([seen, bad]))
+"""
 
 
 def test_concurrent_runs_never_read_a_torn_value(tmp_path: Path) -> None:
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(4) as pool:
-        results = pool.starmap(_writer, [(str(tmp_path), worker) for worker in range(4)])
-    valid = {f"value {n}\n" * (n + 1) for n in range(200)}
-    assert all(set(seen) <= valid for seen in results)
-    assert all(len(seen) == 600 for seen in results)  # every entry readable once written
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER], env=env, stdout=subprocess.PIPE,
+                                text=True) for _ in range(4)]
+    results = [json.loads(writer.communicate(timeout=120)[0]) for writer in writers]
+    assert all(writer.returncode == 0 for writer in writers)
+    assert all(bad == 0 for _, bad in results)  # never a torn or foreign value
+    assert all(seen == 600 for seen, _ in results)  # every entry readable once written
 
 
 def test_unwritable_cache_degrades_to_no_cache(tmp_path: Path,

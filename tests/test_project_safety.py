@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from gen_support import OTARI_SPEC, ROOT, openapi
+from gen_support import cli as cli_in_process
 from test_scaffold import answers, files, run
 
 BIN = Path(sys.executable).parent
@@ -209,22 +210,23 @@ def test_help_says_exit_codes(tmp_path: Path) -> None:
     assert "2 " in shown.split("exit codes:")[1]
 
 
-def test_os_errors_are_sentences(tmp_path: Path) -> None:
+def test_os_errors_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # In process (contractgen.cli.main): an OSError that escaped would fail the test outright.
     (tmp_path / "afile").write_text("", "utf-8")
-    failed = cli("generate", write_spec(tmp_path / "pets.yaml", pets("getPet")), "--out", "afile",
-                 cwd=tmp_path)
+    failed = cli_in_process(capsys, "generate", str(write_spec(tmp_path / "pets.yaml", pets("getPet"))),
+                            "--out", "afile", cwd=tmp_path)
     assert failed.returncode == 2
     assert "[Errno" not in failed.stderr and "Traceback" not in failed.stderr
     assert "afile is a file, not a folder" in failed.stderr
-    missing = cli("validate", "nowhere.yaml", cwd=tmp_path)
+    missing = cli_in_process(capsys, "validate", "nowhere.yaml", cwd=tmp_path)
     assert missing.returncode == 1 and "[Errno" not in missing.stderr
     assert "nowhere.yaml" in missing.stderr
 
 
-def test_conformance_with_no_steps_fails(tmp_path: Path) -> None:
+def test_conformance_with_no_steps_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "empty.yaml").write_text("steps: []\n", "utf-8")
-    failed = cli("conformance", write_spec(tmp_path / "pets.yaml", pets("getPet")), "--scenario", "empty.yaml",
-                 "--base-url", "http://127.0.0.1:9", cwd=tmp_path)
+    failed = cli_in_process(capsys, "conformance", str(write_spec(tmp_path / "pets.yaml", pets("getPet"))),
+                            "--scenario", "empty.yaml", "--base-url", "http://127.0.0.1:9", cwd=tmp_path)
     assert failed.returncode == 1
     assert "empty.yaml has no steps" in failed.stderr + failed.stdout
 

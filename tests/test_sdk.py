@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gen_support import GenerateFn, serve
+from gen_support import GenerateFn, cli, serve
 from test_template_overrides import SPEC
 
 
@@ -61,20 +61,22 @@ def test_sdk_installs_and_calls_a_live_server(tmp_path: Path, generate: Generate
     assert seen == ["hello"]
 
 
-def test_sdk_never_overwrites_files_it_did_not_write(tmp_path: Path) -> None:
+def test_sdk_never_overwrites_files_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "notes.json").write_text(json.dumps(SPEC), encoding="utf-8")
     (tmp_path / "sdk").mkdir()
     mine = tmp_path / "sdk" / "pyproject.toml"
     mine.write_text("[project]\nname = 'mine'\n", encoding="utf-8")
-    refused = contractgen("generate", "notes.json", "--out", "sdk", "--sdk", cwd=tmp_path)
+    refused = cli(capsys, "generate", "notes.json", "--out", "sdk", "--sdk", cwd=tmp_path)
     assert refused.returncode == 1
     assert "pyproject.toml exists and was not written by contractgen" in refused.stderr
     assert mine.read_text(encoding="utf-8") == "[project]\nname = 'mine'\n"
-    server = contractgen("generate", "notes.json", "--out", "other", "--sdk", "--parts",
-                         "client,server", cwd=tmp_path)
+    server = cli(capsys, "generate", "notes.json", "--out", "other", "--sdk", "--parts",
+                 "client,server", cwd=tmp_path)
     assert server.returncode == 2
     assert "an SDK is a client package" in server.stderr
-    assert contractgen("generate", "--sdk", cwd=tmp_path).returncode == 2  # needs a SPEC
+    assert cli(capsys, "generate", "--sdk", cwd=tmp_path).returncode == 2  # needs a SPEC
     # without --package-name the name comes from the contract's title
-    assert contractgen("generate", "notes.json", "--out", "t", "--sdk", cwd=tmp_path).returncode == 0
+    assert cli(capsys, "generate", "notes.json", "--out", "t", "--sdk", cwd=tmp_path).returncode == 0
     assert (tmp_path / "t" / "src" / "test_client" / "client.py").is_file()

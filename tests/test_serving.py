@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.serving_child import load_serving
+from serving_child import load_serving
 
 CHILD = Path(__file__).resolve().parent / "serving_child.py"
 PARSERS = ["httptools", "h11"]
@@ -254,14 +253,14 @@ def test_slowloris_is_dropped_after_the_header_timeout(http: str) -> None:
 
 
 def test_a_stalled_body_is_dropped_a_slow_one_is_not(http: str) -> None:
-    with running(http, limits={"body_idle_timeout": 1.5}) as server:
+    with running(http, limits={"body_idle_timeout": 1.0}) as server:
         with server.connect() as sock:
             sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
             assert read_all(sock) == b""  # closed: the body stalled
         with server.connect() as sock:
             sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
             for byte in b"slow!":
-                time.sleep(0.3)  # pacing the client, not ordering events
+                time.sleep(0.2)  # pacing the client (5x under the timeout), not ordering events
                 sock.sendall(bytes([byte]))
             assert read_response(sock).endswith(b"\r\n\r\n5")
 

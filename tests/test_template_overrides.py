@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from contractgen.api import render
-from gen_support import openapi
+from gen_support import cli, openapi
 
 SPEC = openapi(
     paths={
@@ -124,16 +124,18 @@ def test_templates_option_on_generate_and_check(tmp_path: Path) -> None:
     assert "by the notes team" in (out / "models.py").read_text(encoding="utf-8")
 
 
-def test_a_file_that_replaces_nothing_is_refused(tmp_path: Path) -> None:
+def test_a_file_that_replaces_nothing_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     project = make_project(tmp_path)
     (project / "overrides" / "model.py.jinja").write_text("typo", encoding="utf-8")
     (project / "overrides" / "_partial.jinja").write_text("", encoding="utf-8")  # allowed
-    result = contractgen("generate", cwd=project)
+    result = cli(capsys, "generate", cwd=project)
     assert result.returncode == 1
     assert "model.py.jinja: error: /: model.py.jinja replaces no built-in template" in result.stderr
     assert "models.py.jinja" in result.stderr  # the hint lists the names
     assert not (project / "notes/api/models.py").exists()
-    missing = contractgen("generate", "--templates", "nowhere", cwd=project)
+    missing = cli(capsys, "generate", "--templates", "nowhere", cwd=project)
     assert missing.returncode == 1
     assert "the templates folder does not exist" in missing.stderr
 

@@ -34,8 +34,10 @@ def start(tmp: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("tpmjs-executor did not come up")
 
 
-@pytest.fixture
-def service(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
+    """One service per configuration, shared by the tests of this module (none changes it)."""
+    tmp_path = tmp_path_factory.mktemp(request.param)
     args: tuple[str, ...] = ()
     if request.param == "key":
         (tmp_path / "key").write_text("k-" + "x" * 30)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -10,7 +11,7 @@ from typing import Any, TypeVar
 from tpmjs_executor.config import Settings
 from tpmjs_executor.executor import ExecutionRequest, ExecutionResult, Executor
 
-__all__ = ["execute", "processes_with", "run", "with_executor"]
+__all__ = ["accepted_socket_option", "execute", "processes_with", "run", "with_executor"]
 
 T = TypeVar("T")
 
@@ -48,3 +49,35 @@ def processes_with(needle: str) -> list[int]:
             if needle in cmdline:
                 found.append(int(entry.name))
     return found
+
+
+def accepted_socket_option(pid: int, peer: tuple[str, int], level: int, option: int) -> int:
+    """`getsockopt(level, option)` on the socket process `pid` accepted from `peer` (our end's
+    address), read through a duplicate of its descriptor (pidfd_getfd, Linux 5.6+)."""
+    import ctypes
+    import socket
+    import stat
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = os.pidfd_open(pid)
+    try:
+        for name in os.listdir(f"/proc/{pid}/fd"):
+            fd = libc.syscall(_SYS_PIDFD_GETFD, pidfd, int(name), 0)
+            if fd < 0:
+                error = ctypes.get_errno()
+                raise OSError(error, f"pidfd_getfd: {os.strerror(error)}")
+            if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+                os.close(fd)
+                continue
+            with socket.socket(fileno=fd) as sock:
+                try:
+                    if sock.getpeername() == peer:
+                        return sock.getsockopt(level, option)
+                except OSError:  # a listening or unconnected socket
+                    continue
+    finally:
+        os.close(pidfd)
+    raise LookupError(f"process {pid} holds no socket connected to {peer}")
+
+
+_SYS_PIDFD_GETFD = 438  # the same number on every architecture
