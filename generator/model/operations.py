@@ -21,6 +21,7 @@ from .ir import (
     ParameterLocation,
     ParameterShape,
     ParameterStyle,
+    Representation,
     RequestBody,
     Response,
     ResponseHeader,
@@ -35,8 +36,18 @@ from .schemas import SchemaConverter
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 
 
+# Server-Sent Events; the extension saying what each event's `data` carries (JSON), for
+# OpenAPI 3.0/3.1, which have no `itemSchema` (docs/generated-api.md, "Streams").
+EVENT_STREAM = "text/event-stream"
+EVENT_SCHEMA = "x-contractgen-event-schema"
+
+
+def _media_base(media: str) -> str:
+    return media.split(";", maxsplit=1)[0].strip().lower()
+
+
 def _is_json(media: str) -> bool:
-    base = media.split(";", maxsplit=1)[0].strip().lower()
+    base = _media_base(media)
     return base == "application/json" or base.endswith("+json")
 
 
@@ -261,20 +272,41 @@ class OperationBuilder:
         return success, errors, schemas
 
     def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
-        """The response, and its JSON schema (for error bodies) when it has one."""
+        """The response, and its JSON schema (for error bodies) when it has one.
+
+        Every declared media type is kept (`representations`); the first JSON one, else the
+        first, is the response's own kind and type.
+        """
         description = _text(response.get("description"))
         headers = self._response_headers(response.get("headers"), hint)
         content = response.get("content")
         if not isinstance(content, dict) or not content:
             return Response(status, "empty", None, None, description, headers), None
+        kept: list[Representation] = []
+        json_schema: Any = None
         for media, entry in content.items():
+            entry = entry if isinstance(entry, dict) else {}
             if _is_json(media):
-                schema = (entry or {}).get("schema")
-                type_ref = self.schemas.named_union(schema, hint) if schema else ANY
-                return Response(status, "json", media, type_ref, description, headers), schema
-        media = next(iter(content))
-        kind: ResponseKind = "text" if media.startswith("text/") else "binary"
-        return Response(status, kind, media, None, description, headers), None
+                schema = entry.get("schema")
+                if not any(r.kind == "json" for r in kept):
+                    json_schema = schema
+                    type_ref = self.schemas.named_union(schema, hint) if schema else ANY
+                else:  # a second JSON media type: the same body, its own schema if any
+                    first = next(r for r in kept if r.kind == "json")
+                    type_ref = (self.schemas.named_union(schema, hint + pascal_case(media))
+                                if schema and schema != json_schema else first.type)
+                kept.append(Representation(media, "json", type_ref))
+            elif _media_base(media) == EVENT_STREAM:
+                item = entry.get(EVENT_SCHEMA)
+                event_type = (self.schemas.named_union(item, hint + "Event")
+                              if isinstance(item, dict) else None)
+                kept.append(Representation(media, "events", event_type))
+            else:
+                kind: ResponseKind = "text" if media.startswith("text/") else "binary"
+                kept.append(Representation(media, kind))
+        primary = next((r for r in kept if r.kind == "json"), kept[0])
+        return Response(status, primary.kind, primary.media_type, primary.type, description,
+                        headers, tuple(kept)), json_schema
 
     def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
         if not isinstance(raw, dict):
