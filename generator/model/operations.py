@@ -294,7 +294,7 @@ class OperationBuilder:
                 else:  # a second JSON media type: the same body, its own schema if any
                     first = next(r for r in kept if r.kind == "json")
                     type_ref = (self.schemas.named_union(schema, hint + pascal_case(media))
-                                if schema and schema != json_schema else first.type)
+                                if schema and schema != json_schema else first.type or ANY)
                 kept.append(Representation(media, "json", type_ref))
             elif _media_base(media) == EVENT_STREAM:
                 item = entry.get(EVENT_SCHEMA)
