@@ -244,3 +244,74 @@ def test_the_pre_commit_hook_and_the_projects_config_agree(tmp_path: Path) -> No
     assert re.search(hook["files"], "specs/api.yaml") and re.search(hook["files"], "pyproject.toml")
     template = (REPO / "templates/project/.pre-commit-config.yaml.jinja").read_text("utf-8")
     assert "- id: contractgen-check" in template
+
+
+SECURED_SPEC = """\
+openapi: 3.1.0
+info: {title: Secured, version: "1"}
+security: [{bearer: []}]
+paths:
+  /things:
+    post:
+      operationId: createThing
+      responses:
+        "201":
+          description: created
+          headers:
+            Location: {required: true, schema: {type: string}}
+            X-Rate-Limit: {schema: {type: integer}}
+  /open:
+    get:
+      operationId: peek
+      security: [{}, {key: []}]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object}}}}
+  /admin:
+    get:
+      operationId: admin
+      security: [{basic: []}]
+      responses:
+        "200": {description: ok, content: {text/csv: {schema: {type: string}},
+                                            application/json: {schema: {type: object}}}}
+  /ticks:
+    get:
+      operationId: watchTicks
+      responses:
+        "200":
+          description: events
+          content:
+            text/event-stream:
+              schema: {type: string}
+              x-contractgen-event-schema: {type: object, properties: {n: {type: integer}}}
+  /video:
+    get:
+      operationId: getVideo
+      security: []
+      responses:
+        "200": {description: ok, content: {video/mp4: {schema: {type: string, format: binary}}}}
+components:
+  securitySchemes:
+    bearer: {type: http, scheme: bearer}
+    key: {type: apiKey, in: header, name: X-API-Key}
+    basic: {type: http, scheme: basic}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("parts", ["both", "client"])
+def test_the_contract_test_checks_security_headers_and_streams(tmp_path: Path, parts: str) -> None:
+    (tmp_path / "secured.yaml").write_text(SECURED_SPEC, encoding="utf-8")
+    run(BIN / "contractgen", "new", "secured", "--spec", "secured.yaml", "--parts", parts,
+        cwd=tmp_path)
+    project = tmp_path / "secured"
+    if parts == "both":  # the project's own app needs a verifier per scheme (secure by default)
+        service = project / "src/secured/service.py"
+        service.write_text(service.read_text("utf-8").replace(
+            "    return {}", '    return {"bearer_token": "token"}'), "utf-8")
+    tests = run("make", "test", f"PYTHON={PYTHON}", "PYTEST_ADDOPTS=-v", cwd=project)
+    passed = set(re.findall(r"::(\w+)(?:\[[^\]]*\])? PASSED", tests.stdout))
+    assert {"test_security_is_checked_per_declared_scheme", "test_a_401_names_the_declared_schemes",
+            "test_the_client_types_the_declared_response_headers",
+            "test_a_streamed_body_answers_a_declared_status"} <= passed, tests.stdout
+    assert re.search(r"test_security_is_checked_per_declared_scheme\[peek\] PASSED", tests.stdout)
+    assert "failed" not in tests.stdout

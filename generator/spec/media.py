@@ -46,6 +46,18 @@ def generated_body_media(media_types: list[str]) -> str:
                 next((m for m in _FORMS if m in media_types), media_types[0]))
 
 
+def declares_events(data: Any) -> bool:
+    """Some response of the contract is a `text/event-stream` (its client needs httpx-sse)."""
+    for site in iter_operations(data):
+        responses = site.operation.get("responses")
+        for raw in responses.values() if isinstance(responses, dict) else ():
+            content = raw.get("content") if isinstance(raw, dict) else None
+            if isinstance(content, dict) and any(
+                    _base(str(media)) == "text/event-stream" for media in content):
+                return True
+    return False
+
+
 def media_problems(doc: Document) -> list[Problem]:
     """WARNINGs for request body media types left out and misplaced event schemas."""
     problems: list[Problem] = []
