@@ -7,6 +7,7 @@ without `text/event-stream` responses does not need it installed.
 
 import dataclasses
 import functools
+import importlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Generic, TypeVar
 
@@ -75,6 +76,11 @@ async def aiter_bytes(
             yield chunk
 
 
+def _httpx_sse() -> Any:
+    # Imported by name: mypy and the import of a contract without events need no httpx-sse.
+    return importlib.import_module("httpx_sse")
+
+
 def _event(sse: Any, parse: Callable[[str], DataT]) -> Event[DataT]:
     return Event(parse(sse.data), sse.event, sse.id, sse.retry)
 
@@ -85,8 +91,7 @@ def iter_events(
     """The Server-Sent Events `request` answers, each yielded as it arrives (its data through
     `parse`). Nothing is sent until the first event is asked for; closing the iterator closes
     the connection. A non-2xx answer raises what `fail` makes of it."""
-    from httpx_sse import EventSource
-
+    EventSource = _httpx_sse().EventSource
     with http.stream(**request._asdict()) as response:
         if not response.is_success:
             response.read()
@@ -99,8 +104,7 @@ async def aiter_events(
     http: httpx.AsyncClient, request: Any, fail: Fail, parse: Callable[[str], DataT]
 ) -> AsyncIterator[Event[DataT]]:
     """`iter_events`, async."""
-    from httpx_sse import EventSource
-
+    EventSource = _httpx_sse().EventSource
     async with http.stream(**request._asdict()) as response:
         if not response.is_success:
             await response.aread()

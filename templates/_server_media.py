@@ -6,6 +6,7 @@ contract without `text/event-stream` responses does not need it installed.
 """
 
 import dataclasses
+import importlib
 from collections.abc import AsyncIterable, AsyncIterator
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -157,9 +158,11 @@ def event_response(
 ) -> Response:
     """Stream `events` as Server-Sent Events, each sent as it is produced, with keep-alive
     pings; a client that goes away cancels the iteration (its `finally` blocks run)."""
-    from sse_starlette import EventSourceResponse, ServerSentEvent
+    # Imported by name: mypy and the import of a contract without events need no sse-starlette.
+    sse = importlib.import_module("sse_starlette")
+    ServerSentEvent = sse.ServerSentEvent
 
-    async def encoded() -> AsyncIterator[ServerSentEvent]:
+    async def encoded() -> AsyncIterator[Any]:
         async for item in events:
             if isinstance(item, ServerEvent):
                 data = None if item.data is None else _data(item.data, typed)
@@ -173,6 +176,7 @@ def event_response(
             else:
                 yield ServerSentEvent(data=_data(item, typed))
 
-    return EventSourceResponse(
+    response: Response = sse.EventSourceResponse(
         encoded(), status_code=status, headers=headers, ping=PING_SECONDS
     )
+    return response

@@ -258,3 +258,18 @@ def test_request_media_types_left_out_are_located_warnings(tmp_path: Any) -> Non
     assert ("/paths/~1upload/post/requestBody/content/application~1xml", True) in where
     assert ("/paths/~1upload/post/responses/200/content/application~1json/"
             "x-contractgen-event-schema", True) in where
+
+
+def test_an_sdk_with_event_streams_depends_on_httpx_sse(tmp_path: Any) -> None:
+    import json
+
+    from contractgen.api import generate_sdk
+
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(SPEC), encoding="utf-8")
+    generate_sdk(path, tmp_path / "sdk", package_name="media-client")
+    assert '"httpx-sse>=0.4"' in (tmp_path / "sdk/pyproject.toml").read_text("utf-8")
+    plain = openapi({"/a": {"get": {"responses": {"204": {"description": "ok"}}}}})
+    path.write_text(json.dumps(plain), encoding="utf-8")
+    generate_sdk(path, tmp_path / "plain", package_name="plain-client")
+    assert "httpx-sse" not in (tmp_path / "plain/pyproject.toml").read_text("utf-8")
