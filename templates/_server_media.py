@@ -7,9 +7,9 @@ contract without `text/event-stream` responses does not need it installed.
 
 import dataclasses
 import importlib
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import Any
 
 from fastapi import Depends, Request
 from fastapi.responses import Response
@@ -24,15 +24,8 @@ _ANY: TypeAdapter[Any] = TypeAdapter(Any)
 _CHOSEN: ContextVar[str | None] = ContextVar("contractgen_media", default=None)
 
 
-class _ErrorBodies(Protocol):
-    def error_body(
-        self,
-        operation_id: str,
-        status: int,
-        code: str,
-        message: str,
-        errors: list[Any] | None,
-    ) -> Any: ...
+# ServiceBase.error_body: (operation id, status, code, message, errors) -> body
+ErrorBody = Callable[[str, int, str, str, list[Any] | None], Any]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,7 +103,7 @@ def chosen_media_type() -> str | None:
 
 
 def negotiation(
-    service: _ErrorBodies, operation_id: str, declared: tuple[str, ...]
+    error_body: ErrorBody, operation_id: str, declared: tuple[str, ...]
 ) -> Any:
     """The route dependency choosing the answer's media type, or answering 406."""
 
@@ -118,9 +111,7 @@ def negotiation(
         media = negotiate(request.headers.get("accept"), declared)
         if media is None:
             message = f"Not acceptable: this operation answers {', '.join(declared)}"
-            body = service.error_body(
-                operation_id, 406, "NOT_ACCEPTABLE", message, None
-            )
+            body = error_body(operation_id, 406, "NOT_ACCEPTABLE", message, None)
             raise errors.ApiError(body, status_code=406)
         _CHOSEN.set(media)
 
