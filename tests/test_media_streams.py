@@ -250,7 +250,10 @@ def test_request_media_types_left_out_are_located_warnings(tmp_path: Any) -> Non
         "requestBody": {"content": {"application/json": {"schema": {"type": "object"}},
                                     "application/xml": {"schema": {"type": "object"}}}},
         "responses": {"200": {"description": "ok", "content": {"application/json": {
-            "schema": {"type": "object"}, "x-contractgen-event-schema": TICK}}}}}}})
+            "schema": {"type": "object"}, "x-contractgen-event-schema": TICK}}},
+            "400": {"description": "bad", "content": {
+                "application/problem+json": {"schema": {"type": "object"}},
+                "text/plain": {"schema": {"type": "string"}}}}}}}})
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
     problems = contractgen.validate(path)
@@ -258,6 +261,7 @@ def test_request_media_types_left_out_are_located_warnings(tmp_path: Any) -> Non
     assert ("/paths/~1upload/post/requestBody/content/application~1xml", True) in where
     assert ("/paths/~1upload/post/responses/200/content/application~1json/"
             "x-contractgen-event-schema", True) in where
+    assert ("/paths/~1upload/post/responses/400/content/text~1plain", True) in where
 
 
 def test_an_sdk_with_event_streams_depends_on_httpx_sse(tmp_path: Any) -> None:

@@ -80,6 +80,16 @@ def media_problems(doc: Document) -> list[Problem]:
         for status, raw in responses.items() if isinstance(responses, dict) else ():
             response, at = _local(doc, raw, f"{site.pointer}/responses/{escape(str(status))}")
             entries = response.get("content") if isinstance(response, dict) else None
+            error = not str(status).startswith("2") and isinstance(entries, dict) and any(
+                _is_json(str(m)) for m in entries)
+            for media in entries if error else ():
+                if not _is_json(str(media)) and f"{at}/{media}" not in seen:
+                    seen.add(f"{at}/{media}")
+                    problems.append(doc.problem(
+                        Level.WARNING, f"{at}/content/{escape(media)}",
+                        f"error media type `{media}` is not generated: the server answers this "
+                        "error and the client parses it in the response's JSON media type",
+                        "declare the error in one JSON media type"))
             for media, entry in entries.items() if isinstance(entries, dict) else ():
                 if isinstance(entry, dict) and EVENT_SCHEMA in entry and \
                         _base(media) != "text/event-stream" and f"{at}/{media}" not in seen:
