@@ -82,7 +82,7 @@ def media_problems(doc: Document) -> list[Problem]:
             entries = response.get("content") if isinstance(response, dict) else None
             error = not str(status).startswith("2") and isinstance(entries, dict) and any(
                 _is_json(str(m)) for m in entries)
-            for media in entries if error else ():
+            for media in entries if error and isinstance(entries, dict) else ():
                 if not _is_json(str(media)) and f"{at}/{media}" not in seen:
                     seen.add(f"{at}/{media}")
                     problems.append(doc.problem(
