@@ -277,3 +277,26 @@ def test_an_sdk_with_event_streams_depends_on_httpx_sse(tmp_path: Any) -> None:
     path.write_text(json.dumps(plain), encoding="utf-8")
     generate_sdk(path, tmp_path / "plain", package_name="plain-client")
     assert "httpx-sse" not in (tmp_path / "plain/pyproject.toml").read_text("utf-8")
+
+
+@pytest.mark.slow  # mypy over the generated package
+def test_the_chosen_media_type_types_the_result(pkg: Generated) -> None:
+    import subprocess
+    import sys
+
+    usage = pkg.dir / "usage.py"
+    usage.write_text(
+        "from .client import Client\n"
+        "client = Client('http://127.0.0.1')\n"
+        "reveal_type(client.get_report(accept='text/csv'))\n"
+        "reveal_type(client.get_report(accept='application/pdf'))\n"
+        "reveal_type(client.get_report(accept='application/json'))\n"
+        "reveal_type(client.get_report())\n"
+        "reveal_type(next(client.watch_ticks(count=1)).data)\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "-p", pkg.name], cwd=pkg.dir.parent, capture_output=True, text=True,
+                          check=False)
+    revealed = [line.split("Revealed type is ")[1].replace("builtins.", "").replace(
+        f"{pkg.name}.", "") for line in proc.stdout.splitlines() if "Revealed type is" in line]
+    assert revealed == ['"str"', '"bytes"', '"models.Report"', '"models.Report | str | bytes"',
+                        '"models.Tick"'], proc.stdout

@@ -280,7 +280,24 @@ def call_arguments(op: Operation) -> str:
     return ", ".join(args)
 
 
-def _client_keyword_part(op: Operation) -> list[str]:
+def accept_overloads(op: Operation) -> list[tuple[str, str]]:
+    """(signature, result) of a client method per media type its `accept` may choose, then
+    the one without a choice (any declared type may come back): for `typing.overload`s."""
+    if not op.negotiates:
+        return []
+    form = op.body is not None and op.body.is_form
+    positional = ["self", *_positional_part(op, body=not form)]
+    overloads = []
+    for media in op.media_types:
+        kinds = [r for s in op.success for r in s.representations if r.media_type == media]
+        result = " | ".join(dict.fromkeys(m for r in kinds for m in _representation_source(r, "bytes")))
+        overloads.append((_join(positional, _client_keyword_part(op, f"Literal[{media!r}]")), result))
+    overloads.append((_join(positional, _client_keyword_part(op, "None = None")),
+                      result_annotation(op)))
+    return overloads
+
+
+def _client_keyword_part(op: Operation, accept: str | None = None) -> list[str]:
     parts = _keyword_part(op)
     if op.body is not None and op.body.is_form:
         for field in op.body.form_fields:
@@ -293,7 +310,7 @@ def _client_keyword_part(op: Operation) -> list[str]:
                 parts.append(f"{field.name}: {kind} | None = None")
     if op.negotiates:
         choices = ", ".join(repr(m) for m in op.media_types)
-        parts.append(f"{accept_name(op)}: Literal[{choices}] | None = None")
+        parts.append(f"{accept_name(op)}: {accept or f'Literal[{choices}] | None = None'}")
     return parts
 
 
