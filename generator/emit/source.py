@@ -326,7 +326,7 @@ def accept_name(op: Operation) -> str:
 
 def accept_header(op: Operation) -> str:
     """The source of the client's `Accept` value: the chosen media type, else all declared."""
-    every = repr(", ".join(op.media_types))
+    every = repr("text/event-stream" if op.streams_events else ", ".join(op.media_types))
     return f"{accept_name(op)} or {every}" if op.negotiates else every
 
 

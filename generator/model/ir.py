@@ -381,13 +381,14 @@ class Operation:
 
     @property
     def negotiates(self) -> bool:
-        """Its success responses declare several media types: the client may choose one."""
-        return len(self.media_types) > 1
+        """Its success responses declare several media types, no event stream among them: the
+        client may choose one (an operation that may stream events is called for events)."""
+        return len(self.media_types) > 1 and not self.streams_events
 
     @property
     def streams_events(self) -> bool:
         """A success response is a `text/event-stream`: server and client stream events."""
-        return any(r.kind == "events" for r in self.success)
+        return any(r.kind == "events" for s in self.success for r in s.representations)
 
     @property
     def streams_bytes(self) -> bool:
