@@ -156,12 +156,11 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         files[name] = template.render(api=api, **contexts[name](api))
     verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset())
-    if verbatim:
-        for static in sorted(verbatim):
-            path = templates_dir() / static
-            if templates is not None and (templates / static).is_file():
-                path = templates / static
-            files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
+    for static in sorted(verbatim):
+        path = templates_dir() / static
+        if templates is not None and (templates / static).is_file():
+            path = templates / static
+        files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
     files["openapi.json"] = api.spec_json
     return files
 
