@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast, get_args
 
+from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
 from .errorbodies import body_expression
 from .ir import (
@@ -34,21 +35,6 @@ from .schemas import SchemaConverter
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-
-
-# Server-Sent Events; the extension saying what each event's `data` carries (JSON), for
-# OpenAPI 3.0/3.1, which have no `itemSchema` (docs/generated-api.md, "Streams").
-EVENT_STREAM = "text/event-stream"
-EVENT_SCHEMA = "x-contractgen-event-schema"
-
-
-def _media_base(media: str) -> str:
-    return media.split(";", maxsplit=1)[0].strip().lower()
-
-
-def _is_json(media: str) -> bool:
-    base = _media_base(media)
-    return base == "application/json" or base.endswith("+json")
 
 
 class OperationBuilder:
@@ -146,7 +132,7 @@ class OperationBuilder:
             if schema is None and isinstance(content, dict) and content:
                 media_type, media = next(iter(content.items()))
                 schema = media.get("schema") if isinstance(media, dict) else None
-                style = "json" if _is_json(media_type) else style
+                style = "json" if is_json(media_type) else style
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
@@ -211,7 +197,7 @@ class OperationBuilder:
         description = _text(body.get("description"))
         media_types = list(content)
         for media in media_types:
-            if _is_json(media):
+            if is_json(media):
                 schema = (content[media] or {}).get("schema")
                 type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
@@ -286,7 +272,7 @@ class OperationBuilder:
         json_schema: Any = None
         for media, entry in content.items():
             entry = entry if isinstance(entry, dict) else {}
-            if _is_json(media):
+            if is_json(media):
                 schema = entry.get("schema")
                 if not any(r.kind == "json" for r in kept):
                     json_schema = schema
@@ -296,7 +282,7 @@ class OperationBuilder:
                     type_ref = (self.schemas.named_union(schema, hint + pascal_case(media))
                                 if schema and schema != json_schema else first.type or ANY)
                 kept.append(Representation(media, "json", type_ref))
-            elif _media_base(media) == EVENT_STREAM:
+            elif media_base(media) == EVENT_STREAM:
                 item = entry.get(EVENT_SCHEMA)
                 event_type = (self.schemas.named_union(item, hint + "Event")
                               if isinstance(item, dict) else None)

@@ -14,16 +14,20 @@ from .loader import Document
 from .paths import iter_operations
 from .tree import escape, resolve_pointer
 
+# Server-Sent Events; the extension saying what each event's `data` carries (JSON), for
+# OpenAPI 3.0/3.1, which have no `itemSchema` (docs/generated-api.md, "Media types and streams").
+EVENT_STREAM = "text/event-stream"
 EVENT_SCHEMA = "x-contractgen-event-schema"
 _FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
 
 
-def _base(media: str) -> str:
+def media_base(media: str) -> str:
+    """`media` without parameters, lower case: `Text/CSV; charset=utf-8` -> `text/csv`."""
     return media.split(";", maxsplit=1)[0].strip().lower()
 
 
-def _is_json(media: str) -> bool:
-    base = _base(media)
+def is_json(media: str) -> bool:
+    base = media_base(media)
     return base == "application/json" or base.endswith("+json")
 
 
@@ -42,7 +46,7 @@ def _local(doc: Document, node: Any, pointer: str) -> tuple[Any, str]:
 
 def generated_body_media(media_types: list[str]) -> str:
     """The one request body media type the generated code handles (as model/operations picks)."""
-    return next((m for m in media_types if _is_json(m)),
+    return next((m for m in media_types if is_json(m)),
                 next((m for m in _FORMS if m in media_types), media_types[0]))
 
 
@@ -53,7 +57,7 @@ def declares_events(data: Any) -> bool:
         for raw in responses.values() if isinstance(responses, dict) else ():
             content = raw.get("content") if isinstance(raw, dict) else None
             if isinstance(content, dict) and any(
-                    _base(str(media)) == "text/event-stream" for media in content):
+                    media_base(str(media)) == EVENT_STREAM for media in content):
                 return True
     return False
 
@@ -74,16 +78,16 @@ def media_problems(doc: Document) -> list[Problem]:
                         Level.WARNING, f"{where}/content/{escape(media)}",
                         f"request body media type `{media}` is not generated: the server "
                         f"accepts and the client sends `{chosen}` only",
-                        "drop it, or keep it listed and send it with a `starlette` Request "
-                        "in a custom route"))
+                        "drop it, or serve it with a route of your own beside the generated "
+                        "ones"))
         responses = site.operation.get("responses")
         for status, raw in responses.items() if isinstance(responses, dict) else ():
             response, at = _local(doc, raw, f"{site.pointer}/responses/{escape(str(status))}")
             entries = response.get("content") if isinstance(response, dict) else None
             error = not str(status).startswith("2") and isinstance(entries, dict) and any(
-                _is_json(str(m)) for m in entries)
+                is_json(str(m)) for m in entries)
             for media in entries if error and isinstance(entries, dict) else ():
-                if not _is_json(str(media)) and f"{at}/{media}" not in seen:
+                if not is_json(str(media)) and f"{at}/{media}" not in seen:
                     seen.add(f"{at}/{media}")
                     problems.append(doc.problem(
                         Level.WARNING, f"{at}/content/{escape(media)}",
@@ -92,7 +96,7 @@ def media_problems(doc: Document) -> list[Problem]:
                         "declare the error in one JSON media type"))
             for media, entry in entries.items() if isinstance(entries, dict) else ():
                 if isinstance(entry, dict) and EVENT_SCHEMA in entry and \
-                        _base(media) != "text/event-stream" and f"{at}/{media}" not in seen:
+                        media_base(media) != EVENT_STREAM and f"{at}/{media}" not in seen:
                     seen.add(f"{at}/{media}")
                     problems.append(doc.problem(
                         Level.WARNING, f"{at}/content/{escape(media)}/{EVENT_SCHEMA}",
