@@ -212,9 +212,11 @@ def generate_sdk(
     """Write the client as an installable package into `out`: pyproject.toml, README.md and
     `src/<import name>/` (see `emit.sdk`); the paths written and the warnings met."""
     from .emit.sdk import sdk_for, sdk_metadata, write_sdk
+    from .spec.media import declares_events
 
     out = Path(out)
-    info = load(spec, overlay=overlay)[0].data.get("info")
+    data = load(spec, overlay=overlay)[0].data
+    info = data.get("info")
     sdk = sdk_for(info if isinstance(info, Mapping) else {}, package_name)
     package = out / "src" / sdk.import_name
     files, warnings = render(spec, overlay=overlay, parts=("client",), root=root,
@@ -224,7 +226,8 @@ def generate_sdk(
         warnings.append(Problem(
             Level.WARNING, f"the contract's version {sdk.api_version!r} is not a PEP 440 "
             "version; the SDK is versioned 0.0.0", str(spec), None, None, "/info/version"))
-    metadata = sdk_metadata(sdk, spec_display, Path(templates) if templates else None)
+    metadata = sdk_metadata(sdk, spec_display, Path(templates) if templates else None,
+                            events=declares_events(data))
     return write_sdk(out, sdk, files, metadata), warnings
 
 

@@ -10,13 +10,14 @@ from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme, TypeRef
 from ..problems import Level, Problem, SpecError
-from . import source
+from . import media, source
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
-VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py"})
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
+CLIENT_VERBATIM = frozenset({"_client_streams.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -42,7 +43,7 @@ BUILTIN_PREFIX = "builtin/"
 def template_names() -> list[str]:
     """The built-in templates a `templates` folder may replace, by file name."""
     return sorted(p.name for p in templates_dir().iterdir()
-                  if p.is_file() and (p.suffix == ".jinja" or p.name in VERBATIM))
+                  if p.is_file() and (p.suffix == ".jinja" or p.name in VERBATIM | CLIENT_VERBATIM))
 
 
 def check_overrides(folder: Path) -> str:
@@ -182,12 +183,13 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
-    if "server" in api.parts:
-        for static in sorted(VERBATIM):
-            path = templates_dir() / static
-            if templates is not None and (templates / static).is_file():
-                path = templates / static
-            files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
+    verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
+        CLIENT_VERBATIM if "client" in api.parts else frozenset())
+    for static in sorted(verbatim):
+        path = templates_dir() / static
+        if templates is not None and (templates / static).is_file():
+            path = templates / static
+        files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
     files["openapi.json"] = api.spec_json
     return files
 
@@ -319,10 +321,6 @@ def _quoted(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _success_kind(op: Operation) -> str:
-    return op.success[0].kind if op.success else "empty"
-
-
 def _success_media(op: Operation) -> str | None:
     return op.success[0].media_type if op.success else None
 
@@ -399,7 +397,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         imports.module("dataclasses")
         imports.name("._server_runtime", "Reply")
     builders, per_op = _error_builders(api)
-    exported = ["BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
+    media_exports = media.server_media(api, imports)
+    exported = [*media_exports, "BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
                 "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
                 "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
@@ -420,7 +419,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "challenge": _challenge,
         "headers_source": source.headers_class_source,
         "error_media": _error_media,
-        "success_kind": _success_kind,
+        "success_kind": media.success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
     }
@@ -446,12 +445,14 @@ def _client_context(api: Api) -> dict[str, Any]:
     if any(op.deprecated for op in api.operations):
         imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
         imports.module("warnings")  # the method warns itself: async methods stay coroutines
+    streams = media.client_media(api, imports)
     return {
+        **streams,
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
-                            *headers],
+                            *headers, *streams["media_exports"]],
         "headers_source": source.headers_class_source,
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),

@@ -6,7 +6,16 @@ nothing here decides from text it has already produced.
 
 from __future__ import annotations
 
-from ..model.ir import ErrorClass, FieldDef, FormField, Operation, Parameter, Response, TypeRef
+from ..model.ir import (
+    ErrorClass,
+    FieldDef,
+    FormField,
+    Operation,
+    Parameter,
+    Representation,
+    Response,
+    TypeRef,
+)
 
 
 def type_source(ref: TypeRef, prefix: str = "") -> str:
@@ -107,10 +116,34 @@ def param_marker_arguments(param: Parameter) -> str:
 
 
 def response_source(response: Response, binary: str = "bytes") -> str:
-    """The Python type of one success response's body."""
-    if response.kind == "json" and response.type is not None:
-        return type_source(response.type, "models.")
-    return {"binary": binary, "text": "str"}.get(response.kind, "None")
+    """The Python type of one success response's body: the union of its media types' types
+    (`binary="Binary"`: the server's, whose text may also be streamed and events are an
+    async iterable)."""
+    kinds = response.representations or (Representation(response.media_type or "", response.kind,
+                                                         response.type),)
+    return " | ".join(dict.fromkeys(m for r in kinds for m in _representation_source(r, binary)))
+
+
+def _representation_source(rep: Representation, binary: str) -> tuple[str, ...]:
+    if rep.kind == "json" and rep.type is not None:
+        return (type_source(rep.type, "models."),)
+    if rep.kind == "events":
+        data = event_data_source(rep)
+        return (f"AsyncIterable[{data} | ServerEvent]" if binary == "Binary"
+                else f"Iterator[Event[{data}]]",)
+    if rep.kind == "text" and binary == "Binary":
+        return ("str", "Binary")
+    return ({"binary": binary, "text": "str"}.get(rep.kind, "None"),)
+
+
+def event_data_source(rep: Representation) -> str:
+    """The type of an event's `data`: the declared event schema's, else the text as sent."""
+    return type_source(rep.type, "models.") if rep.type is not None else "str"
+
+
+def events_of(op: Operation) -> Representation:
+    """The `text/event-stream` media type of an operation that streams events."""
+    return next(r for s in op.success for r in s.representations if r.kind == "events")
 
 
 def result_annotation(op: Operation, binary: str = "bytes") -> str:
@@ -247,7 +280,24 @@ def call_arguments(op: Operation) -> str:
     return ", ".join(args)
 
 
-def _client_keyword_part(op: Operation) -> list[str]:
+def accept_overloads(op: Operation) -> list[tuple[str, str]]:
+    """(signature, result) of a client method per media type its `accept` may choose, then
+    the one without a choice (any declared type may come back): for `typing.overload`s."""
+    if not op.negotiates:
+        return []
+    form = op.body is not None and op.body.is_form
+    positional = ["self", *_positional_part(op, body=not form)]
+    overloads = []
+    for media in op.media_types:
+        kinds = [r for s in op.success for r in s.representations if r.media_type == media]
+        result = " | ".join(dict.fromkeys(m for r in kinds for m in _representation_source(r, "bytes")))
+        overloads.append((_join(positional, _client_keyword_part(op, f"Literal[{media!r}]")), result))
+    overloads.append((_join(positional, _client_keyword_part(op, "None = None")),
+                      result_annotation(op)))
+    return overloads
+
+
+def _client_keyword_part(op: Operation, accept: str | None = None) -> list[str]:
     parts = _keyword_part(op)
     if op.body is not None and op.body.is_form:
         for field in op.body.form_fields:
@@ -258,7 +308,26 @@ def _client_keyword_part(op: Operation) -> list[str]:
                 parts.insert(0, f"{field.name}: {kind}")
             else:
                 parts.append(f"{field.name}: {kind} | None = None")
+    if op.negotiates:
+        choices = ", ".join(repr(m) for m in op.media_types)
+        parts.append(f"{accept_name(op)}: {accept or f'Literal[{choices}] | None = None'}")
     return parts
+
+
+def accept_name(op: Operation) -> str:
+    """The client's keyword choosing the media type of an operation answering several."""
+    taken = {p.name for p in (*op.path_params, *op.keyword_params)}
+    taken |= {f.name for f in op.body.form_fields} if op.body is not None else set()
+    name = "accept"
+    while name in taken:
+        name += "_"
+    return name
+
+
+def accept_header(op: Operation) -> str:
+    """The source of the client's `Accept` value: the chosen media type, else all declared."""
+    every = repr("text/event-stream" if op.streams_events else ", ".join(op.media_types))
+    return f"{accept_name(op)} or {every}" if op.negotiates else every
 
 
 def client_signature(op: Operation) -> str:
@@ -278,6 +347,8 @@ def forward_arguments(op: Operation) -> str:
     names = [p.name for p in op.keyword_params]
     if op.body is not None and op.body.is_form:
         names.extend(f.name for f in op.body.form_fields)
+    if op.negotiates:
+        names.append(accept_name(op))
     args.extend(f"{n}={n}" for n in names)
     return ", ".join(args)
 

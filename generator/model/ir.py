@@ -18,7 +18,7 @@ ParameterStyle = Literal["form", "simple", "label", "matrix", "deepObject", "spa
                          "pipeDelimited", "json"]
 ParameterShape = Literal["scalar", "array", "object"]
 BodyKind = Literal["json", "multipart", "form", "binary", "text"]
-ResponseKind = Literal["json", "binary", "text", "empty"]
+ResponseKind = Literal["json", "binary", "text", "empty", "events"]
 SchemeKind = Literal["bearer", "basic", "api_key", "oauth2", "openid", "other"]
 FastApiMarker = Literal["Path", "Query", "Header", "Cookie", "Depends"]
 
@@ -269,8 +269,18 @@ class ResponseHeader:
 
 
 @dataclass(frozen=True)
+class Representation:
+    """One media type a response declares: its kind and (JSON, events) the body or event type."""
+
+    media_type: str
+    kind: ResponseKind
+    type: TypeRef | None = None  # json: the body; events: each event's `data` (None: text)
+
+
+@dataclass(frozen=True)
 class Response:
-    """A declared response: status, media kind and body type."""
+    """A declared response: status, media kind and body type (of its first JSON media type,
+    else its first), and every media type it declares (`representations`)."""
 
     status: str
     kind: ResponseKind
@@ -278,6 +288,7 @@ class Response:
     type: TypeRef | None
     description: str | None = None
     headers: tuple[ResponseHeader, ...] = ()
+    representations: tuple[Representation, ...] = ()
 
     @property
     def status_code(self) -> int | None:
@@ -362,6 +373,28 @@ class Operation:
     def returns_nothing(self) -> bool:
         """No success response has a body: the server method returns None."""
         return all(r.kind == "empty" or (r.kind == "json" and r.type is None) for r in self.success)
+
+    @property
+    def media_types(self) -> tuple[str, ...]:
+        """Every media type its success responses declare, in order (for `Accept`)."""
+        return tuple(dict.fromkeys(r.media_type for s in self.success for r in s.representations))
+
+    @property
+    def negotiates(self) -> bool:
+        """Its success responses declare several media types, no event stream among them: the
+        client may choose one (an operation that may stream events is called for events)."""
+        return len(self.media_types) > 1 and not self.streams_events
+
+    @property
+    def streams_events(self) -> bool:
+        """A success response is a `text/event-stream`: server and client stream events."""
+        return any(r.kind == "events" for s in self.success for r in s.representations)
+
+    @property
+    def streams_bytes(self) -> bool:
+        """A success response may be a body other than JSON: the client can stream it."""
+        return not self.streams_events and any(
+            r.kind in ("binary", "text") for s in self.success for r in s.representations)
 
     @property
     def allows_anonymous(self) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast, get_args
 
+from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
 from .errorbodies import body_expression
 from .ir import (
@@ -21,6 +22,7 @@ from .ir import (
     ParameterLocation,
     ParameterShape,
     ParameterStyle,
+    Representation,
     RequestBody,
     Response,
     ResponseHeader,
@@ -33,11 +35,6 @@ from .schemas import SchemaConverter
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-
-
-def _is_json(media: str) -> bool:
-    base = media.split(";", maxsplit=1)[0].strip().lower()
-    return base == "application/json" or base.endswith("+json")
 
 
 class OperationBuilder:
@@ -135,7 +132,7 @@ class OperationBuilder:
             if schema is None and isinstance(content, dict) and content:
                 media_type, media = next(iter(content.items()))
                 schema = media.get("schema") if isinstance(media, dict) else None
-                style = "json" if _is_json(media_type) else style
+                style = "json" if is_json(media_type) else style
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
@@ -200,7 +197,7 @@ class OperationBuilder:
         description = _text(body.get("description"))
         media_types = list(content)
         for media in media_types:
-            if _is_json(media):
+            if is_json(media):
                 schema = (content[media] or {}).get("schema")
                 type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
@@ -261,20 +258,41 @@ class OperationBuilder:
         return success, errors, schemas
 
     def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
-        """The response, and its JSON schema (for error bodies) when it has one."""
+        """The response, and its JSON schema (for error bodies) when it has one.
+
+        Every declared media type is kept (`representations`); the first JSON one, else the
+        first, is the response's own kind and type.
+        """
         description = _text(response.get("description"))
         headers = self._response_headers(response.get("headers"), hint)
         content = response.get("content")
         if not isinstance(content, dict) or not content:
             return Response(status, "empty", None, None, description, headers), None
+        kept: list[Representation] = []
+        json_schema: Any = None
         for media, entry in content.items():
-            if _is_json(media):
-                schema = (entry or {}).get("schema")
-                type_ref = self.schemas.named_union(schema, hint) if schema else ANY
-                return Response(status, "json", media, type_ref, description, headers), schema
-        media = next(iter(content))
-        kind: ResponseKind = "text" if media.startswith("text/") else "binary"
-        return Response(status, kind, media, None, description, headers), None
+            entry = entry if isinstance(entry, dict) else {}
+            if is_json(media):
+                schema = entry.get("schema")
+                if not any(r.kind == "json" for r in kept):
+                    json_schema = schema
+                    type_ref = self.schemas.named_union(schema, hint) if schema else ANY
+                else:  # a second JSON media type: the same body, its own schema if any
+                    first = next(r for r in kept if r.kind == "json")
+                    type_ref = (self.schemas.named_union(schema, hint + pascal_case(media))
+                                if schema and schema != json_schema else first.type or ANY)
+                kept.append(Representation(media, "json", type_ref))
+            elif media_base(media) == EVENT_STREAM:
+                item = entry.get(EVENT_SCHEMA)
+                event_type = (self.schemas.named_union(item, hint + "Event")
+                              if isinstance(item, dict) else None)
+                kept.append(Representation(media, "events", event_type))
+            else:
+                kind: ResponseKind = "text" if media.startswith("text/") else "binary"
+                kept.append(Representation(media, kind))
+        primary = next((r for r in kept if r.kind == "json"), kept[0])
+        return Response(status, primary.kind, primary.media_type, primary.type, description,
+                        headers, tuple(kept)), json_schema
 
     def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
         if not isinstance(raw, dict):

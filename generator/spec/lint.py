@@ -10,6 +10,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..problems import Level, Problem, SpecError
 from .loader import Document, load_document
+from .media import media_problems
 from .paths import iter_operations
 from .tree import Part, make_pointer, resolve_pointer, split_pointer, walk_objects
 
@@ -62,6 +63,7 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
                                         "`nullable` is not an OpenAPI 3.1 keyword", NULLABLE_31_HINT))
     problems.extend(_operation_ids(doc))
     problems.extend(_unchecked_schemes(doc))
+    problems.extend(media_problems(doc))
     return problems
 
 

@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors
+from ._server_media import event_response, representation
 
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
 """An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
@@ -210,6 +211,9 @@ def respond(
         result = result.body
     if result is None:
         return Response(status_code=204 if status == 204 else status, headers=extra)
+    kind, media_type = representation(result, kind, media_type)
+    if kind in ("events", "json-events"):
+        return event_response(result, status, extra, typed=kind == "json-events")
     if kind == "json":
         return Response(
             dump(result),

@@ -1,0 +1,106 @@
+"""Media types the generated code does not carry: located warnings, so none is dropped silently.
+
+Responses keep every media type they declare (docs/generated-api.md, "Media types"); request
+bodies are generated for one media type (the first JSON one, else multipart, else a form, else
+the first), and the Server-Sent Events extension only means something on `text/event-stream`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..problems import Level, Problem
+from .loader import Document
+from .paths import iter_operations
+from .tree import escape, resolve_pointer
+
+# Server-Sent Events; the extension saying what each event's `data` carries (JSON), for
+# OpenAPI 3.0/3.1, which have no `itemSchema` (docs/generated-api.md, "Media types and streams").
+EVENT_STREAM = "text/event-stream"
+EVENT_SCHEMA = "x-contractgen-event-schema"
+_FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+def media_base(media: str) -> str:
+    """`media` without parameters, lower case: `Text/CSV; charset=utf-8` -> `text/csv`."""
+    return media.split(";", maxsplit=1)[0].strip().lower()
+
+
+def is_json(media: str) -> bool:
+    base = media_base(media)
+    return base == "application/json" or base.endswith("+json")
+
+
+def _local(doc: Document, node: Any, pointer: str) -> tuple[Any, str]:
+    """`node`, or what its local `$ref` names, with the pointer of what is returned."""
+    for _ in range(20):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            break
+        try:
+            node, pointer = resolve_pointer(doc.data, ref), ref[1:]
+        except (LookupError, ValueError):
+            break
+    return node, pointer
+
+
+def generated_body_media(media_types: list[str]) -> str:
+    """The one request body media type the generated code handles (as model/operations picks)."""
+    return next((m for m in media_types if is_json(m)),
+                next((m for m in _FORMS if m in media_types), media_types[0]))
+
+
+def declares_events(data: Any) -> bool:
+    """Some response of the contract is a `text/event-stream` (its client needs httpx-sse)."""
+    for site in iter_operations(data):
+        responses = site.operation.get("responses")
+        for raw in responses.values() if isinstance(responses, dict) else ():
+            content = raw.get("content") if isinstance(raw, dict) else None
+            if isinstance(content, dict) and any(
+                    media_base(str(media)) == EVENT_STREAM for media in content):
+                return True
+    return False
+
+
+def media_problems(doc: Document) -> list[Problem]:
+    """WARNINGs for request body media types left out and misplaced event schemas."""
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for site in iter_operations(doc.data):
+        body, where = _local(doc, site.operation.get("requestBody"), f"{site.pointer}/requestBody")
+        content = body.get("content") if isinstance(body, dict) else None
+        if isinstance(content, dict) and len(content) > 1 and where not in seen:
+            seen.add(where)
+            chosen = generated_body_media(list(content))
+            for media in content:
+                if media != chosen:
+                    problems.append(doc.problem(
+                        Level.WARNING, f"{where}/content/{escape(media)}",
+                        f"request body media type `{media}` is not generated: the server "
+                        f"accepts and the client sends `{chosen}` only",
+                        "drop it, or serve it with a route of your own beside the generated "
+                        "ones"))
+        responses = site.operation.get("responses")
+        for status, raw in responses.items() if isinstance(responses, dict) else ():
+            response, at = _local(doc, raw, f"{site.pointer}/responses/{escape(str(status))}")
+            entries = response.get("content") if isinstance(response, dict) else None
+            error = not str(status).startswith("2") and isinstance(entries, dict) and any(
+                is_json(str(m)) for m in entries)
+            for media in entries if error and isinstance(entries, dict) else ():
+                if not is_json(str(media)) and f"{at}/{media}" not in seen:
+                    seen.add(f"{at}/{media}")
+                    problems.append(doc.problem(
+                        Level.WARNING, f"{at}/content/{escape(media)}",
+                        f"error media type `{media}` is not generated: the server answers this "
+                        "error and the client parses it in the response's JSON media type",
+                        "declare the error in one JSON media type"))
+            for media, entry in entries.items() if isinstance(entries, dict) else ():
+                if isinstance(entry, dict) and EVENT_SCHEMA in entry and \
+                        media_base(media) != EVENT_STREAM and f"{at}/{media}" not in seen:
+                    seen.add(f"{at}/{media}")
+                    problems.append(doc.problem(
+                        Level.WARNING, f"{at}/content/{escape(media)}/{EVENT_SCHEMA}",
+                        f"`{EVENT_SCHEMA}` is ignored on `{media}`: only `text/event-stream` "
+                        "responses are streamed as events",
+                        "move it to a `text/event-stream` media type, or drop it"))
+    return problems

@@ -1,0 +1,123 @@
+"""Streams of the generated client: bodies read as they arrive, Server-Sent Events, media types.
+
+Copied verbatim into every client (already black-formatted). Import from `client` instead.
+Events are parsed by httpx-sse, imported when an operation first streams events: a contract
+without `text/event-stream` responses does not need it installed.
+"""
+
+import dataclasses
+import functools
+import importlib
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, Generic, TypeVar
+
+import httpx
+from pydantic import TypeAdapter
+
+DataT = TypeVar("DataT")
+
+Fail = Callable[[httpx.Response], Exception]
+
+
+@dataclasses.dataclass(frozen=True)
+class Event(Generic[DataT]):
+    """One Server-Sent Event: its `data` (parsed when the contract types it), and its
+    `event` name (`message` when the server gives none), `id` and `retry` (milliseconds).
+    """
+
+    data: DataT
+    event: str = "message"
+    id: str = ""
+    retry: int | None = None
+
+
+@functools.cache
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _base(media: str) -> str:
+    return media.split(";", maxsplit=1)[0].strip().lower()
+
+
+def read_body(response: httpx.Response, kind: Any) -> Any:
+    """A response declared in several media types, as its `Content-Type` says: JSON parsed as
+    `kind`, `text/*` as str, anything else as bytes."""
+    media = _base(response.headers.get("content-type", ""))
+    if media == "application/json" or media.endswith("+json"):
+        return _adapter(kind).validate_json(response.content)
+    if media.startswith("text/"):
+        return response.text
+    return response.content
+
+
+def iter_bytes(
+    http: httpx.Client, request: Any, fail: Fail, chunk_size: int | None = None
+) -> Iterator[bytes]:
+    """The body of `request` (a `_Request`), in chunks as they arrive; nothing is sent until
+    the first chunk is asked for, and the connection is released when the iterator is
+    exhausted or closed. A non-2xx answer raises what `fail` makes of it."""
+    with http.stream(**request._asdict()) as response:
+        if not response.is_success:
+            response.read()
+            raise fail(response)
+        yield from response.iter_bytes(chunk_size)
+
+
+async def aiter_bytes(
+    http: httpx.AsyncClient, request: Any, fail: Fail, chunk_size: int | None = None
+) -> AsyncIterator[bytes]:
+    """`iter_bytes`, async."""
+    async with http.stream(**request._asdict()) as response:
+        if not response.is_success:
+            await response.aread()
+            raise fail(response)
+        async for chunk in response.aiter_bytes(chunk_size):
+            yield chunk
+
+
+def _httpx_sse() -> Any:
+    # Imported by name: mypy and the import of a contract without events need no httpx-sse.
+    return importlib.import_module("httpx_sse")
+
+
+def _event(sse: Any, parse: Callable[[str], DataT]) -> Event[DataT]:
+    return Event(parse(sse.data), sse.event, sse.id, sse.retry)
+
+
+def iter_events(
+    http: httpx.Client, request: Any, fail: Fail, parse: Callable[[str], DataT]
+) -> Iterator[Event[DataT]]:
+    """The Server-Sent Events `request` answers, each yielded as it arrives (its data through
+    `parse`). Nothing is sent until the first event is asked for; closing the iterator closes
+    the connection. A non-2xx answer raises what `fail` makes of it."""
+    EventSource = _httpx_sse().EventSource
+    with http.stream(**request._asdict()) as response:
+        if not response.is_success:
+            response.read()
+            raise fail(response)
+        for sse in EventSource(response).iter_sse():
+            yield _event(sse, parse)
+
+
+async def aiter_events(
+    http: httpx.AsyncClient, request: Any, fail: Fail, parse: Callable[[str], DataT]
+) -> AsyncIterator[Event[DataT]]:
+    """`iter_events`, async."""
+    EventSource = _httpx_sse().EventSource
+    async with http.stream(**request._asdict()) as response:
+        if not response.is_success:
+            await response.aread()
+            raise fail(response)
+        async for sse in EventSource(response).aiter_sse():
+            yield _event(sse, parse)
+
+
+def json_data(kind: Any) -> Callable[[str], Any]:
+    """Parses an event's data as the JSON of `kind`."""
+    return _adapter(kind).validate_json
+
+
+def text_data(data: str) -> str:
+    """An untyped event's data: the text as sent."""
+    return data
