@@ -127,6 +127,8 @@ class ModelDef:
     fields: tuple[FieldDef, ...]
     extra: Literal["allow", "forbid"]
     extra_type: TypeRef | None = None
+    # wire names this model never carries (readOnly in a request, writeOnly in a response)
+    dropped: tuple[str, ...] = ()
 
     def dependencies(self) -> set[str]:
         deps = {n for f in self.fields for n in f.type.model_names()}

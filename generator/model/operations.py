@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any, cast, get_args
 
 from ..spec.paths import derived_operation_id, iter_operations
+from .access import access
 from .errorbodies import body_expression
 from .ir import (
     ANY,
@@ -202,7 +203,8 @@ class OperationBuilder:
         for media in media_types:
             if _is_json(media):
                 schema = (content[media] or {}).get("schema")
-                type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
+                with self.schemas.on_side("write"):
+                    type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
         forms: tuple[tuple[str, BodyKind], ...] = (
             ("multipart/form-data", "multipart"), ("application/x-www-form-urlencoded", "form"))
@@ -220,6 +222,8 @@ class OperationBuilder:
         required = set(schema.get("required") or [])
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
+            if access(self.document, prop) == "read":
+                continue  # readOnly: never part of a request
             prop = self._deref(prop)
             is_file = prop.get("format") == "binary" or prop.get("contentMediaType") is not None
             items = self._deref(prop.get("items") or {})
@@ -228,7 +232,8 @@ class OperationBuilder:
             if is_file or is_list:
                 type_ref = TypeRef("builtin", "bytes")
             else:
-                type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
+                with self.schemas.on_side("write"):
+                    type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
                 if type_ref.kind not in ("builtin", "literal", "model", "list") or (
                     type_ref.kind == "model" and not self._is_enum(type_ref)):
                     type_ref = TypeRef("builtin", "str")

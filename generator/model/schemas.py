@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Literal
 
 from ..spec.tree import escape, resolve_pointer, unescape
+from .access import AccessMap, Side, access
 from .allof import intersect_all_of, merge_properties
 from .defaults import DefaultWriter
 from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
@@ -22,7 +24,10 @@ from .schema_facts import (
     discriminator_values,
     enum_definition,
     is_null_schema,
+    is_nullable,
     is_union,
+    json_types,
+    number_constraints,
     reaches,
     string_constraints,
     text,
@@ -46,6 +51,9 @@ class SchemaConverter:
         for key in schemas:
             self._component_names[key] = self.claim(ClassName(key))
         self._discriminator_values = discriminator_values(document)
+        self.access = AccessMap(document)
+        self.side: Side = "read"  # "write" while converting a request body
+        self._request_names: dict[str, str] = {}
 
     # -- names -------------------------------------------------------------------------------
     def claim(self, wanted: str) -> str:
@@ -65,7 +73,16 @@ class SchemaConverter:
             return self._component_names.get(key)
         return None
 
-    # -- discriminators ----------------------------------------------------------------------
+    @contextmanager
+    def on_side(self, side: Side) -> Iterator[None]:
+        """Convert as a request (`write`: no readOnly properties) or a response (`read`: no
+        writeOnly ones)."""
+        previous, self.side = self.side, side
+        try:
+            yield
+        finally:
+            self.side = previous
+
     # -- entry points ------------------------------------------------------------------------
     def convert_components(self) -> None:
         schemas = (self.document.get("components") or {}).get("schemas") or {}
@@ -76,14 +93,32 @@ class SchemaConverter:
         name = self.component_name(ref)
         if name is None:
             raise KeyError(ref)
+        if self.side == "write" and ref in self.access.split:
+            return self._request_component(ref, name)
         if name not in self.definitions and name not in self._building:
             self._building.add(name)
             try:
                 schema = resolve_pointer(self.document, ref)
-                self._define(name, schema if isinstance(schema, dict) else {}, ref)
+                with self.on_side("read"):
+                    self._define(name, schema if isinstance(schema, dict) else {}, ref)
             finally:
                 self._building.discard(name)
         return TypeRef("model", name)
+
+    def _request_component(self, ref: str, name: str) -> TypeRef:
+        """`<Name>Request`: the component as a request carries it (no readOnly properties)."""
+        with self.on_side("read"):
+            self.component(ref)  # the response model first: its fields are reused
+        request = self._request_names.get(ref)
+        if request is None:
+            request = self._request_names[ref] = self.claim(name + "Request")
+            self._building.add(request)
+            try:
+                schema = resolve_pointer(self.document, ref)
+                self._define(request, schema if isinstance(schema, dict) else {}, ref)
+            finally:
+                self._building.discard(request)
+        return TypeRef("model", request)
 
     def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         """Give a component schema its named definition: a model, an enum, or an alias."""
@@ -94,7 +129,7 @@ class SchemaConverter:
         if isinstance(schema.get("allOf"), list):
             schema = intersect_all_of(schema, self._deref)
         # A nullable enum stays a Literal alias, so that the name itself accepts null.
-        enum_def = None if self._nullable(schema) else enum_definition(name, schema)
+        enum_def = None if is_nullable(schema) else enum_definition(name, schema)
         if enum_def is not None:
             self.definitions[name] = enum_def
             return
@@ -134,7 +169,7 @@ class SchemaConverter:
             if self.component_name(ref) is not None:
                 result = self.component(ref)
                 target = self.definitions.get(result.name)
-                if (isinstance(target, AliasDef) and target.type.is_nullable) or self._nullable(
+                if (isinstance(target, AliasDef) and target.type.is_nullable) or is_nullable(
                         self._deref(schema)):
                     result = result.with_nullable()
             else:
@@ -143,8 +178,8 @@ class SchemaConverter:
                 except (LookupError, ValueError):
                     return ANY
                 result = self.convert(target, hint, named=named)
-            return result.with_nullable(self._nullable(schema)) if self._nullable(schema) else result
-        nullable = self._nullable(schema)
+            return result.with_nullable(is_nullable(schema)) if is_nullable(schema) else result
+        nullable = is_nullable(schema)
         result = self._convert_inner(schema, hint, named)
         excluded = self._excluded(schema.get("not"))
         if excluded is not None:
@@ -192,7 +227,7 @@ class SchemaConverter:
             if self._is_object_model(schema):
                 return self._model_type(schema, hint)
             return self.convert(intersect_all_of(schema, self._deref), hint, named=named)
-        types = self._types(schema)
+        types = json_types(schema)
         if len(types) > 1:
             args = widen_numbers([self._single(schema, t, hint) for t in types])
             return TypeRef("union", args=tuple(args))
@@ -225,51 +260,14 @@ class SchemaConverter:
             constraints = string_constraints(schema) if name == "str" else ()
             return TypeRef("builtin", name, constraints=constraints)
         if kind == "integer":
-            return TypeRef("builtin", "int", constraints=self._number_constraints(schema))
+            return TypeRef("builtin", "int", constraints=number_constraints(schema))
         if kind == "number":
-            return TypeRef("builtin", "float", constraints=self._number_constraints(schema))
+            return TypeRef("builtin", "float", constraints=number_constraints(schema))
         if kind == "boolean":
             return TypeRef("builtin", "bool")
         if kind == "null":
             return TypeRef("builtin", "None")
         return ANY
-
-    def _types(self, schema: dict[str, Any]) -> list[str]:
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            return [t for t in kind if t != "null"] or (["null"] if "null" in kind else [])
-        return [kind] if isinstance(kind, str) else []
-
-    def _nullable(self, schema: dict[str, Any]) -> bool:
-        if schema.get("nullable") is True:
-            return True
-        kind = schema.get("type")
-        if isinstance(kind, list) and "null" in kind and len(kind) > 1:
-            return True
-        enum = schema.get("enum")
-        if isinstance(enum, list) and None in enum and len(enum) > 1:
-            return True
-        for key in ("oneOf", "anyOf"):
-            members = schema.get(key)
-            if isinstance(members, list) and any(is_null_schema(m) for m in members):
-                return len(members) > 1
-        return False
-
-    def _number_constraints(self, schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-        out: list[tuple[str, str]] = []
-        minimum, maximum = schema.get("minimum"), schema.get("maximum")
-        exc_min, exc_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
-        if isinstance(exc_min, bool):  # 3.0: a flag on minimum
-            exc_min = minimum if exc_min else None
-            minimum = None if exc_min is not None else minimum
-        if isinstance(exc_max, bool):
-            exc_max = maximum if exc_max else None
-            maximum = None if exc_max is not None else maximum
-        for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
-                           ("multiple_of", schema.get("multipleOf"))):
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                out.append((key, repr(value)))
-        return tuple(out)
 
     # -- unions ------------------------------------------------------------------------------
     def _union(self, schema: dict[str, Any], members: list[Any], hint: str) -> TypeRef:
@@ -343,7 +341,7 @@ class SchemaConverter:
         prop = self._deref(properties[wire])
         if isinstance(prop.get("allOf"), list) and not self._is_object_model(prop):
             prop = self._deref(intersect_all_of(prop, self._deref))
-        if self._nullable(prop) or self._nullable(properties[wire]):
+        if is_nullable(prop) or is_nullable(properties[wire]):
             return ()
         mapped = self._mapped_tags(refs, wire)
         tags: tuple[object, ...] = ()
@@ -437,8 +435,20 @@ class SchemaConverter:
         properties, required, extra, owners = self._merged(schema)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
+        dropped: list[str] = []
         names = self._field_names(properties)
+        # A request model reuses the response model's fields that read the same both ways.
+        response = self.definitions.get(self.component_name(ref) or "") if (
+            self.side == "write" and ref) else None
+        reusable = {f.wire: f for f in response.fields} if isinstance(response, ModelDef) else {}
         for wire, prop in properties.items():
+            side = access(self.document, prop)
+            if side is not None and side != self.side:
+                dropped.append(wire)
+                continue
+            if wire in reusable and not self.access.splits(prop):
+                fields.append(reusable[wire])
+                continue
             prop_schema = prop if isinstance(prop, dict) else {}
             type_ref = self.convert(prop_schema, name + pascal_case(wire))
             tags = self._mapped_tags(refs, wire)
@@ -459,7 +469,8 @@ class SchemaConverter:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
         self.definitions[name] = ModelDef(
-            name, text(schema.get("description")), tuple(fields), mode, extra_type
+            name, text(schema.get("description")), tuple(fields), mode, extra_type,
+            tuple(dropped),
         )
 
     def _field(
