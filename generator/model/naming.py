@@ -25,7 +25,7 @@ _RESERVED_CLASS_NAMES = frozenset(
         "Literal", "RootModel", "StrEnum", "TypeAdapter", "Union", "datetime", "date", "time",
         "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
         "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
-        "TypeAlias", "SerializationInfo", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
+        "TypeAlias", "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
     }
 )
 

@@ -4,12 +4,12 @@ union shape, discriminator tags and enum definition."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef, TypeRef
-from .naming import enum_member
+from .naming import PythonIdentifier, enum_member
 
 STRING_FORMATS = {
     "date-time": "datetime.datetime",
@@ -249,3 +249,29 @@ def walk(node: Any) -> Iterator[dict[str, Any]]:
             stack.extend(reversed(list(current.values())))
         elif isinstance(current, list):
             stack.extend(reversed(current))
+
+
+def field_names(properties: dict[str, Any],
+                component_name: Callable[[str], str | None]) -> dict[str, str]:
+    """Wire name -> Python name for a model's fields, decided from the schemas alone.
+
+    A field may not take a name its class's annotations or defaults use (`list: list[str]`,
+    `winner: winner | None = None`): with postponed annotations pydantic would resolve the
+    name to the field's default. Such fields get a suffix and keep the wire name as alias.
+    """
+    shadowed = set(TYPE_NAMES)
+    for prop in properties.values():
+        for node in walk(prop):
+            ref = node.get("$ref")
+            name = component_name(ref) if isinstance(ref, str) else None
+            if name is not None:
+                shadowed.add(name)
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for wire in properties:
+        py_name = PythonIdentifier(wire)
+        while py_name in used or py_name in shadowed:
+            py_name = PythonIdentifier(py_name + "_")
+        used.add(py_name)
+        names[wire] = py_name
+    return names

@@ -12,26 +12,31 @@ from .access import AccessMap, Side, access
 from .allof import intersect_all_of, merge_properties
 from .defaults import DefaultWriter
 from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
-from .naming import ClassName, PythonIdentifier, pascal_case
+from .keywords import (
+    Notes,
+    array_type,
+    excluded_by,
+    exclusive,
+    string_type,
+    unchecked_format,
+    unenforced,
+)
+from .naming import ClassName, pascal_case
 from .schema_facts import (
     ANNOTATIONS,
     SCHEMA_PREFIX,
-    STRING_FORMATS,
-    TYPE_NAMES,
-    array_constraints,
     bounds,
     deref,
     discriminator_values,
     enum_definition,
+    field_names,
     is_null_schema,
     is_nullable,
     is_union,
     json_types,
     number_constraints,
     reaches,
-    string_constraints,
     text,
-    walk,
     widen_numbers,
 )
 
@@ -52,6 +57,7 @@ class SchemaConverter:
             self._component_names[key] = self.claim(ClassName(key))
         self._discriminator_values = discriminator_values(document)
         self.access = AccessMap(document)
+        self.notes = Notes(document)
         self.side: Side = "read"  # "write" while converting a request body
         self._request_names: dict[str, str] = {}
 
@@ -123,6 +129,11 @@ class SchemaConverter:
     def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         """Give a component schema its named definition: a model, an enum, or an alias."""
         description = schema.get("description")
+        if isinstance(schema.get("discriminator"), dict) and not is_union(schema) and ref and (
+                self.side == "read"):
+            self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
+                            "field takes this model, not the schemas extending it (their own "
+                            "fields are kept unchecked)", ref[1:])
         if self._is_object_model(schema):
             self._build_model(name, schema, ref)
             return
@@ -160,6 +171,17 @@ class SchemaConverter:
     # -- conversion --------------------------------------------------------------------------
     def convert(self, schema: Any, hint: str, *, named: bool = True) -> TypeRef:
         """The type of `schema`; `hint` names any class an inline object or enum needs."""
+        located = self.notes.enter(schema)
+        try:
+            if isinstance(schema, dict):
+                for message in unenforced(schema):
+                    self.notes.warn(message)
+            return self._convert(schema, hint, named)
+        finally:
+            if located:
+                self.notes.leave()
+
+    def _convert(self, schema: Any, hint: str, named: bool) -> TypeRef:
         if schema is True or schema is None or schema == {}:
             return ANY
         if not isinstance(schema, dict):
@@ -181,20 +203,10 @@ class SchemaConverter:
             return result.with_nullable(is_nullable(schema)) if is_nullable(schema) else result
         nullable = is_nullable(schema)
         result = self._convert_inner(schema, hint, named)
-        excluded = self._excluded(schema.get("not"))
+        excluded = excluded_by(self._deref(schema.get("not")))
         if excluded is not None:
             result = replace(result, excluded=excluded)
         return result.with_nullable(True) if nullable else result
-
-    def _excluded(self, schema: Any) -> tuple[tuple[str, ...], tuple[object, ...]] | None:
-        """What a `not` rules out, when it is a type, an enum or a const (else not enforced)."""
-        target = self._deref(schema)
-        kind = target.get("type")
-        types = tuple(kind) if isinstance(kind, list) else (kind,) if isinstance(kind, str) else ()
-        values = tuple(target.get("enum") or ()) + ((target["const"],) if "const" in target else ())
-        if not types and not values:
-            return None
-        return tuple(str(t) for t in types), values
 
     def _convert_inner(self, schema: dict[str, Any], hint: str, named: bool) -> TypeRef:
         if "const" in schema:
@@ -221,7 +233,11 @@ class SchemaConverter:
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
             if isinstance(members, list) and members:
-                return self._union(schema, members, hint)
+                union = self._union(schema, members, hint)
+                if key == "oneOf" and not exclusive(members, self._deref, union):
+                    self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
+                                    "several members is accepted (as `anyOf`)")
+                return union
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of:
             if self._is_object_model(schema):
@@ -237,7 +253,7 @@ class SchemaConverter:
         if kind is None:
             if "properties" in schema or "additionalProperties" in schema:
                 kind = "object"
-            elif "items" in schema:
+            elif "items" in schema or "prefixItems" in schema:
                 kind = "array"
             else:
                 return ANY
@@ -249,16 +265,9 @@ class SchemaConverter:
             return TypeRef("dict", args=(value,), constraints=bounds(
                 schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":
-            items = schema.get("items")
-            item = self.convert(items, hint + "Item") if isinstance(items, dict) else ANY
-            return TypeRef("list", args=(item,), constraints=array_constraints(schema))
+            return array_type(schema, hint, self.convert, self.notes.warn)
         if kind == "string":
-            fmt = schema.get("format")
-            name = STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
-            if schema.get("contentEncoding") == "base64" or fmt == "byte":
-                name = "str"
-            constraints = string_constraints(schema) if name == "str" else ()
-            return TypeRef("builtin", name, constraints=constraints)
+            return string_type(schema)
         if kind == "integer":
             return TypeRef("builtin", "int", constraints=number_constraints(schema))
         if kind == "number":
@@ -315,19 +324,19 @@ class SchemaConverter:
             ref = member.get("$ref") if isinstance(member, dict) else None
             properties, required, _, owners = self._merged(target)
             refs = [*owners, ref] if isinstance(ref, str) else owners
-            infos.append((properties, required, refs, self._field_names(properties)))
+            infos.append((properties, required, refs, field_names(properties, self.component_name)))
         disc = schema.get("discriminator")
         wanted = disc.get("propertyName") if isinstance(disc, dict) else None
         candidates = [wanted] if isinstance(wanted, str) else list(infos[0][0])
         for wire in candidates:
             seen: set[object] = set()
             names: set[str] = set()
-            for properties, required, refs, field_names in infos:
+            for properties, required, refs, wire_names in infos:
                 tags = self._tags(properties, required, refs, wire)
                 if not tags or seen & set(tags):
                     break
                 seen.update(tags)
-                names.add(field_names[wire])
+                names.add(wire_names[wire])
             else:
                 if len(names) == 1:
                     return names.pop()
@@ -407,36 +416,12 @@ class SchemaConverter:
             extra = False
         return properties, required, extra, owners
 
-    def _field_names(self, properties: dict[str, Any]) -> dict[str, str]:
-        """Wire name -> Python name for a model's fields, decided from the schemas alone.
-
-        A field may not take a name its class's annotations or defaults use (`list: list[str]`,
-        `winner: winner | None = None`): with postponed annotations pydantic would resolve the
-        name to the field's default. Such fields get a suffix and keep the wire name as alias.
-        """
-        shadowed = set(TYPE_NAMES)
-        for prop in properties.values():
-            for node in walk(prop):
-                ref = node.get("$ref")
-                name = self.component_name(ref) if isinstance(ref, str) else None
-                if name is not None:
-                    shadowed.add(name)
-        names: dict[str, str] = {}
-        used: set[str] = set()
-        for wire in properties:
-            py_name = PythonIdentifier(wire)
-            while py_name in used or py_name in shadowed:
-                py_name = PythonIdentifier(py_name + "_")
-            used.add(py_name)
-            names[wire] = py_name
-        return names
-
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         properties, required, extra, owners = self._merged(schema)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
         dropped: list[str] = []
-        names = self._field_names(properties)
+        names = field_names(properties, self.component_name)
         # A request model reuses the response model's fields that read the same both ways.
         response = self.definitions.get(self.component_name(ref) or "") if (
             self.side == "write" and ref) else None
@@ -492,8 +477,12 @@ class SchemaConverter:
                     factory = "list" if source == "[]" else "dict"
                 else:
                     factory = f"lambda: {source}"
-        description = text(schema.get("description")) or text(target.get("description"))
-        return FieldDef(name, wire, type_ref, required, default_src, factory, description)
+        # Only the property's own description: a `$ref` target's describes the target, not
+        # every field that refers to it (its class docstring says it once).
+        description = text(schema.get("description"))
+        fmt = unchecked_format(target)
+        return FieldDef(name, wire, type_ref, required, default_src, factory, description,
+                        f"format {fmt!r} is not checked: any string" if fmt else None)
 
     def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""
