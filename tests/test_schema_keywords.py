@@ -12,12 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import contractgen
 import httpx
 import pytest
 from gen_support import Generated, generate_package, openapi, serve
 from pydantic import ValidationError
-
-import contractgen
 
 THING = {
     "type": "object",
