@@ -10,7 +10,8 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of, merge_properties
-from .defaults import DefaultWriter
+from .defaults import DefaultWriter, field_def
+from .hierarchy import hierarchies, hierarchy_tags
 from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
 from .keywords import (
     Notes,
@@ -18,7 +19,6 @@ from .keywords import (
     excluded_by,
     exclusive,
     string_type,
-    unchecked_format,
     unenforced,
 )
 from .naming import ClassName, pascal_case
@@ -55,7 +55,10 @@ class SchemaConverter:
         schemas = components.get("schemas") or {}
         for key in schemas:
             self._component_names[key] = self.claim(ClassName(key))
-        self._discriminator_values = discriminator_values(document)
+        self._hierarchies = hierarchies(document)
+        self._discriminator_values = {**hierarchy_tags(self._hierarchies),
+                                      **discriminator_values(document)}
+        self._unions: dict[tuple[str, Side], TypeRef] = {}
         self.access = AccessMap(document)
         self.notes = Notes(document)
         self.side: Side = "read"  # "write" while converting a request body
@@ -111,6 +114,28 @@ class SchemaConverter:
                 self._building.discard(name)
         return TypeRef("model", name)
 
+    def _hierarchy_union(self, ref: str) -> TypeRef | None:
+        """`<Base>Union`: the models extending `ref`, told apart by its discriminator."""
+        name = self.component_name(ref) or ""
+        prop, extending = self._hierarchies[ref]
+        split = self.side == "write" and any(r in self.access.split for r in extending)
+        key: tuple[str, Side] = (ref, "write" if split else "read")
+        if key not in self._unions:
+            union = self.claim(name + ("RequestUnion" if split else "Union"))
+            self._unions[key] = TypeRef("model", union)
+            members = [{"$ref": r} for r in extending]
+            args = [self.component(r) for r in extending]
+            disc = self._discriminator({"discriminator": {"propertyName": prop}}, members, args)
+            if disc is None or len(args) < 2:
+                self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
+                self.notes.warn(f"`discriminator` is not enforced: fewer than two schemas "
+                                f"extend `{name}` with distinct tags", ref[1:])
+            else:
+                self.definitions[union] = AliasDef(union, None, TypeRef(
+                    "union", args=tuple(args), discriminator=disc), self.claim(union + "Adapter"))
+        result = self._unions[key]
+        return result if result.name else None
+
     def _request_component(self, ref: str, name: str) -> TypeRef:
         """`<Name>Request`: the component as a request carries it (no readOnly properties)."""
         with self.on_side("read"):
@@ -130,7 +155,7 @@ class SchemaConverter:
         """Give a component schema its named definition: a model, an enum, or an alias."""
         description = schema.get("description")
         if isinstance(schema.get("discriminator"), dict) and not is_union(schema) and ref and (
-                self.side == "read"):
+                self.side == "read") and ref not in self._hierarchies:
             self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
                             "field takes this model, not the schemas extending it (their own "
                             "fields are kept unchecked)", ref[1:])
@@ -189,7 +214,8 @@ class SchemaConverter:
         ref = schema.get("$ref")
         if isinstance(ref, str):
             if self.component_name(ref) is not None:
-                result = self.component(ref)
+                union = self._hierarchy_union(ref) if ref in self._hierarchies else None
+                result = union or self.component(ref)
                 target = self.definitions.get(result.name)
                 if (isinstance(target, AliasDef) and target.type.is_nullable) or is_nullable(
                         self._deref(schema)):
@@ -443,7 +469,9 @@ class SchemaConverter:
                     and "default" not in prop_schema):
                 # A discriminator tag must be present to tell the union's members apart.
                 prop_schema = {**prop_schema, "default": type_ref.literals[0]}
-            fields.append(self._field(names[wire], wire, prop_schema, type_ref, wire in required))
+            fields.append(field_def(self.definitions, prop_schema, self._deref(prop_schema),
+                                    name=names[wire], wire=wire, type_ref=type_ref,
+                                    required=wire in required))
         extra_type: TypeRef | None = None
         mode: Literal["allow", "forbid"]
         if extra is False:
@@ -457,32 +485,6 @@ class SchemaConverter:
             name, text(schema.get("description")), tuple(fields), mode, extra_type,
             tuple(dropped),
         )
-
-    def _field(
-        self, name: str, wire: str, schema: dict[str, Any], type_ref: TypeRef, required: bool
-    ) -> FieldDef:
-        target = self._deref(schema)
-        default = schema.get("default", target.get("default") if "$ref" in schema else None)
-        has_default = "default" in schema or ("$ref" in schema and "default" in target)
-        default_src: str | None = None
-        factory: str | None = None
-        if has_default and not required:
-            if default is None:
-                type_ref = type_ref.with_nullable()
-            else:
-                source, fresh = DefaultWriter(self.definitions).source(default, type_ref)
-                if not fresh:
-                    default_src = source
-                elif source in ("[]", "{}"):
-                    factory = "list" if source == "[]" else "dict"
-                else:
-                    factory = f"lambda: {source}"
-        # Only the property's own description: a `$ref` target's describes the target, not
-        # every field that refers to it (its class docstring says it once).
-        description = text(schema.get("description"))
-        fmt = unchecked_format(target)
-        return FieldDef(name, wire, type_ref, required, default_src, factory, description,
-                        f"format {fmt!r} is not checked: any string" if fmt else None)
 
     def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""
