@@ -35,7 +35,8 @@ def hierarchies(document: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, s
         extending: dict[str, str] = {}
         for other, sub in schemas.items():
             members = sub.get("allOf") if isinstance(sub, dict) else None
-            if isinstance(members, list) and any(
+            # a schema adding nothing (`allOf: [{$ref: base}]` alone) is another name for it
+            if isinstance(members, list) and (len(members) > 1 or sub.get("properties")) and any(
                     isinstance(m, dict) and m.get("$ref") == base for m in members):
                 ref = SCHEMA_PREFIX + escape(other)
                 extending[ref] = tags.get(ref, str(other))

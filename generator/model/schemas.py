@@ -121,18 +121,19 @@ class SchemaConverter:
         split = self.side == "write" and any(r in self.access.split for r in extending)
         key: tuple[str, Side] = (ref, "write" if split else "read")
         if key not in self._unions:
-            union = self.claim(name + ("RequestUnion" if split else "Union"))
-            self._unions[key] = TypeRef("model", union)
-            members = [{"$ref": r} for r in extending]
-            args = [self.component(r) for r in extending]
-            disc = self._discriminator({"discriminator": {"propertyName": prop}}, members, args)
-            if disc is None or len(args) < 2:
+            members = [{"$ref": r} for r in extending]  # told apart from the schemas alone
+            disc = self._discriminator({"discriminator": {"propertyName": prop}}, members,
+                                       [TypeRef("model", r) for r in extending])
+            if disc is None or len(members) < 2:
                 self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
                 self.notes.warn(f"`discriminator` is not enforced: fewer than two schemas "
                                 f"extend `{name}` with distinct tags", ref[1:])
             else:
+                union = self.claim(name + ("RequestUnion" if split else "Union"))
+                self._unions[key] = TypeRef("model", union)
+                args = tuple(self.component(r) for r in extending)
                 self.definitions[union] = AliasDef(union, None, TypeRef(
-                    "union", args=tuple(args), discriminator=disc), self.claim(union + "Adapter"))
+                    "union", args=args, discriminator=disc), self.claim(union + "Adapter"))
         result = self._unions[key]
         return result if result.name else None
 
