@@ -40,13 +40,22 @@ SPEC = openapi({
     "/plain": {"post": {
         "operationId": "echoPlain", "requestBody": {"required": True, **_body("Plain")},
         "responses": {"200": {"description": "ok", **_body("Plain")}}}},
+    "/batch": {"post": {
+        "operationId": "postBatch", "requestBody": {"required": True, **_body("Batch")},
+        "responses": {"200": {"description": "ok", **_body("Batch")}}}},
     "/form": {"post": {
         "operationId": "postForm",
         "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {
             "schema": {"type": "object", "properties": {
                 "id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}}}}},
         "responses": {"204": {"description": "ok"}}}},
-}, {"User": USER, "Team": TEAM, "Plain": PLAIN})
+}, {"User": USER, "Team": TEAM, "Plain": PLAIN,
+    "Account": {"allOf": [{"$ref": "#/components/schemas/User"},
+                          {"type": "object", "properties": {"plan": {"type": "string"}}}]},
+    "Either": {"oneOf": [{"$ref": "#/components/schemas/Account"},
+                         {"$ref": "#/components/schemas/Plain"}]},
+    "Batch": {"type": "object", "properties": {"items": {
+        "type": "array", "items": {"$ref": "#/components/schemas/Either"}}}}})
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +137,17 @@ def test_none_for_an_optional_non_nullable_field_means_unset_over_http(pkg: Gene
         assert answer.x is None and answer.model_dump(mode="json") == {}
         assert httpx.post(f"{url}/plain", json={}).json() == {}
         assert httpx.post(f"{url}/plain", json={"x": None}).status_code == 422
+
+
+def test_splits_follow_all_of_unions_and_arrays(pkg: Generated) -> None:
+    models = pkg.models
+    assert set(models.AccountRequest.model_fields) == {"name", "secret", "address", "plan"}
+    assert set(models.Account.model_fields) == {"id", "name", "address", "plan"}
+    batch = models.BatchRequest.model_validate(
+        {"items": [{"id": "x", "name": "a", "secret": "s", "plan": "p"}, {"x": 1}]})
+    assert type(batch.items[0]).__name__ == "AccountRequest"
+    assert batch.model_dump(mode="json") == {
+        "items": [{"name": "a", "secret": "s", "plan": "p"}, {"x": 1}]}
+    answer = models.Batch.model_validate(
+        {"items": [{"id": "x", "name": "a", "secret": "s"}]})
+    assert answer.model_dump(mode="json") == {"items": [{"id": "x", "name": "a"}]}
