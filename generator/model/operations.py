@@ -302,6 +302,7 @@ class OperationBuilder:
             type_ref = self.schemas.convert(schema, hint + pascal_case(str(wire)))
             if type_ref.kind not in ("builtin", "literal"):
                 type_ref = TypeRef("builtin", "str")
+            type_ref = replace(type_ref, checks=())  # a header's format is its text (uri...)
             name = parameter_name(str(wire))
             while name in used:
                 name += "_"
