@@ -154,6 +154,7 @@ def render(
             templates=overrides,
         )
         sources = render_package(api, Path(templates) if templates is not None else None)
+        problems += api.problems
     except Exception:
         # An invalid spec can trip the model builder before validation has answered:
         # the located validation errors are the real report.

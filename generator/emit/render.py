@@ -231,6 +231,13 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("pydantic", "Field")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
+    checks = api.checks
+    if "unique_items" in checks:
+        imports.module("json").name("pydantic_core", "to_jsonable_python")
+    if "email" in checks:
+        imports.module("importlib")
+    if "uri" in checks:
+        imports.name("pydantic", "AnyUrl")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "TypeAlias")
     if any(a.recursive for a in aliases):

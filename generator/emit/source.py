@@ -28,6 +28,8 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
         text = prefix + ref.name
     elif ref.kind == "list":
         text = f"list[{type_source(ref.args[0], prefix)}]"
+    elif ref.kind == "tuple":
+        text = "tuple[" + (", ".join(type_source(a, prefix) for a in ref.args) or "()") + "]"
     elif ref.kind == "dict":
         text = f"dict[str, {type_source(ref.args[0], prefix)}]"
     elif ref.kind == "literal":
@@ -42,6 +44,7 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
     if ref.excluded is not None:
         types, values = ref.excluded
         metadata.append(f"AfterValidator({prefix}Excluding({types!r}, {values!r}))")
+    metadata.extend(f"AfterValidator({prefix}check_{check})" for check in ref.checks)
     if metadata:
         text = f"Annotated[{text}, {', '.join(metadata)}]"
     if ref.is_nullable and ref.kind != "any" and not _names_none(ref):
@@ -51,7 +54,7 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
 
 def _names_none(ref: TypeRef) -> bool:
     """The expression already spells `None` as a member (`None`, or a union holding it)."""
-    if ref.constraints or ref.discriminator or ref.excluded is not None:
+    if ref.constraints or ref.discriminator or ref.excluded is not None or ref.checks:
         return False
     if ref.kind == "builtin":
         return ref.name == "None"

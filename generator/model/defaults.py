@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from .allof import is_number
-from .ir import ANY, AliasDef, Definition, EnumDef, ModelDef, TypeRef
-from .schema_facts import py_literal
+from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
+from .keywords import unchecked_format
+from .schema_facts import py_literal, text
 
 _JSON_KINDS: dict[str, Any] = {"str": str, "int": int, "float": int | float, "bool": bool}
 
@@ -84,3 +85,30 @@ def _kind_matches(value: Any, type_ref: TypeRef) -> bool:
     if isinstance(value, bool):
         return type_ref.name == "bool"
     return isinstance(value, kind)
+
+
+def field_def(definitions: Mapping[str, Definition], schema: dict[str, Any], target: dict[str, Any],
+              *, name: str, wire: str, type_ref: TypeRef, required: bool) -> FieldDef:
+    """A model field for property `schema` (`target` is it with its `$ref` followed): its
+    default as source (a factory for values built afresh), description, and comment."""
+    default = schema.get("default", target.get("default") if "$ref" in schema else None)
+    has_default = "default" in schema or ("$ref" in schema and "default" in target)
+    default_src: str | None = None
+    factory: str | None = None
+    if has_default and not required:
+        if default is None:
+            type_ref = type_ref.with_nullable()
+        else:
+            source, fresh = DefaultWriter(definitions).source(default, type_ref)
+            if not fresh:
+                default_src = source
+            elif source in ("[]", "{}"):
+                factory = "list" if source == "[]" else "dict"
+            else:
+                factory = f"lambda: {source}"
+    # Only the property's own description: a `$ref` target's describes the target, not every
+    # field that refers to it (its class docstring says it once).
+    description = text(schema.get("description"))
+    fmt = unchecked_format(target)
+    return FieldDef(name, wire, type_ref, required, default_src, factory, description,
+                    f"format {fmt!r} is not checked: any string" if fmt else None)

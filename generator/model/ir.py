@@ -11,7 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import urlsplit
 
-TypeKind = Literal["builtin", "model", "list", "dict", "literal", "union", "any"]
+from ..problems import Problem
+
+TypeKind = Literal["builtin", "model", "list", "tuple", "dict", "literal", "union", "any"]
+# After-validators models.py defines (`check_<name>`): what pydantic has no keyword for.
+Check = Literal["unique_items", "email", "uri"]
 ParameterLocation = Literal["path", "query", "header", "cookie"]
 # OpenAPI's styles, and `json` for a parameter declared with `content: application/json`
 ParameterStyle = Literal["form", "simple", "label", "matrix", "deepObject", "spaceDelimited",
@@ -35,6 +39,7 @@ class TypeRef:
     discriminator: str | None = None
     nullable: bool = False
     excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
+    checks: tuple[Check, ...] = ()
 
     def with_nullable(self, nullable: bool = True) -> TypeRef:
         return replace(self, nullable=nullable)
@@ -65,10 +70,13 @@ class TypeRef:
         if self.constraints or self.discriminator:
             yield "Annotated"
             yield "Field"
-        if self.excluded is not None:
+        if self.excluded is not None or self.checks:
             yield "Annotated"
             yield "AfterValidator"
+        if self.excluded is not None:
             yield "Excluding"
+        for check in self.checks:
+            yield f"check_{check}"
 
     def model_names(self) -> Iterable[str]:
         """Names this expression takes from models.py (generated classes, `Excluding`)."""
@@ -76,6 +84,8 @@ class TypeRef:
             yield self.name
         if self.excluded is not None:
             yield "Excluding"
+        for check in self.checks:
+            yield f"check_{check}"
         for arg in self.args:
             yield from arg.model_names()
 
@@ -94,6 +104,7 @@ class FieldDef:
     default: str | None = None  # source text of the default, None when there is no spec default
     default_factory: str | None = None
     description: str | None = None
+    comment: str | None = None  # printed above the field: what its type does not check
 
     @property
     def has_alias(self) -> bool:
@@ -127,6 +138,8 @@ class ModelDef:
     fields: tuple[FieldDef, ...]
     extra: Literal["allow", "forbid"]
     extra_type: TypeRef | None = None
+    # wire names this model never carries (readOnly in a request, writeOnly in a response)
+    dropped: tuple[str, ...] = ()
 
     def dependencies(self) -> set[str]:
         deps = {n for f in self.fields for n in f.type.model_names()}
@@ -447,6 +460,8 @@ class Api:
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     servers: tuple[Server, ...] = ()
+    # located warnings: what the contract declares that the generated code does not enforce
+    problems: tuple[Problem, ...] = ()
 
     @property
     def base_path(self) -> str:
@@ -464,6 +479,16 @@ class Api:
     @property
     def uses_excluding(self) -> bool:
         """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
+        return any(ref.excluded is not None for ref in self._type_refs())
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        """The `check_<name>` validators some type uses, so models.py defines them."""
+        used = {c for ref in self._type_refs() for c in ref.checks}
+        return tuple(sorted(used))
+
+    def _type_refs(self) -> Iterable[TypeRef]:
+        """Every type expression of the contract, nested ones included."""
         refs: list[TypeRef] = []
         for definition in self.definitions:
             if isinstance(definition, ModelDef):
@@ -479,10 +504,8 @@ class Api:
                 refs.extend(f.type for f in op.body.form_fields)
         while refs:
             ref = refs.pop()
-            if ref.excluded is not None:
-                return True
+            yield ref
             refs.extend(ref.args)
-        return False
 
     @property
     def error_classes(self) -> tuple[ErrorClass, ...]:

@@ -15,7 +15,7 @@ _RESERVED_FIELD_NAMES = frozenset(
     {
         "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
         "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
-        "contractgen_non_nullable", "contractgen_omit_unset",
+        "contractgen_non_nullable", "contractgen_omit_unset", "contractgen_dropped",
     }
 )
 # Names the generated modules bind themselves; a class by such a name would clash.
@@ -25,7 +25,7 @@ _RESERVED_CLASS_NAMES = frozenset(
         "Literal", "RootModel", "StrEnum", "TypeAdapter", "Union", "datetime", "date", "time",
         "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
         "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
-        "TypeAlias", "SerializationInfo", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
+        "TypeAlias", "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
     }
 )
 

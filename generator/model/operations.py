@@ -8,6 +8,7 @@ from typing import Any, cast, get_args
 
 from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
+from .access import access
 from .errorbodies import body_expression
 from .ir import (
     ANY,
@@ -53,6 +54,14 @@ class OperationBuilder:
         return [self._operation(site.path, site.method, dict(site.operation),
                                 site.item.get("parameters") or [])
                 for site in sites]
+
+    def model_only(self, path: str, method: str, raw: dict[str, Any], shared: list[Any],
+                   name: str) -> None:
+        """Build the models of an operation that is not served (a webhook, a callback); `name`
+        stands for a missing operationId."""
+        op_id = raw.get("operationId")
+        self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
+            op_id.strip()) else name}, shared)
 
     def _deref(self, node: Any) -> dict[str, Any]:
         return deref(self.document, node)
@@ -199,7 +208,8 @@ class OperationBuilder:
         for media in media_types:
             if is_json(media):
                 schema = (content[media] or {}).get("schema")
-                type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
+                with self.schemas.on_side("write"):
+                    type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
                 return RequestBody("json", media, required, type_ref, description=description)
         forms: tuple[tuple[str, BodyKind], ...] = (
             ("multipart/form-data", "multipart"), ("application/x-www-form-urlencoded", "form"))
@@ -217,6 +227,8 @@ class OperationBuilder:
         required = set(schema.get("required") or [])
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
+            if access(self.document, prop) == "read":
+                continue  # readOnly: never part of a request
             prop = self._deref(prop)
             is_file = prop.get("format") == "binary" or prop.get("contentMediaType") is not None
             items = self._deref(prop.get("items") or {})
@@ -225,7 +237,8 @@ class OperationBuilder:
             if is_file or is_list:
                 type_ref = TypeRef("builtin", "bytes")
             else:
-                type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
+                with self.schemas.on_side("write"):
+                    type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
                 if type_ref.kind not in ("builtin", "literal", "model", "list") or (
                     type_ref.kind == "model" and not self._is_enum(type_ref)):
                     type_ref = TypeRef("builtin", "str")
@@ -307,6 +320,7 @@ class OperationBuilder:
             type_ref = self.schemas.convert(schema, hint + pascal_case(str(wire)))
             if type_ref.kind not in ("builtin", "literal"):
                 type_ref = TypeRef("builtin", "str")
+            type_ref = replace(type_ref, checks=())  # a header's format is its text (uri...)
             name = parameter_name(str(wire))
             while name in used:
                 name += "_"

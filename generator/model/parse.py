@@ -6,8 +6,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..problems import Level, sorted_problems
 from ..spec.loader import Document
 from ..version import __version__
+from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
 from .operations import OperationBuilder
 from .schemas import SchemaConverter
@@ -46,7 +48,11 @@ def build_api(
     data = document.data
     converter = SchemaConverter(data)
     converter.convert_components()
-    operations = OperationBuilder(data, converter, extension_notes).build()
+    builder = OperationBuilder(data, converter, extension_notes)
+    operations = builder.build()
+    hook_models(data, builder, converter.notes)
+    problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
+                                     for pointer, message in converter.notes.found))
     info = data.get("info") or {}
     return Api(
         title=str(info.get("title") or "API"),
@@ -60,6 +66,7 @@ def build_api(
         spec_json=json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
+        problems=problems,
     )
 
 

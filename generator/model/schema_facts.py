@@ -4,12 +4,12 @@ union shape, discriminator tags and enum definition."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef, TypeRef
-from .naming import enum_member
+from .naming import PythonIdentifier, enum_member
 
 STRING_FORMATS = {
     "date-time": "datetime.datetime",
@@ -182,6 +182,49 @@ def array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return bounds(schema, ("minItems", "min_length"), ("maxItems", "max_length"))
 
 
+def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """pydantic Field arguments for a number's bounds (3.0 boolean exclusives included)."""
+    out: list[tuple[str, str]] = []
+    minimum, maximum = schema.get("minimum"), schema.get("maximum")
+    exc_min, exc_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    if isinstance(exc_min, bool):  # 3.0: a flag on minimum
+        exc_min = minimum if exc_min else None
+        minimum = None if exc_min is not None else minimum
+    if isinstance(exc_max, bool):
+        exc_max = maximum if exc_max else None
+        maximum = None if exc_max is not None else maximum
+    for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
+                       ("multiple_of", schema.get("multipleOf"))):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out.append((key, repr(value)))
+    return tuple(out)
+
+
+def json_types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema names, `null` left out unless it is the only one."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return [t for t in kind if t != "null"] or (["null"] if "null" in kind else [])
+    return [kind] if isinstance(kind, str) else []
+
+
+def is_nullable(schema: dict[str, Any]) -> bool:
+    """The schema admits null: `nullable`, a type list or enum holding null, a null member."""
+    if schema.get("nullable") is True:
+        return True
+    kind = schema.get("type")
+    if isinstance(kind, list) and "null" in kind and len(kind) > 1:
+        return True
+    enum = schema.get("enum")
+    if isinstance(enum, list) and None in enum and len(enum) > 1:
+        return True
+    for key in ("oneOf", "anyOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and any(is_null_schema(m) for m in members):
+            return len(members) > 1
+    return False
+
+
 def bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
     """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
     out: list[tuple[str, str]] = []
@@ -206,3 +249,29 @@ def walk(node: Any) -> Iterator[dict[str, Any]]:
             stack.extend(reversed(list(current.values())))
         elif isinstance(current, list):
             stack.extend(reversed(current))
+
+
+def field_names(properties: dict[str, Any],
+                component_name: Callable[[str], str | None]) -> dict[str, str]:
+    """Wire name -> Python name for a model's fields, decided from the schemas alone.
+
+    A field may not take a name its class's annotations or defaults use (`list: list[str]`,
+    `winner: winner | None = None`): with postponed annotations pydantic would resolve the
+    name to the field's default. Such fields get a suffix and keep the wire name as alias.
+    """
+    shadowed = set(TYPE_NAMES)
+    for prop in properties.values():
+        for node in walk(prop):
+            ref = node.get("$ref")
+            name = component_name(ref) if isinstance(ref, str) else None
+            if name is not None:
+                shadowed.add(name)
+    names: dict[str, str] = {}
+    used: set[str] = set()
+    for wire in properties:
+        py_name = PythonIdentifier(wire)
+        while py_name in used or py_name in shadowed:
+            py_name = PythonIdentifier(py_name + "_")
+        used.add(py_name)
+        names[wire] = py_name
+    return names

@@ -3,31 +3,41 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Literal
 
 from ..spec.tree import escape, resolve_pointer, unescape
+from .access import AccessMap, Side, access
 from .allof import intersect_all_of, merge_properties
-from .defaults import DefaultWriter
+from .defaults import DefaultWriter, field_def
+from .hierarchy import hierarchies, hierarchy_tags
 from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
-from .naming import ClassName, PythonIdentifier, pascal_case
+from .keywords import (
+    Notes,
+    array_type,
+    excluded_by,
+    exclusive,
+    string_type,
+    unenforced,
+)
+from .naming import ClassName, pascal_case
 from .schema_facts import (
     ANNOTATIONS,
     SCHEMA_PREFIX,
-    STRING_FORMATS,
-    TYPE_NAMES,
-    array_constraints,
     bounds,
     deref,
     discriminator_values,
     enum_definition,
+    field_names,
     is_null_schema,
+    is_nullable,
     is_union,
+    json_types,
+    number_constraints,
     reaches,
-    string_constraints,
     text,
-    walk,
     widen_numbers,
 )
 
@@ -46,7 +56,14 @@ class SchemaConverter:
         schemas = components.get("schemas") or {}
         for key in schemas:
             self._component_names[key] = self.claim(ClassName(key))
-        self._discriminator_values = discriminator_values(document)
+        self._hierarchies = hierarchies(document)
+        self._discriminator_values = {**hierarchy_tags(self._hierarchies),
+                                      **discriminator_values(document)}
+        self._unions: dict[tuple[str, Side], TypeRef] = {}
+        self.access = AccessMap(document)
+        self.notes = Notes(document)
+        self.side: Side = "read"  # "write" while converting a request body
+        self._request_names: dict[str, str] = {}
 
     # -- names -------------------------------------------------------------------------------
     def claim(self, wanted: str) -> str:
@@ -66,7 +83,16 @@ class SchemaConverter:
             return self._component_names.get(key)
         return None
 
-    # -- discriminators ----------------------------------------------------------------------
+    @contextmanager
+    def on_side(self, side: Side) -> Iterator[None]:
+        """Convert as a request (`write`: no readOnly properties) or a response (`read`: no
+        writeOnly ones)."""
+        previous, self.side = self.side, side
+        try:
+            yield
+        finally:
+            self.side = previous
+
     # -- entry points ------------------------------------------------------------------------
     def convert_components(self) -> None:
         schemas = (self.document.get("components") or {}).get("schemas") or {}
@@ -77,25 +103,71 @@ class SchemaConverter:
         name = self.component_name(ref)
         if name is None:
             raise KeyError(ref)
+        if self.side == "write" and ref in self.access.split:
+            return self._request_component(ref, name)
         if name not in self.definitions and name not in self._building:
             self._building.add(name)
             try:
                 schema = resolve_pointer(self.document, ref)
-                self._define(name, schema if isinstance(schema, dict) else {}, ref)
+                with self.on_side("read"):
+                    self._define(name, schema if isinstance(schema, dict) else {}, ref)
             finally:
                 self._building.discard(name)
         return TypeRef("model", name)
 
+    def _hierarchy_union(self, ref: str) -> TypeRef | None:
+        """`<Base>Union`: the models extending `ref`, told apart by its discriminator."""
+        name = self.component_name(ref) or ""
+        prop, extending = self._hierarchies[ref]
+        split = self.side == "write" and any(r in self.access.split for r in extending)
+        key: tuple[str, Side] = (ref, "write" if split else "read")
+        if key not in self._unions:
+            members = [{"$ref": r} for r in extending]  # told apart from the schemas alone
+            disc = self._discriminator({"discriminator": {"propertyName": prop}}, members,
+                                       [TypeRef("model", r) for r in extending])
+            if disc is None or len(members) < 2:
+                self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
+                self.notes.warn(f"`discriminator` is not enforced: fewer than two schemas "
+                                f"extend `{name}` with distinct tags", ref[1:])
+            else:
+                union = self.claim(name + ("RequestUnion" if split else "Union"))
+                self._unions[key] = TypeRef("model", union)
+                args = tuple(self.component(r) for r in extending)
+                self.definitions[union] = AliasDef(union, None, TypeRef(
+                    "union", args=args, discriminator=disc), self.claim(union + "Adapter"))
+        result = self._unions[key]
+        return result if result.name else None
+
+    def _request_component(self, ref: str, name: str) -> TypeRef:
+        """`<Name>Request`: the component as a request carries it (no readOnly properties)."""
+        with self.on_side("read"):
+            self.component(ref)  # the response model first: its fields are reused
+        request = self._request_names.get(ref)
+        if request is None:
+            request = self._request_names[ref] = self.claim(name + "Request")
+            self._building.add(request)
+            try:
+                schema = resolve_pointer(self.document, ref)
+                self._define(request, schema if isinstance(schema, dict) else {}, ref)
+            finally:
+                self._building.discard(request)
+        return TypeRef("model", request)
+
     def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         """Give a component schema its named definition: a model, an enum, or an alias."""
         description = schema.get("description")
+        if isinstance(schema.get("discriminator"), dict) and not is_union(schema) and ref and (
+                self.side == "read") and ref not in self._hierarchies:
+            self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
+                            "field takes this model, not the schemas extending it (their own "
+                            "fields are kept unchecked)", ref[1:])
         if self._is_object_model(schema):
             self._build_model(name, schema, ref)
             return
         if isinstance(schema.get("allOf"), list):
             schema = intersect_all_of(schema, self._deref)
         # A nullable enum stays a Literal alias, so that the name itself accepts null.
-        enum_def = None if self._nullable(schema) else enum_definition(name, schema)
+        enum_def = None if is_nullable(schema) else enum_definition(name, schema)
         if enum_def is not None:
             self.definitions[name] = enum_def
             return
@@ -126,6 +198,17 @@ class SchemaConverter:
     # -- conversion --------------------------------------------------------------------------
     def convert(self, schema: Any, hint: str, *, named: bool = True) -> TypeRef:
         """The type of `schema`; `hint` names any class an inline object or enum needs."""
+        located = self.notes.enter(schema)
+        try:
+            if isinstance(schema, dict):
+                for message in unenforced(schema):
+                    self.notes.warn(message)
+            return self._convert(schema, hint, named)
+        finally:
+            if located:
+                self.notes.leave()
+
+    def _convert(self, schema: Any, hint: str, named: bool) -> TypeRef:
         if schema is True or schema is None or schema == {}:
             return ANY
         if not isinstance(schema, dict):
@@ -133,9 +216,10 @@ class SchemaConverter:
         ref = schema.get("$ref")
         if isinstance(ref, str):
             if self.component_name(ref) is not None:
-                result = self.component(ref)
+                union = self._hierarchy_union(ref) if ref in self._hierarchies else None
+                result = union or self.component(ref)
                 target = self.definitions.get(result.name)
-                if (isinstance(target, AliasDef) and target.type.is_nullable) or self._nullable(
+                if (isinstance(target, AliasDef) and target.type.is_nullable) or is_nullable(
                         self._deref(schema)):
                     result = result.with_nullable()
             else:
@@ -144,23 +228,13 @@ class SchemaConverter:
                 except (LookupError, ValueError):
                     return ANY
                 result = self.convert(target, hint, named=named)
-            return result.with_nullable(self._nullable(schema)) if self._nullable(schema) else result
-        nullable = self._nullable(schema)
+            return result.with_nullable(is_nullable(schema)) if is_nullable(schema) else result
+        nullable = is_nullable(schema)
         result = self._convert_inner(schema, hint, named)
-        excluded = self._excluded(schema.get("not"))
+        excluded = excluded_by(self._deref(schema.get("not")))
         if excluded is not None:
             result = replace(result, excluded=excluded)
         return result.with_nullable(True) if nullable else result
-
-    def _excluded(self, schema: Any) -> tuple[tuple[str, ...], tuple[object, ...]] | None:
-        """What a `not` rules out, when it is a type, an enum or a const (else not enforced)."""
-        target = self._deref(schema)
-        kind = target.get("type")
-        types = tuple(kind) if isinstance(kind, list) else (kind,) if isinstance(kind, str) else ()
-        values = tuple(target.get("enum") or ()) + ((target["const"],) if "const" in target else ())
-        if not types and not values:
-            return None
-        return tuple(str(t) for t in types), values
 
     def _convert_inner(self, schema: dict[str, Any], hint: str, named: bool) -> TypeRef:
         if "const" in schema:
@@ -187,13 +261,17 @@ class SchemaConverter:
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
             if isinstance(members, list) and members:
-                return self._union(schema, members, hint)
+                union = self._union(schema, members, hint)
+                if key == "oneOf" and not exclusive(members, self._deref, union):
+                    self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
+                                    "several members is accepted (as `anyOf`)")
+                return union
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of:
             if self._is_object_model(schema):
                 return self._model_type(schema, hint)
             return self.convert(intersect_all_of(schema, self._deref), hint, named=named)
-        types = self._types(schema)
+        types = json_types(schema)
         if len(types) > 1:
             args = widen_numbers([self._single(schema, t, hint) for t in types])
             return TypeRef("union", args=tuple(args))
@@ -203,7 +281,7 @@ class SchemaConverter:
         if kind is None:
             if "properties" in schema or "additionalProperties" in schema:
                 kind = "object"
-            elif "items" in schema:
+            elif "items" in schema or "prefixItems" in schema:
                 kind = "array"
             else:
                 return ANY
@@ -215,62 +293,18 @@ class SchemaConverter:
             return TypeRef("dict", args=(value,), constraints=bounds(
                 schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":
-            items = schema.get("items")
-            item = self.convert(items, hint + "Item") if isinstance(items, dict) else ANY
-            return TypeRef("list", args=(item,), constraints=array_constraints(schema))
+            return array_type(schema, hint, self.convert, self.notes.warn)
         if kind == "string":
-            fmt = schema.get("format")
-            name = STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
-            if schema.get("contentEncoding") == "base64" or fmt == "byte":
-                name = "str"
-            constraints = string_constraints(schema) if name == "str" else ()
-            return TypeRef("builtin", name, constraints=constraints)
+            return string_type(schema)
         if kind == "integer":
-            return TypeRef("builtin", "int", constraints=self._number_constraints(schema))
+            return TypeRef("builtin", "int", constraints=number_constraints(schema))
         if kind == "number":
-            return TypeRef("builtin", "float", constraints=self._number_constraints(schema))
+            return TypeRef("builtin", "float", constraints=number_constraints(schema))
         if kind == "boolean":
             return TypeRef("builtin", "bool")
         if kind == "null":
             return TypeRef("builtin", "None")
         return ANY
-
-    def _types(self, schema: dict[str, Any]) -> list[str]:
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            return [t for t in kind if t != "null"] or (["null"] if "null" in kind else [])
-        return [kind] if isinstance(kind, str) else []
-
-    def _nullable(self, schema: dict[str, Any]) -> bool:
-        if schema.get("nullable") is True:
-            return True
-        kind = schema.get("type")
-        if isinstance(kind, list) and "null" in kind and len(kind) > 1:
-            return True
-        enum = schema.get("enum")
-        if isinstance(enum, list) and None in enum and len(enum) > 1:
-            return True
-        for key in ("oneOf", "anyOf"):
-            members = schema.get(key)
-            if isinstance(members, list) and any(is_null_schema(m) for m in members):
-                return len(members) > 1
-        return False
-
-    def _number_constraints(self, schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-        out: list[tuple[str, str]] = []
-        minimum, maximum = schema.get("minimum"), schema.get("maximum")
-        exc_min, exc_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
-        if isinstance(exc_min, bool):  # 3.0: a flag on minimum
-            exc_min = minimum if exc_min else None
-            minimum = None if exc_min is not None else minimum
-        if isinstance(exc_max, bool):
-            exc_max = maximum if exc_max else None
-            maximum = None if exc_max is not None else maximum
-        for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
-                           ("multiple_of", schema.get("multipleOf"))):
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                out.append((key, repr(value)))
-        return tuple(out)
 
     # -- unions ------------------------------------------------------------------------------
     def _union(self, schema: dict[str, Any], members: list[Any], hint: str) -> TypeRef:
@@ -318,19 +352,19 @@ class SchemaConverter:
             ref = member.get("$ref") if isinstance(member, dict) else None
             properties, required, _, owners = self._merged(target)
             refs = [*owners, ref] if isinstance(ref, str) else owners
-            infos.append((properties, required, refs, self._field_names(properties)))
+            infos.append((properties, required, refs, field_names(properties, self.component_name)))
         disc = schema.get("discriminator")
         wanted = disc.get("propertyName") if isinstance(disc, dict) else None
         candidates = [wanted] if isinstance(wanted, str) else list(infos[0][0])
         for wire in candidates:
             seen: set[object] = set()
             names: set[str] = set()
-            for properties, required, refs, field_names in infos:
+            for properties, required, refs, wire_names in infos:
                 tags = self._tags(properties, required, refs, wire)
                 if not tags or seen & set(tags):
                     break
                 seen.update(tags)
-                names.add(field_names[wire])
+                names.add(wire_names[wire])
             else:
                 if len(names) == 1:
                     return names.pop()
@@ -344,7 +378,7 @@ class SchemaConverter:
         prop = self._deref(properties[wire])
         if isinstance(prop.get("allOf"), list) and not self._is_object_model(prop):
             prop = self._deref(intersect_all_of(prop, self._deref))
-        if self._nullable(prop) or self._nullable(properties[wire]):
+        if is_nullable(prop) or is_nullable(properties[wire]):
             return ()
         mapped = self._mapped_tags(refs, wire)
         tags: tuple[object, ...] = ()
@@ -410,36 +444,24 @@ class SchemaConverter:
             extra = False
         return properties, required, extra, owners
 
-    def _field_names(self, properties: dict[str, Any]) -> dict[str, str]:
-        """Wire name -> Python name for a model's fields, decided from the schemas alone.
-
-        A field may not take a name its class's annotations or defaults use (`list: list[str]`,
-        `winner: winner | None = None`): with postponed annotations pydantic would resolve the
-        name to the field's default. Such fields get a suffix and keep the wire name as alias.
-        """
-        shadowed = set(TYPE_NAMES)
-        for prop in properties.values():
-            for node in walk(prop):
-                ref = node.get("$ref")
-                name = self.component_name(ref) if isinstance(ref, str) else None
-                if name is not None:
-                    shadowed.add(name)
-        names: dict[str, str] = {}
-        used: set[str] = set()
-        for wire in properties:
-            py_name = PythonIdentifier(wire)
-            while py_name in used or py_name in shadowed:
-                py_name = PythonIdentifier(py_name + "_")
-            used.add(py_name)
-            names[wire] = py_name
-        return names
-
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         properties, required, extra, owners = self._merged(schema)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
-        names = self._field_names(properties)
+        dropped: list[str] = []
+        names = field_names(properties, self.component_name)
+        # A request model reuses the response model's fields that read the same both ways.
+        response = self.definitions.get(self.component_name(ref) or "") if (
+            self.side == "write" and ref) else None
+        reusable = {f.wire: f for f in response.fields} if isinstance(response, ModelDef) else {}
         for wire, prop in properties.items():
+            side = access(self.document, prop)
+            if side is not None and side != self.side:
+                dropped.append(wire)
+                continue
+            if wire in reusable and not self.access.splits(prop):
+                fields.append(reusable[wire])
+                continue
             prop_schema = prop if isinstance(prop, dict) else {}
             type_ref = self.convert(prop_schema, name + pascal_case(wire))
             tags = self._mapped_tags(refs, wire)
@@ -449,7 +471,9 @@ class SchemaConverter:
                     and "default" not in prop_schema):
                 # A discriminator tag must be present to tell the union's members apart.
                 prop_schema = {**prop_schema, "default": type_ref.literals[0]}
-            fields.append(self._field(names[wire], wire, prop_schema, type_ref, wire in required))
+            fields.append(field_def(self.definitions, prop_schema, self._deref(prop_schema),
+                                    name=names[wire], wire=wire, type_ref=type_ref,
+                                    required=wire in required))
         extra_type: TypeRef | None = None
         mode: Literal["allow", "forbid"]
         if extra is False:
@@ -460,30 +484,9 @@ class SchemaConverter:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
         self.definitions[name] = ModelDef(
-            name, text(schema.get("description")), tuple(fields), mode, extra_type
+            name, text(schema.get("description")), tuple(fields), mode, extra_type,
+            tuple(dropped),
         )
-
-    def _field(
-        self, name: str, wire: str, schema: dict[str, Any], type_ref: TypeRef, required: bool
-    ) -> FieldDef:
-        target = self._deref(schema)
-        default = schema.get("default", target.get("default") if "$ref" in schema else None)
-        has_default = "default" in schema or ("$ref" in schema and "default" in target)
-        default_src: str | None = None
-        factory: str | None = None
-        if has_default and not required:
-            if default is None:
-                type_ref = type_ref.with_nullable()
-            else:
-                source, fresh = DefaultWriter(self.definitions).source(default, type_ref)
-                if not fresh:
-                    default_src = source
-                elif source in ("[]", "{}"):
-                    factory = "list" if source == "[]" else "dict"
-                else:
-                    factory = f"lambda: {source}"
-        description = text(schema.get("description")) or text(target.get("description"))
-        return FieldDef(name, wire, type_ref, required, default_src, factory, description)
 
     def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""

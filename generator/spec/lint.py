@@ -12,7 +12,7 @@ from ..problems import Level, Problem, SpecError
 from .loader import Document, load_document
 from .media import media_problems
 from .paths import iter_operations
-from .tree import Part, make_pointer, resolve_pointer, split_pointer, walk_objects
+from .tree import Part, escape, make_pointer, resolve_pointer, split_pointer, walk_objects
 
 NULLABLE_31_HINT = "OpenAPI 3.1 ignores `nullable`; write `type: [X, 'null']` (or add {type: 'null'} to a oneOf)"
 
@@ -38,6 +38,7 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
             # Under a JSON Schema `$id`, references are relative to that schema, not this file.
             if not any(path[: len(base)] == base for base in with_id):
                 problems.extend(check_ref(doc, pointer, ref, loaded))
+                problems.extend(_ref_cycle(doc, pointer, ref))
             siblings = sorted(k for k in obj if k != "$ref" and not k.startswith("x-"))
             if is_30 and siblings:
                 problems.append(doc.problem(
@@ -87,6 +88,27 @@ def _unchecked_schemes(doc: Document) -> list[Problem]:
             "Authorization header and the client sends no credential for it",
             "check it in the verifier (and send it with the client's `headers=`)"))
     return problems
+
+
+def _ref_cycle(doc: Document, pointer: str, ref: str) -> list[Problem]:
+    """A `$ref` whose chain of references comes back to itself without reaching an object
+    (a requestBody or parameter that refers to itself): nothing could be generated from it."""
+    chain = [pointer]
+    while ref.startswith("#"):
+        target = "/" + "/".join(escape(t) for t in split_pointer(ref)) if ref != "#" else ""
+        if target in chain:
+            hops = " -> ".join([*chain[chain.index(target):], target])
+            return [doc.problem(Level.ERROR, f"{pointer}/$ref", f"circular $ref: {hops} never "
+                                "reaches a definition", "point one of them at the object itself")]
+        try:
+            node = resolve_pointer(doc.data, ref)
+        except (LookupError, ValueError):
+            return []
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            return []
+        chain.append(target)
+        ref = node["$ref"]
+    return []
 
 
 def _looks_like_schema(obj: dict[str, Any]) -> bool:
