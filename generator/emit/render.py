@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme, TypeRef
+from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme
+from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
 from . import media, source
 from .imports import ImportSet, add_type_names, name_key

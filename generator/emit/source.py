@@ -14,8 +14,8 @@ from ..model.ir import (
     Parameter,
     Representation,
     Response,
-    TypeRef,
 )
+from ..model.typeref import TypeRef
 
 
 def type_source(ref: TypeRef, prefix: str = "") -> str:

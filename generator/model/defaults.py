@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .allof import is_number
-from .ir import ANY, AliasDef, Definition, EnumDef, FieldDef, ModelDef, TypeRef
+from .ir import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .keywords import unchecked_format
 from .schema_facts import py_literal, text
+from .typeref import ANY, TypeRef
 
 _JSON_KINDS: dict[str, Any] = {"str": str, "int": int, "float": int | float, "bool": bool}
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..spec.tree import make_pointer, walk_objects
-from .ir import ANY, Check, TypeRef
 from .schema_facts import STRING_FORMATS, array_constraints, string_constraints
+from .typeref import ANY, Check, TypeRef
 
 # Formats checked by a `check_<name>` validator of models.py, the value kept as a string.
 CHECKED_FORMATS: dict[str, Check] = {"email": "email", "uri": "uri"}

@@ -11,7 +11,6 @@ from ..spec.paths import derived_operation_id, iter_operations
 from .access import access
 from .errorbodies import body_expression
 from .ir import (
-    ANY,
     AliasDef,
     BodyKind,
     EnumDef,
@@ -28,11 +27,11 @@ from .ir import (
     Response,
     ResponseHeader,
     ResponseKind,
-    TypeRef,
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
 from .schema_facts import deref
 from .schemas import SchemaConverter
+from .typeref import ANY, TypeRef
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})

@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
-from .ir import AliasDef, EnumDef, TypeRef
+from .ir import AliasDef, EnumDef
 from .naming import PythonIdentifier, enum_member
+from .typeref import TypeRef
 
 STRING_FORMATS = {
     "date-time": "datetime.datetime",

@@ -13,7 +13,7 @@ from .access import AccessMap, Side, access
 from .allof import intersect_all_of, merge_properties
 from .defaults import DefaultWriter, field_def
 from .hierarchy import hierarchies, hierarchy_tags
-from .ir import ANY, AliasDef, Definition, FieldDef, ModelDef, TypeRef
+from .ir import AliasDef, Definition, FieldDef, ModelDef
 from .keywords import (
     Notes,
     array_type,
@@ -40,6 +40,7 @@ from .schema_facts import (
     text,
     widen_numbers,
 )
+from .typeref import ANY, TypeRef
 
 
 class SchemaConverter:

@@ -1,0 +1,77 @@
+"""Type expressions of the intermediate model: what a field, parameter or body is typed as."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Literal
+
+TypeKind = Literal["builtin", "model", "list", "tuple", "dict", "literal", "union", "any"]
+# After-validators models.py defines (`check_<name>`): what pydantic has no keyword for.
+Check = Literal["unique_items", "email", "uri"]
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A Python type expression: a builtin, a generated model, or a container of them."""
+
+    kind: TypeKind
+    name: str = ""
+    args: tuple[TypeRef, ...] = ()
+    literals: tuple[object, ...] = ()
+    constraints: tuple[tuple[str, str], ...] = ()  # pydantic Field keyword arguments, as source
+    discriminator: str | None = None
+    nullable: bool = False
+    excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
+    checks: tuple[Check, ...] = ()
+
+    def with_nullable(self, nullable: bool = True) -> TypeRef:
+        return replace(self, nullable=nullable)
+
+    def bare(self) -> TypeRef:
+        """The same type without constraints and nullability (for parameters and unions)."""
+        return replace(self, constraints=(), nullable=False, excluded=None)
+
+    @property
+    def is_nullable(self) -> bool:
+        """Accepts None: marked so, or a union with a nullable member."""
+        return self.nullable or (self.kind == "union" and any(a.nullable for a in self.args))
+
+    @property
+    def is_any(self) -> bool:
+        return self.kind == "any" and self.excluded is None
+
+    def names(self) -> Iterable[str]:
+        """Names this expression uses, for imports and dependency order."""
+        if self.kind == "any":
+            yield "Any"
+        elif self.kind in ("builtin", "model"):
+            yield self.name
+        elif self.kind == "literal":
+            yield "Literal"
+        for arg in self.args:
+            yield from arg.names()
+        if self.constraints or self.discriminator:
+            yield "Annotated"
+            yield "Field"
+        if self.excluded is not None or self.checks:
+            yield "Annotated"
+            yield "AfterValidator"
+        if self.excluded is not None:
+            yield "Excluding"
+        for check in self.checks:
+            yield f"check_{check}"
+
+    def model_names(self) -> Iterable[str]:
+        """Names this expression takes from models.py (generated classes, `Excluding`)."""
+        if self.kind == "model":
+            yield self.name
+        if self.excluded is not None:
+            yield "Excluding"
+        for check in self.checks:
+            yield f"check_{check}"
+        for arg in self.args:
+            yield from arg.model_names()
+
+
+ANY = TypeRef("any")
