@@ -251,3 +251,32 @@ def test_lenient_generate_skips_what_it_cannot_understand(tmp_path: Path) -> Non
         ("/paths/~1a/get/responses/200/content/application~1json/schema/properties/n", True)]
     assert "async def b(" in files["server.py"]
     assert "async def a(" not in files["server.py"]
+
+
+@pytest.mark.slow
+def test_names_with_numbers_and_optional_replies_pass_ruff(tmp_path: Path) -> None:
+    # Box's shapes: `File2` and `File10` (ruff orders `__all__` and imports naturally: RUF022,
+    # I001) and a 204-or-200 operation with declared headers (`None` last in unions: RUF036).
+    from gen_support import openapi
+
+    item = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    spec = openapi(
+        paths={"/files/{id}": {"get": {
+            "operationId": "getFile",
+            "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {
+                "204": {"description": "nothing new", "headers": {"ETag": {"schema": {"type": "string"}}}},
+                "200": {"description": "the file", "headers": {"ETag": {"schema": {"type": "string"}}},
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/File10"}}}},
+            },
+        }}},
+        schemas={"File10": item, "File2": item, "FileB": item, "File1a": item},
+    )
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    out = tmp_path / "numbered"
+    contractgen.generate(path, out)
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *_RUFF_RULES, str(out)],
+                          capture_output=True, text=True, check=False)
+    assert ruff.returncode == 0, ruff.stdout[-3000:]
+    assert mypy_strict(out).returncode == 0

@@ -6,6 +6,8 @@ nothing here decides from text it has already produced.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..model.ir import (
     ErrorClass,
     FieldDef,
@@ -151,16 +153,23 @@ def events_of(op: Operation) -> Representation:
 
 def result_annotation(op: Operation, binary: str = "bytes") -> str:
     """The return annotation of the operation's server and client methods."""
-    results = dict.fromkeys(response_source(r, binary) for r in op.success)
-    return " | ".join(results) if results else "None"
+    return _union(response_source(r, binary) for r in op.success)
 
 
 def server_result(op: Operation) -> str:
+    """The server method's return annotation: a `Reply` too when the operation declares headers."""
     base = result_annotation(op, binary="Binary")
     if not op.headers_class:
         return base
-    reply = f"Reply[{base}, {op.headers_class}]"
-    return f"{reply} | None" if base == "None" else f"{base} | {reply}"
+    members = [response_source(r, "Binary") for r in op.success]
+    return _union([*members, f"Reply[{base}, {op.headers_class}]"])
+
+
+def _union(members: Iterable[str]) -> str:
+    """`A | B`, each member once, `None` last (ruff RUF036); `None` for no member."""
+    unique = dict.fromkeys(members)
+    ordered = [m for m in unique if m != "None"] + (["None"] if "None" in unique else [])
+    return " | ".join(ordered) or "None"
 
 
 def headers_class_source(op: Operation) -> str:
