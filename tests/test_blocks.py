@@ -18,7 +18,8 @@ import pytest
 from contractgen.cache import TextCache, cache_root, evict
 from contractgen.emit import blocks, formatting
 from contractgen.emit.formatting import format_modules, format_source
-from contractgen.emit.render import VERBATIM
+from contractgen.emit.render import CLIENT_VERBATIM
+from contractgen.emit.render import VERBATIM as SERVER_VERBATIM
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
@@ -181,12 +182,12 @@ def _seed_sources() -> dict[str, dict[str, str]]:
     return found
 
 
+VERBATIM = SERVER_VERBATIM | CLIENT_VERBATIM
 # The verbatim runtime modules are the same text in both packages but for the header comment:
 # the otari copies are checked, the tpmjs ones would repeat them.
 SEED_MODULES = [
     *((OTARI, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
-                                 "server.py", "_server_auth.py", "_server_runtime.py",
-                                 "_serving.py")),
+                                 "server.py", *sorted(VERBATIM))),
     *((TPMJS, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
                                  "server.py")),
 ]

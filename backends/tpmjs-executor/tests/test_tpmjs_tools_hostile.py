@@ -134,7 +134,7 @@ def test_cgroups_of_a_dead_executor_are_removed_at_start() -> None:
     bases = [parent.parent for parent in limits.parents]
     limits.remove()
     # Above the kernel's largest pid (2**22): no live process has it.
-    stale = [base / "tpmjs-executor-4194305" for base in bases]
+    stale = [base / "tpmjs-executor-4194305-1" for base in bases]
     for path in stale:
         (path / "run-1").mkdir(parents=True)
     try:

@@ -31,6 +31,9 @@ MIB = 1024 * 1024
 _REMOVE_BUDGET_S = 2.0
 _CONTROLLERS = ("memory", "pids")
 
+# Numbers the Limits of this process, so their parent cgroups never collide.
+_INSTANCES = itertools.count(1)
+
 
 def _write(path: Path, value: str) -> None:
     with open(path, "w", encoding="ascii") as handle:
@@ -77,7 +80,8 @@ def _sweep_stale(base: Path) -> None:
     """Remove the cgroups of executors that died without cleaning up (kill -9), killing
     whatever they still hold."""
     for parent in base.glob("tpmjs-executor-*"):
-        pid = parent.name.rpartition("-")[2]
+        # tpmjs-executor-<pid>-<instance>: one parent per Limits of a process
+        pid = parent.name.removeprefix("tpmjs-executor-").partition("-")[0]
         if not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists():
             continue
         for run in [*sorted(parent.glob("run-*")), parent]:
@@ -173,7 +177,8 @@ class Limits:
             mounts, own = _mounts(), _own_paths()
         except (OSError, ValueError):
             return
-        name = f"tpmjs-executor-{os.getpid()}"
+        # Several executors may live in one process (tests do): each its own parent.
+        name = f"tpmjs-executor-{os.getpid()}-{next(_INSTANCES)}"
         if "unified" in mounts and "unified" in own:
             base = mounts["unified"] / own["unified"]
             with contextlib.suppress(OSError):
