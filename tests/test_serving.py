@@ -23,6 +23,7 @@ from serving_child import load_serving
 CHILD = Path(__file__).resolve().parent / "serving_child.py"
 PARSERS = ["httptools", "h11"]
 GENEROUS = 60.0  # seconds: sanity bound for a socket read, never a speed assertion
+TIMEOUT = 1.0  # seconds: timeout_server's header and body-idle timeouts
 
 serving = load_serving()
 
@@ -127,142 +128,166 @@ def http(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def test_requests_pass_the_door(http: str) -> None:
-    with running(http) as server:
-        # keep-alive, a body in two reads, then pipelining in one send
-        with server.connect() as sock:
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert status(read_response(sock)) == 200
-            sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhello")
-            sock.sendall(b"world")
-            assert read_response(sock).endswith(b"\r\n\r\n10")
-            sock.sendall(
-                b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
-                b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
-                b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-            )
-            assert responses(read_all(sock)) == [200, 200, 200]
-        # a pipelined head split across reads
-        with server.connect() as sock:
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHo")
-            assert status(read_response(sock)) == 200
-            sock.sendall(b"st: x\r\nConnection: close\r\n\r\n")
-            assert responses(read_all(sock)) == [200]
+# One server per configuration and parser, shared by the tests that leave it as they found it
+# (every connection they open is closed, and each ends by checking that /health still answers).
+@pytest.fixture(scope="module", params=PARSERS)
+def default_server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    with running(str(request.param)) as server:
+        yield server
 
 
-def test_an_oversized_pipelined_head_is_cut_off(http: str) -> None:
-    with running(http, limits={"max_header_bytes": 4096}) as server:
-        with server.connect() as sock:
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nX: ")
-            assert status(read_response(sock)) == 200
-            with contextlib.suppress(OSError):
-                for _ in range(64):
-                    sock.sendall(b"a" * 65536)
-            # counted from the next read on: refused within a read or so, never accumulated
-            answer = read_all(sock)
-            assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:100]
-        assert status(server.get()) == 200
+@pytest.fixture(scope="module", params=PARSERS)
+def limited_server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    limits = {"max_header_bytes": 8192, "max_header_count": 20}
+    with running(str(request.param), limits=limits) as server:
+        yield server
 
 
-def test_a_head_at_the_limit_passes_one_byte_more_is_431(http: str) -> None:
-    with running(http, limits={"max_header_bytes": 8192}) as server:
-        assert status(server.exchange(head_of(8192))) == 200
-        response = server.exchange(head_of(8193))
-        assert status(response) == 431
-        assert b"connection: close" in response
-        # in small pieces too: the count spans reads
-        with server.connect() as sock:
-            for i in range(0, 8193, 700):
-                sock.sendall(head_of(8193)[i : i + 700])
-            assert status(read_all(sock)) == 431
-        assert status(server.get()) == 200
+@pytest.fixture(scope="module", params=PARSERS)
+def timeout_server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    limits = {"header_timeout": TIMEOUT, "body_idle_timeout": TIMEOUT}
+    with running(str(request.param), limits=limits) as server:
+        yield server
 
 
-def test_health_answers_while_a_64_mib_header_is_sent(http: str) -> None:
-    with running(http) as server:
-        flood = server.connect()
-        first_mib = threading.Event()
-        health_done = threading.Event()
-        sent = 0
-
-        def send_flood() -> None:
-            nonlocal sent
-            chunk = b"a" * 65536
-            with contextlib.suppress(OSError):
-                flood.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ")
-                while sent < 64 << 20:
-                    if sent >= 1 << 20:
-                        first_mib.set()
-                        health_done.wait(GENEROUS)
-                        # a well-behaved client stops once the answer is there
-                        if select.select([flood], [], [], 0)[0]:
-                            break
-                    flood.sendall(chunk)
-                    sent += len(chunk)
-            first_mib.set()
-
-        sender = threading.Thread(target=send_flood)
-        sender.start()
-        try:
-            assert first_mib.wait(GENEROUS)
-            assert status(server.get()) == 200  # while the flooding connection is still open
-        finally:
-            health_done.set()
-            sender.join(GENEROUS)
-        with flood:
-            assert status(read_all(flood)) == 431
-        assert status(server.get()) == 200
+def test_requests_pass_the_door(default_server: Server) -> None:
+    server = default_server
+    # keep-alive, a body in two reads, then pipelining in one send
+    with server.connect() as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert status(read_response(sock)) == 200
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhello")
+        sock.sendall(b"world")
+        assert read_response(sock).endswith(b"\r\n\r\n10")
+        sock.sendall(
+            b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"
+            b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+            b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        assert responses(read_all(sock)) == [200, 200, 200]
+    # a pipelined head split across reads
+    with server.connect() as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHo")
+        assert status(read_response(sock)) == 200
+        sock.sendall(b"st: x\r\nConnection: close\r\n\r\n")
+        assert responses(read_all(sock)) == [200]
+    assert status(server.get()) == 200
 
 
-def test_header_count_cap(http: str) -> None:
-    with running(http, limits={"max_header_count": 20}) as server:
-        # head_of adds Host, Connection and X-Pad
-        assert status(server.exchange(head_of(1000, fields=17))) == 200
-        assert status(server.exchange(head_of(1000, fields=18))) == 431
-        # refused before the head ends: one field per read, never an empty line
-        with server.connect() as sock:
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-            for i in range(40):
-                try:
-                    sock.sendall(b"X-F%d: v\r\n" % i)
-                except OSError:
-                    break
-                if select.select([sock], [], [], 0)[0]:
-                    break
-            assert status(read_all(sock)) == 431
+def test_an_oversized_pipelined_head_is_cut_off(limited_server: Server) -> None:
+    server = limited_server
+    with server.connect() as sock:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nX: ")
+        assert status(read_response(sock)) == 200
+        with contextlib.suppress(OSError):
+            for _ in range(64):
+                sock.sendall(b"a" * 65536)
+        # counted from the next read on: refused within a read or so, never accumulated
+        answer = read_all(sock)
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 431"), answer[:100]
+    assert status(server.get()) == 200
 
 
-def test_slowloris_is_dropped_after_the_header_timeout(http: str) -> None:
-    timeout = 1.0
-    with running(http, limits={"header_timeout": timeout}) as server:
-        started = time.monotonic()
-        silent, partial, trickle = server.connect(), server.connect(), server.connect()
-        with silent, partial, trickle:
-            partial.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
-            trickle.sendall(b"GET /health HTTP/1.1\r\n")
-            # the trickle keeps sending: progress does not extend the deadline
-            trickled = 0
-            while not select.select([trickle], [], [], 0.1)[0]:
-                trickle.sendall(b"X-Slow-%d: v\r\n" % trickled)
-                trickled += 1
-            assert status(read_all(trickle)) == 408
-            assert status(read_all(partial)) == 408
-            assert read_all(silent) == b""
-            assert time.monotonic() - started >= timeout * 0.9
-        assert status(server.get()) == 200
+def test_a_head_at_the_limit_passes_one_byte_more_is_431(limited_server: Server) -> None:
+    server = limited_server
+    assert status(server.exchange(head_of(8192))) == 200
+    response = server.exchange(head_of(8193))
+    assert status(response) == 431
+    assert b"connection: close" in response
+    # in small pieces too: the count spans reads
+    with server.connect() as sock:
+        for i in range(0, 8193, 700):
+            sock.sendall(head_of(8193)[i : i + 700])
+        assert status(read_all(sock)) == 431
+    assert status(server.get()) == 200
 
 
-def test_a_stalled_body_is_dropped_a_slow_one_is_not(http: str) -> None:
-    with running(http, limits={"body_idle_timeout": 1.0}) as server:
-        with server.connect() as sock:
-            sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
-            assert read_all(sock) == b""  # closed: the body stalled
-        with server.connect() as sock:
-            sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
-            for byte in b"slow!":
-                time.sleep(0.2)  # pacing the client (5x under the timeout), not ordering events
-                sock.sendall(bytes([byte]))
-            assert read_response(sock).endswith(b"\r\n\r\n5")
+def test_health_answers_while_a_64_mib_header_is_sent(default_server: Server) -> None:
+    server = default_server
+    flood = server.connect()
+    first_mib = threading.Event()
+    health_done = threading.Event()
+    sent = 0
+
+    def send_flood() -> None:
+        nonlocal sent
+        chunk = b"a" * 65536
+        with contextlib.suppress(OSError):
+            flood.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ")
+            while sent < 64 << 20:
+                if sent >= 1 << 20:
+                    first_mib.set()
+                    health_done.wait(GENEROUS)
+                    # a well-behaved client stops once the answer is there
+                    if select.select([flood], [], [], 0)[0]:
+                        break
+                flood.sendall(chunk)
+                sent += len(chunk)
+        first_mib.set()
+
+    sender = threading.Thread(target=send_flood)
+    sender.start()
+    try:
+        assert first_mib.wait(GENEROUS)
+        assert status(server.get()) == 200  # while the flooding connection is still open
+    finally:
+        health_done.set()
+        sender.join(GENEROUS)
+    with flood:
+        assert status(read_all(flood)) == 431
+    assert status(server.get()) == 200
+
+
+def test_header_count_cap(limited_server: Server) -> None:
+    server = limited_server
+    # head_of adds Host, Connection and X-Pad
+    assert status(server.exchange(head_of(1000, fields=17))) == 200
+    assert status(server.exchange(head_of(1000, fields=18))) == 431
+    # refused before the head ends: one field per read, never an empty line
+    with server.connect() as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        for i in range(40):
+            try:
+                sock.sendall(b"X-F%d: v\r\n" % i)
+            except OSError:
+                break
+            if select.select([sock], [], [], 0)[0]:
+                break
+        assert status(read_all(sock)) == 431
+    assert status(server.get()) == 200
+
+
+def test_slowloris_is_dropped_after_the_header_timeout(timeout_server: Server) -> None:
+    server = timeout_server
+    started = time.monotonic()
+    silent, partial, trickle = server.connect(), server.connect(), server.connect()
+    with silent, partial, trickle:
+        partial.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        trickle.sendall(b"GET /health HTTP/1.1\r\n")
+        # the trickle keeps sending: progress does not extend the deadline
+        trickled = 0
+        while not select.select([trickle], [], [], 0.1)[0]:
+            trickle.sendall(b"X-Slow-%d: v\r\n" % trickled)
+            trickled += 1
+        assert status(read_all(trickle)) == 408
+        assert status(read_all(partial)) == 408
+        assert read_all(silent) == b""
+        assert time.monotonic() - started >= TIMEOUT * 0.9
+    assert status(server.get()) == 200
+
+
+def test_a_stalled_body_is_dropped_a_slow_one_is_not(timeout_server: Server) -> None:
+    server = timeout_server
+    with server.connect() as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
+        assert read_all(sock) == b""  # closed: the body stalled
+    with server.connect() as sock:
+        sock.sendall(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n")
+        for byte in b"slow!":
+            time.sleep(TIMEOUT / 5)  # pacing the client (5x under the timeout), not ordering events
+            sock.sendall(bytes([byte]))
+        assert read_response(sock).endswith(b"\r\n\r\n5")
+    assert status(server.get()) == 200
 
 
 def test_connections_past_the_cap_get_503_and_close(http: str) -> None:

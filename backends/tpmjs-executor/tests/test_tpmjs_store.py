@@ -123,6 +123,21 @@ def test_installed_versions_need_no_registry(registry: NpmRegistry, store_dir: P
     assert "unreachable" in message
 
 
+def test_the_shared_store_is_complete_and_names_a_live_registry(store_dir: Path) -> None:
+    # Built, or copied from an earlier run's cache (conftest.py): either way every fixture
+    # version is installed and npm's lock files name a loopback registry, never the cache's token.
+    names = {path.name for path in (store_dir / "packages").iterdir()}
+    assert "@fixture+multi@1.0.0" in names and "@fixture+leftpad@1.0.0" in names
+    locks = [p for p in (store_dir / "packages").rglob("*package-lock.json") if p.is_file()]
+    assert locks
+    for lock in locks:
+        text = lock.read_text()
+        assert "registry.invalid" not in text, lock
+        for value in json.loads(text).get("packages", {}).values():
+            if "resolved" in value:
+                assert value["resolved"].startswith("http://127.0.0.1:"), (lock, value)
+
+
 def test_registry_failure_during_install_is_package_not_found(tmp_path: Path) -> None:
     assert "unreachable" in unavailable(tmp_path, DEAD_REGISTRY, "@fixture/multi", "1.0.0")
 
