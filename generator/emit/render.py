@@ -11,7 +11,7 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import media, source
+from . import hooks, media, source
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
@@ -184,6 +184,10 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
+    for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
+        if api.hooks and part in api.parts:
+            template = env.get_template(hooks.TEMPLATES[name])
+            files[name] = template.render(api=api, **hooks.hooks_context(api, name))
     verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset())
     for static in sorted(verbatim):

@@ -55,11 +55,11 @@ class OperationBuilder:
                 for site in sites]
 
     def model_only(self, path: str, method: str, raw: dict[str, Any], shared: list[Any],
-                   name: str) -> None:
-        """Build the models of an operation that is not served (a webhook, a callback); `name`
+                   name: str) -> Operation:
+        """Build an operation that is not served (a webhook, a callback) and its models; `name`
         stands for a missing operationId."""
         op_id = raw.get("operationId")
-        self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
+        return self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
             op_id.strip()) else name}, shared)
 
     def _deref(self, node: Any) -> dict[str, Any]:
