@@ -291,6 +291,9 @@ class Operation:
     requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     deprecated: bool = False
     headers_class: str | None = None  # the class of its success responses' declared headers
+    # for docstrings: (parameter name or "body", the example as JSON); links of success answers
+    examples: tuple[tuple[str, str], ...] = ()
+    links: tuple[str, ...] = ()
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:
