@@ -287,6 +287,8 @@ def _op_types(op: Operation) -> Iterable[TypeRef]:
     for response in op.success:
         if response.type is not None:
             yield response.type
+        for header in response.headers:  # typed fields of the headers dataclass
+            yield header.type
 
 
 def _uses_models(api: Api) -> bool:
