@@ -63,3 +63,19 @@ def test_deprecated_operations_warn_and_carry_the_marker(generate: GenerateFn) -
         assert "Read an old thing." in doc and "Use getNew instead." in doc
         assert "Deprecated:" in doc
         assert "id: The thing's id." in doc and "fmt (deprecated): Ignored." in doc
+
+
+def test_deprecated_schemas_and_properties_say_so(generate: GenerateFn) -> None:
+    pkg = generate(openapi({}, {
+        "Old": {"type": "object", "deprecated": True, "description": "An old thing.",
+                "properties": {
+                    "legacy": {"type": "string", "deprecated": True, "description": "Unused."},
+                    "plain": {"type": "string", "deprecated": True},
+                    "kept": {"type": "string", "description": "Still here."}}},
+        "Mode": {"type": "string", "enum": ["a", "b"], "deprecated": True}}))
+    Old = pkg.models.Old
+    assert "Deprecated. An old thing." in (Old.__doc__ or "")
+    assert Old.model_fields["legacy"].description == "Deprecated. Unused."
+    assert Old.model_fields["plain"].description == "Deprecated."
+    assert Old.model_fields["kept"].description == "Still here."
+    assert "Deprecated." in (pkg.models.Mode.__doc__ or "")

@@ -2,7 +2,7 @@
 `uniqueItems`, formats (email, uri, date-time; others kept as strings with a comment), tuples
 from `prefixItems` / `items: false`, a `$ref` target's description left on the target; and the
 located warnings for what is not enforced (if/then/else, oneOf exclusivity, discriminators
-on allOf hierarchies, open prefixItems, webhooks and callbacks)."""
+on allOf hierarchies, open prefixItems; webhook and callback models)."""
 
 from __future__ import annotations
 
@@ -140,10 +140,8 @@ def test_unenforced_keywords_are_located_warnings(tmp_path: Path) -> None:
     assert ("/components/schemas/Lonely", "`discriminator` without `oneOf`/`anyOf` is not "
             "enforced") in found
     assert not any(p == "/components/schemas/Pet" for p, _ in found)  # Cat and Dog extend it
-    assert any(p == "/webhooks/newThing/post" and "no receiver" in m
-               for p, m in ((w.pointer, w.message) for w in warnings))
-    assert any(p.endswith("/callbacks/onDone/{$request.body#~1callback}/post")
-               for p, _ in found)
+    # webhooks and callbacks have a receiver and a sender (tests/test_webhooks.py): no warning
+    assert not any("/webhooks/" in p or "/callbacks/" in p for p, _ in found)
     assert all(w.line is not None and w.file == str(spec) for w in warnings)
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import media, source
+from . import hooks, media, source
+from .docs import operation_doc
 from .imports import ImportSet, add_type_names, name_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
@@ -134,7 +135,7 @@ def _environment(overrides: str | None = None) -> Any:
     env.filters["py"] = source.type_source
     env.filters["field_annotation"] = source.field_annotation
     env.filters["field_value"] = source.field_value
-    env.filters["operation_doc"] = _operation_doc
+    env.filters["operation_doc"] = operation_doc
     env.filters["firstline"] = lambda text: _docstring(str(text).strip().splitlines()[0])
     return env
 
@@ -145,24 +146,6 @@ def _docstring(text: Any, indent: int = 4) -> str:
     lines = body.splitlines()
     joined = "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
     return joined + " " if joined.endswith('"') else joined  # a quote would end the docstring
-
-
-def _operation_doc(op: Operation) -> str:
-    """An operation's docstring: summary, description, deprecation, parameters' descriptions."""
-    parts = [op.summary or op.description or op.id]
-    if op.description and op.summary and op.description.strip() != op.summary.strip():
-        parts.append(op.description.strip())
-    if op.deprecated:
-        parts.append("Deprecated: the contract marks this operation `deprecated`.")
-    params = [p for p in (*op.path_params, *op.keyword_params) if p.description or p.deprecated]
-    if params:
-        lines = ["Args:"]
-        for param in params:
-            text = " ".join((param.description or "").split())
-            note = " (deprecated)" if param.deprecated else ""
-            lines.append(f"    {param.name}{note}: {text}".rstrip(": ").rstrip())
-        parts.append("\n".join(lines))
-    return "\n\n".join(parts)
 
 
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
@@ -184,6 +167,10 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
         files[name] = template.render(api=api, **contexts[name](api))
+    for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
+        if api.hooks and part in api.parts:
+            template = env.get_template(hooks.TEMPLATES[name])
+            files[name] = template.render(api=api, **hooks.hooks_context(api, name))
     verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset())
     for static in sorted(verbatim):
@@ -300,6 +287,8 @@ def _op_types(op: Operation) -> Iterable[TypeRef]:
     for response in op.success:
         if response.type is not None:
             yield response.type
+        for header in response.headers:  # typed fields of the headers dataclass
+            yield header.type
 
 
 def _uses_models(api: Api) -> bool:

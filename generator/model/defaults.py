@@ -10,7 +10,7 @@ from typing import Any
 from .allof import is_number
 from .ir import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .keywords import unchecked_format
-from .schema_facts import py_literal, text
+from .schema_facts import described, py_literal
 from .typeref import ANY, TypeRef
 
 _JSON_KINDS: dict[str, Any] = {"str": str, "int": int, "float": int | float, "bool": bool}
@@ -109,7 +109,7 @@ def field_def(definitions: Mapping[str, Definition], schema: dict[str, Any], tar
                 factory = f"lambda: {source}"
     # Only the property's own description: a `$ref` target's describes the target, not every
     # field that refers to it (its class docstring says it once).
-    description = text(schema.get("description"))
+    description = described(schema)
     fmt = unchecked_format(target)
     return FieldDef(name, wire, type_ref, required, default_src, factory, description,
                     f"format {fmt!r} is not checked: any string" if fmt else None)

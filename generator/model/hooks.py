@@ -1,14 +1,16 @@
 """Webhooks (OpenAPI 3.1 `webhooks`) and callbacks: their schemas become models, named like an
-operation's (`<Name>WebhookRequest`, `<OperationId><Callback>CallbackRequest`), and each gets a
-located warning that no receiver or sender is generated for it: nothing is dropped silently."""
+operation's (`<Name>WebhookRequest`, `<OperationId><Callback>CallbackRequest`), and each becomes
+a `Hook`: a receiver method and route (`webhooks.py`) and a sender method (`webhook_sender.py`).
+What of them is not generated (parameters, bodies other than JSON) gets a located warning."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from ..spec.paths import HTTP_METHODS, iter_operations
 from ..spec.tree import escape
+from .ir import Hook, Operation
 from .keywords import Notes
 from .operations import OperationBuilder
 from .schema_facts import deref
@@ -18,17 +20,38 @@ def _methods(item: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(m, op) for m, op in item.items() if m in HTTP_METHODS and isinstance(op, dict)]
 
 
-def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: Notes) -> None:
-    """Build the models of every webhook and callback; warn once for each of them."""
+def _unsupported(op: Operation) -> list[str]:
+    """What the generated receiver and sender leave out of `op`."""
+    missing = [f"{p.location} parameter `{p.wire}`" for p in
+               (*op.path_params, *op.query_params, *op.header_params, *op.cookie_params)]
+    if op.body is not None and op.body.kind != "json":
+        missing.append(f"its {op.body.media_type} body")
+    missing += [f"its {r.status} {r.media_type} answer" for r in op.success
+                if r.kind not in ("json", "empty")]
+    return missing
+
+
+def _hook(kind: Literal["webhook", "callback"], name: str, op: Operation, *, owner: str | None,
+          pointer: str, notes: Notes) -> Hook:
+    missing = _unsupported(op)
+    if missing:
+        notes.warn(f"{kind} `{name}` ({op.http_method}): the generated receiver and sender leave "
+                   f"out {', '.join(missing)}", pointer)
+    folder = "webhooks" if kind == "webhook" else "callbacks"
+    return Hook(kind, name, op, owner, f"/{folder}/{op.method_name}")
+
+
+def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: Notes) -> list[Hook]:
+    """Every webhook and callback, with its models; warn for what is not generated of them."""
+    hooks: list[Hook] = []
     webhooks = document.get("webhooks")
     for name, item in webhooks.items() if isinstance(webhooks, Mapping) else ():
         item = deref(document, item)
         for method, op in _methods(item):
-            builder.model_only(str(name), method, op, item.get("parameters") or [],
-                               f"{name} webhook")
-            notes.warn(f"webhook `{name}` ({method.upper()}): no receiver is generated; its "
-                       "request and response schemas are models in models.py",
-                       f"/webhooks/{escape(name)}/{method}")
+            operation = builder.model_only(str(name), method, op, item.get("parameters") or [],
+                                           f"{name} webhook")
+            hooks.append(_hook("webhook", str(name), operation, owner=None,
+                               pointer=f"/webhooks/{escape(name)}/{method}", notes=notes))
     for site in iter_operations(document, lambda item, at: (deref(document, item), at)):
         callbacks = site.operation.get("callbacks")
         for name, callback in callbacks.items() if isinstance(callbacks, Mapping) else ():
@@ -36,10 +59,11 @@ def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: N
             for expression, item in callback.items():
                 item = deref(document, item)
                 for method, op in _methods(item):
-                    builder.model_only(str(expression), method, op, item.get("parameters") or [],
-                                       f"{site.operation_id} {name} callback")
-                    notes.warn(
-                        f"callback `{name}` of `{site.operation_id}` ({method.upper()} "
-                        f"{expression}): the server does not send it and no receiver is "
-                        "generated; its request and response schemas are models in models.py",
-                        f"{site.pointer}/callbacks/{escape(name)}/{escape(expression)}/{method}")
+                    operation = builder.model_only(
+                        str(expression), method, op, item.get("parameters") or [],
+                        f"{site.operation_id} {name} callback")
+                    hooks.append(_hook(
+                        "callback", str(name), operation, owner=site.operation_id,
+                        pointer=f"{site.pointer}/callbacks/{escape(name)}/{escape(expression)}/"
+                        f"{method}", notes=notes))
+    return hooks

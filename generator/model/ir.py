@@ -291,6 +291,9 @@ class Operation:
     requirements: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = ()
     deprecated: bool = False
     headers_class: str | None = None  # the class of its success responses' declared headers
+    # for docstrings: (parameter name or "body", the example as JSON); links of success answers
+    examples: tuple[tuple[str, str], ...] = ()
+    links: tuple[str, ...] = ()
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:
@@ -381,6 +384,18 @@ class Server:
 
 
 @dataclass(frozen=True)
+class Hook:
+    """A webhook (3.1 `webhooks`) or a callback of an operation: a request the API sends to a
+    subscriber, received by the generated `webhooks.py` and sent by `webhook_sender.py`."""
+
+    kind: Literal["webhook", "callback"]
+    name: str  # the webhook's name, or the callback's
+    operation: Operation  # path: the callback's URL expression (a webhook's name)
+    owner: str | None = None  # a callback's operation id
+    route: str = "/"  # where the generated receiver mounts it by default
+
+
+@dataclass(frozen=True)
 class Api:
     """The whole contract, as the templates see it."""
 
@@ -396,6 +411,7 @@ class Api:
     servers: tuple[Server, ...] = ()
     # located warnings: what the contract declares that the generated code does not enforce
     problems: tuple[Problem, ...] = ()
+    hooks: tuple[Hook, ...] = ()  # webhooks and callbacks
 
     @property
     def base_path(self) -> str:

@@ -55,11 +55,11 @@ class OperationBuilder:
                 for site in sites]
 
     def model_only(self, path: str, method: str, raw: dict[str, Any], shared: list[Any],
-                   name: str) -> None:
-        """Build the models of an operation that is not served (a webhook, a callback); `name`
+                   name: str) -> Operation:
+        """Build an operation that is not served (a webhook, a callback) and its models; `name`
         stands for a missing operationId."""
         op_id = raw.get("operationId")
-        self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
+        return self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
             op_id.strip()) else name}, shared)
 
     def _deref(self, node: Any) -> dict[str, Any]:
@@ -117,7 +117,42 @@ class OperationBuilder:
             requirements=requirements,
             deprecated=raw.get("deprecated") is True,
             headers_class=prefix + "Headers" if any(r.headers for r in success) else None,
+            examples=self._examples(params, [*shared, *(raw.get("parameters") or [])], raw),
+            links=self._links(raw.get("responses")),
         )
+
+    # -- what docstrings show: examples and links ---------------------------------------------
+    def _examples(self, params: list[Parameter], declared: list[Any],
+                  raw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        found: dict[str, str] = {}
+        by_wire: dict[tuple[Any, Any], str] = {(p.location, p.wire): p.name for p in params}
+        for node in declared:
+            param = self._deref(node)
+            name = by_wire.get((param.get("in"), param.get("name")))
+            example = _example(self.document, param)
+            if name is not None and example is not None:
+                found[name] = example
+        body = self._deref(raw.get("requestBody") or {})
+        for media in (body.get("content") or {}).values():
+            example = _example(self.document, media) if isinstance(media, dict) else None
+            if example is not None:
+                found["body"] = example
+                break
+        return tuple(found.items())
+
+    def _links(self, responses: Any) -> tuple[str, ...]:
+        lines: list[str] = []
+        for status, response in (responses or {}).items():
+            links = self._deref(response).get("links") if str(status).startswith("2") else None
+            for name, link in (links or {}).items() if isinstance(links, dict) else ():
+                link = self._deref(link)
+                target = link.get("operationId") or link.get("operationRef")
+                params = link.get("parameters")
+                text = f"{name} ({status}): {target}" if target else f"{name} ({status})"
+                if isinstance(params, dict) and params:
+                    text += " with " + ", ".join(f"{k}={v}" for k, v in params.items())
+                lines.append(text)
+        return tuple(lines)
 
     # -- parameters --------------------------------------------------------------------------
     def _parameters(self, shared: list[Any], own: list[Any], prefix: str) -> list[Parameter]:
@@ -339,6 +374,23 @@ class OperationBuilder:
         fallback = bodies[0][1] if bodies else '{"detail": (errors if errors else message)}'
         bodies.append(("*", fallback))
         return tuple(bodies)
+
+
+def _example(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:
+    """The `example`, else the first of `examples`, of a parameter or media type, as JSON."""
+    import json
+
+    if "example" in node:
+        value = node["example"]
+    else:
+        examples = node.get("examples")
+        first = next(iter(examples.values()), None) if isinstance(examples, dict) else None
+        first = deref(document, first) if isinstance(first, dict) else None
+        if not first or "value" not in first:
+            return None
+        value = first["value"]
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _text(value: Any) -> str | None:

@@ -50,7 +50,7 @@ def build_api(
     converter.convert_components()
     builder = OperationBuilder(data, converter, extension_notes)
     operations = builder.build()
-    hook_models(data, builder, converter.notes)
+    hooks = hook_models(data, builder, converter.notes)
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in converter.notes.found))
     info = data.get("info") or {}
@@ -67,6 +67,7 @@ def build_api(
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
         problems=problems,
+        hooks=tuple(hooks),
     )
 
 

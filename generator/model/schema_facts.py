@@ -94,7 +94,7 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
             member += "_"
         used.add(member)
         members.append((member, repr(value)))
-    return EnumDef(name, text(schema.get("description")), base, tuple(members))
+    return EnumDef(name, described(schema), base, tuple(members))
 
 
 
@@ -238,6 +238,14 @@ def bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, 
 
 def text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def described(schema: Mapping[str, Any]) -> str | None:
+    """A schema's own description, saying so when the schema is `deprecated`."""
+    own = text(schema.get("description"))
+    if schema.get("deprecated") is not True:
+        return own
+    return f"Deprecated. {own}" if own else "Deprecated."
 
 
 def walk(node: Any) -> Iterator[dict[str, Any]]:

@@ -28,6 +28,7 @@ from .schema_facts import (
     SCHEMA_PREFIX,
     bounds,
     deref,
+    described,
     discriminator_values,
     enum_definition,
     field_names,
@@ -156,7 +157,7 @@ class SchemaConverter:
 
     def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         """Give a component schema its named definition: a model, an enum, or an alias."""
-        description = schema.get("description")
+        description = described(schema)
         if isinstance(schema.get("discriminator"), dict) and not is_union(schema) and ref and (
                 self.side == "read") and ref not in self._hierarchies:
             self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
@@ -173,7 +174,7 @@ class SchemaConverter:
             self.definitions[name] = enum_def
             return
         type_ref = self.convert(schema, name, named=False)
-        self.definitions[name] = AliasDef(name, text(description), type_ref,
+        self.definitions[name] = AliasDef(name, description, type_ref,
                                           self.claim(name + "Adapter"))
 
     def named_union(self, schema: Any, hint: str) -> TypeRef:
@@ -485,7 +486,7 @@ class SchemaConverter:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
         self.definitions[name] = ModelDef(
-            name, text(schema.get("description")), tuple(fields), mode, extra_type,
+            name, described(schema), tuple(fields), mode, extra_type,
             tuple(dropped),
         )
 
