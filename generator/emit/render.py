@@ -133,6 +133,7 @@ def _environment(overrides: str | None = None) -> Any:
         ("# " + line).rstrip() for line in str(text).splitlines()
     )
     env.filters["py"] = source.type_source
+    env.filters["enum_bases"] = lambda enum: ", ".join(source.ENUM_BASES[enum.value_type])
     env.filters["field_annotation"] = source.field_annotation
     env.filters["field_value"] = source.field_value
     env.filters["operation_doc"] = operation_doc
@@ -231,7 +232,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if any(a.recursive for a in aliases):
         imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
-        imports.name("enum", enum.base.split(", ")[-1])  # `float, Enum` imports Enum
+        imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
     for model in classes:
         for field in model.fields:
             add_type_names(imports, field.type.names())

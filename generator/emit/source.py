@@ -19,6 +19,9 @@ from ..model.ir import (
 )
 from ..model.typeref import TypeRef
 
+# An enum's base classes by its values' type (the last one is what `enum` exports).
+ENUM_BASES: dict[str, tuple[str, ...]] = {"str": ("StrEnum",), "int": ("IntEnum",),
+                                          "float": ("float", "Enum")}
 
 def type_source(ref: TypeRef, prefix: str = "") -> str:
     """A type expression, with `prefix` before generated model names (`models.` outside models.py)."""

@@ -92,11 +92,11 @@ class ModelDef:
 
 @dataclass(frozen=True)
 class EnumDef:
-    """A named enum (`StrEnum` or `IntEnum`)."""
+    """A named enum of strings (`StrEnum`), integers (`IntEnum`) or numbers (`float, Enum`)."""
 
     name: str
     description: str | None
-    base: Literal["StrEnum", "IntEnum", "float, Enum"]
+    value_type: Literal["str", "int", "float"]
     members: tuple[tuple[str, str], ...]  # (member name, value source)
 
     def dependencies(self) -> set[str]:

@@ -76,13 +76,13 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
     values = [v for v in enum if v is not None]
     if len(values) < 2 or any(isinstance(v, bool) for v in values):
         return None
-    base: Literal["StrEnum", "IntEnum", "float, Enum"]
+    value_type: Literal["str", "int", "float"]
     if all(isinstance(v, str) for v in values):
-        base = "StrEnum"
+        value_type = "str"
     elif all(isinstance(v, int) for v in values):
-        base = "IntEnum"
+        value_type = "int"
     elif all(isinstance(v, int | float) for v in values):
-        base = "float, Enum"  # typing's Literal takes no floats; a float-valued Enum does
+        value_type = "float"  # typing's Literal takes no floats; a float-valued Enum does
         values = [float(v) for v in values]
     else:
         return None
@@ -94,7 +94,7 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
             member += "_"
         used.add(member)
         members.append((member, repr(value)))
-    return EnumDef(name, described(schema), base, tuple(members))
+    return EnumDef(name, described(schema), value_type, tuple(members))
 
 
 
