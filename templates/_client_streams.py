@@ -15,6 +15,7 @@ import httpx
 from pydantic import TypeAdapter
 
 DataT = TypeVar("DataT")
+HeadT = TypeVar("HeadT")
 
 Fail = Callable[[httpx.Response], Exception]
 
@@ -111,6 +112,101 @@ async def aiter_events(
             raise fail(response)
         async for sse in EventSource(response).aiter_sse():
             yield _event(sse, parse)
+
+
+class EventStream(Iterator[Event[DataT]]):
+    """The events of a response whose head already arrived, each read as it arrives;
+    exhausting or closing it (or leaving its `with` block) releases the connection."""
+
+    def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
+        self._response = response
+        sse = _httpx_sse().EventSource(response).iter_sse()
+        self._events = (_event(item, parse) for item in sse)
+
+    def __next__(self) -> Event[DataT]:
+        try:
+            return next(self._events)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Releases the connection; no further event is read."""
+        self._response.close()
+
+    def __enter__(self) -> "EventStream[DataT]":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class AsyncEventStream(AsyncIterator[Event[DataT]]):
+    """`EventStream`, async: `async for`, `aclose()`, `async with`."""
+
+    def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
+        self._response = response
+        sse = _httpx_sse().EventSource(response).aiter_sse()
+        self._events = (_event(item, parse) async for item in sse)
+
+    async def __anext__(self) -> Event[DataT]:
+        try:
+            return await anext(self._events)
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        """Releases the connection; no further event is read."""
+        await self._response.aclose()
+
+    async def __aenter__(self) -> "AsyncEventStream[DataT]":
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+
+def no_headers(response: httpx.Response) -> None:
+    """The declared headers of an operation that declares none."""
+
+
+def open_events(
+    http: httpx.Client,
+    request: Any,
+    fail: Fail,
+    head: Callable[[httpx.Response], HeadT],
+) -> tuple[httpx.Response, HeadT]:
+    """Sends `request` and waits for the head of its answer: the response, its body left
+    unread (for an `EventStream`), and what `head` reads of its headers. A non-2xx answer, or
+    headers `head` refuses, close the response and raise."""
+    response = http.send(http.build_request(**request._asdict()), stream=True)
+    try:
+        if not response.is_success:
+            response.read()
+            raise fail(response)
+        return response, head(response)
+    except BaseException:
+        response.close()
+        raise
+
+
+async def aopen_events(
+    http: httpx.AsyncClient,
+    request: Any,
+    fail: Fail,
+    head: Callable[[httpx.Response], HeadT],
+) -> tuple[httpx.Response, HeadT]:
+    """`open_events`, async."""
+    response = await http.send(http.build_request(**request._asdict()), stream=True)
+    try:
+        if not response.is_success:
+            await response.aread()
+            raise fail(response)
+        return response, head(response)
+    except BaseException:
+        await response.aclose()
+        raise
 
 
 def json_data(kind: Any) -> Callable[[str], Any]:

@@ -50,3 +50,25 @@ def test_server_variables_are_substituted(generate: GenerateFn) -> None:
     assert client.server_url(host="127.0.0.1:8000", version="1") == "https://127.0.0.1:8000/api/v1/"
     with pytest.raises(ValueError, match="unknown server variables"):
         client.server_url(region="eu")
+
+
+def test_the_server_takes_server_variables(generate: GenerateFn) -> None:
+    pkg = generate(SPEC)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def ping(self, id: str) -> Any:
+            return f"pong {id}"
+
+    app = pkg.server.create_app(Service(), server_variables={"version": "1", "host": "h"})
+    with serve(app) as url:
+        assert httpx.get(url + "/api/v1/ping/1").text == "pong 1"
+        assert httpx.get(url + "/api/v2/ping/1").status_code == 404
+        with pkg.client.Client(url + "/api/v1") as client:
+            assert client.ping("x") == "pong x"
+    app = pkg.server.create_app(Service(), base_path="/x", server_variables={"version": "1"})
+    with serve(app) as url:  # an explicit base_path wins
+        assert httpx.get(url + "/x/ping/1").text == "pong 1"
+    router = pkg.server.create_router(Service(), server_variables={"version": "1"})
+    assert {route.path for route in router.routes} == {"/api/v1/ping/{id}"}
+    with pytest.raises(ValueError, match="unknown server variables"):
+        pkg.server.create_app(Service(), server_variables={"region": "eu"})

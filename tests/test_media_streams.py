@@ -31,7 +31,8 @@ SPEC = openapi({
             "video/mp4": {"schema": BINARY}}}, **NOT_FOUND}}},
     "/ticks": {"get": {"operationId": "watchTicks", "parameters": [
         {"name": "count", "in": "query", "required": True, "schema": {"type": "integer"}}],
-        "responses": {"200": {"description": "ticks", "content": {"text/event-stream": {
+        "responses": {"200": {"description": "ticks", "headers": {"X-Stream-Id": {
+            "schema": {"type": "integer"}}}, "content": {"text/event-stream": {
             "schema": {"type": "string"},
             "x-contractgen-event-schema": {"$ref": "#/components/schemas/Tick"}}}},
             **NOT_FOUND}}},
@@ -104,7 +105,7 @@ def url(pkg: Generated, gates: Gates) -> Iterator[str]:
                 finally:
                     gates.closed.set()
 
-            return ticks()
+            return server.Reply(ticks(), server.WatchTicksHeaders(x_stream_id=count))
 
         async def tail_log(self) -> Any:
             async def lines() -> AsyncIterator[Any]:
@@ -162,6 +163,47 @@ def test_events_arrive_typed_while_the_server_still_produces(
         rest = list(events)
     assert gates.released_in_time.is_set()
     assert [(e.data.n, e.event, e.id) for e in rest] == [(1, "tick", "1"), (2, "tick", "2")]
+
+
+def test_detailed_events_answer_status_typed_headers_then_events(
+    pkg: Generated, url: str, gates: Gates
+) -> None:
+    with pkg.client.Client(url) as client:
+        answer = client.watch_ticks_detailed(count=3)
+        assert (answer.status, answer.headers.x_stream_id) == (200, 3)  # before any event
+        assert answer.raw_headers["content-type"].startswith("text/event-stream")
+        with answer.body as events:
+            assert next(events).data == pkg.models.Tick(n=0)  # the server waits for `release`
+            gates.release.set()
+            assert [(e.data.n, e.event) for e in events] == [(1, "tick"), (2, "tick")]
+        with pytest.raises(pkg.errors.WatchTicksNotFound):
+            client.watch_ticks_detailed(count=-1)
+    assert gates.released_in_time.is_set()
+
+
+def test_async_detailed_events(pkg: Generated, url: str, gates: Gates) -> None:
+    async def main() -> tuple[int, None, list[Any]]:
+        async with pkg.client.AsyncClient(url) as client:
+            answer = await client.tail_log_detailed()
+            seen = []
+            async with answer.body as events:
+                async for event in events:
+                    seen.append(event.data)
+                    gates.release.set()
+            return answer.status, answer.headers, seen
+
+    assert asyncio.run(main()) == (200, None, ["line one", "line two"])
+
+
+def test_closing_a_detailed_event_stream_stops_its_producer(
+    pkg: Generated, url: str, gates: Gates
+) -> None:
+    with pkg.client.Client(url) as client:
+        answer = client.watch_ticks_detailed(count=5)
+        assert next(answer.body).data.n == 0
+        answer.body.close()
+        assert gates.closed.wait(30)
+    gates.release.set()
 
 
 def test_async_events_and_untyped_data(pkg: Generated, url: str, gates: Gates) -> None:
@@ -292,11 +334,14 @@ def test_the_chosen_media_type_types_the_result(pkg: Generated) -> None:
         "reveal_type(client.get_report(accept='application/pdf'))\n"
         "reveal_type(client.get_report(accept='application/json'))\n"
         "reveal_type(client.get_report())\n"
-        "reveal_type(next(client.watch_ticks(count=1)).data)\n", encoding="utf-8")
+        "reveal_type(next(client.watch_ticks(count=1)).data)\n"
+        "reveal_type(client.watch_ticks_detailed(count=1).headers.x_stream_id)\n"
+        "reveal_type(next(client.watch_ticks_detailed(count=1).body).data)\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
                            "-p", pkg.name], cwd=pkg.dir.parent, capture_output=True, text=True,
                           check=False)
     revealed = [line.split("Revealed type is ")[1].replace("builtins.", "").replace(
         f"{pkg.name}.", "") for line in proc.stdout.splitlines() if "Revealed type is" in line]
     assert revealed == ['"str"', '"bytes"', '"models.Report"', '"models.Report | str | bytes"',
-                        '"models.Tick"'], proc.stdout
+                        '"models.Tick"', '"int | None"', '"models.Tick"'], proc.stdout
+    assert " error: " not in proc.stdout, proc.stdout

@@ -131,13 +131,18 @@ def test_what_is_not_generated_is_warned() -> None:
 
     import contractgen
 
+    document = json.loads(json.dumps(SPEC))
+    document["webhooks"]["signed"]["post"]["security"] = [{"hookKey": []}]
+    document.setdefault("components", {})["securitySchemes"] = {
+        "hookKey": {"type": "apiKey", "in": "header", "name": "X-Hook-Key"}}
     with tempfile.TemporaryDirectory() as folder:
         spec = Path(folder) / "hooks.json"
-        spec.write_text(json.dumps(SPEC), encoding="utf-8")
+        spec.write_text(json.dumps(document), encoding="utf-8")
         _, problems = contractgen.render(spec)
     found = {p.pointer: p.message for p in problems}
     assert "header parameter `X-Signature`" in found["/webhooks/signed/post"]
     assert "text/plain body" in found["/webhooks/signed/post"]
+    assert "security (hookKey: not checked" in found["/webhooks/signed/post"]
     assert "/webhooks/newThing/post" not in found
     assert not any("callbacks" in pointer for pointer in found)
 

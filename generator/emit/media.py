@@ -44,9 +44,13 @@ def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
     """Adds the client's stream imports; returns the context entries its templates use."""
     exported: list[str] = []
     if _has_events(api):
-        imports.names("._client_streams", ["Event", "aiter_events", "iter_events"])
+        imports.names("._client_streams", [
+            "AsyncEventStream", "Event", "EventStream", "aiter_events", "aopen_events",
+            "iter_events", "open_events"])
         imports.name("collections.abc", "AsyncIterator", "Iterator")
-        exported.append("Event")
+        exported.extend(["AsyncEventStream", "Event", "EventStream"])
+        if any(op.streams_events and not op.headers_class for op in api.operations):
+            imports.name("._client_streams", "no_headers")
         reps = [source.events_of(op) for op in api.operations if op.streams_events]
         if any(r.type is not None for r in reps):
             imports.name("._client_streams", "json_data")

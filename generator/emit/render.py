@@ -350,6 +350,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.module("functools")
     imports.name("collections.abc", "Mapping")
     imports.name("typing", "NamedTuple")
+    imports.name("urllib.parse", "urlsplit")
     imports.name("fastapi", "Depends")
     imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
                                     "Scheme", "Verifier", "checkable", "current_caller", "guard",

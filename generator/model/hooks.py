@@ -1,7 +1,8 @@
 """Webhooks (OpenAPI 3.1 `webhooks`) and callbacks: their schemas become models, named like an
 operation's (`<Name>WebhookRequest`, `<OperationId><Callback>CallbackRequest`), and each becomes
 a `Hook`: a receiver method and route (`webhooks.py`) and a sender method (`webhook_sender.py`).
-What of them is not generated (parameters, bodies other than JSON) gets a located warning."""
+What of them is not generated (parameters, bodies other than JSON, declared security) gets a
+located warning."""
 
 from __future__ import annotations
 
@@ -20,9 +21,14 @@ def _methods(item: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(m, op) for m, op in item.items() if m in HTTP_METHODS and isinstance(op, dict)]
 
 
-def _unsupported(op: Operation) -> list[str]:
-    """What the generated receiver and sender leave out of `op`."""
-    missing = [f"{p.location} parameter `{p.wire}`" for p in
+def _unsupported(op: Operation, raw: Mapping[str, Any]) -> list[str]:
+    """What the generated receiver and sender leave out of `op` (`raw`, as declared)."""
+    security = raw.get("security")
+    schemes = sorted({str(name) for requirement in security if isinstance(requirement, Mapping)
+                      for name in requirement}) if isinstance(security, list) else []
+    missing = [f"its security ({', '.join(schemes)}: not checked on receipt, not sent)"
+               ] if schemes else []
+    missing += [f"{p.location} parameter `{p.wire}`" for p in
                (*op.path_params, *op.query_params, *op.header_params, *op.cookie_params)]
     if op.body is not None and op.body.kind != "json":
         missing.append(f"its {op.body.media_type} body")
@@ -31,9 +37,9 @@ def _unsupported(op: Operation) -> list[str]:
     return missing
 
 
-def _hook(kind: Literal["webhook", "callback"], name: str, op: Operation, *, owner: str | None,
-          pointer: str, notes: Notes) -> Hook:
-    missing = _unsupported(op)
+def _hook(kind: Literal["webhook", "callback"], name: str, op: Operation, raw: Mapping[str, Any],
+          *, owner: str | None, pointer: str, notes: Notes) -> Hook:
+    missing = _unsupported(op, raw)
     if missing:
         notes.warn(f"{kind} `{name}` ({op.http_method}): the generated receiver and sender leave "
                    f"out {', '.join(missing)}", pointer)
@@ -50,7 +56,7 @@ def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: N
         for method, op in _methods(item):
             operation = builder.model_only(str(name), method, op, item.get("parameters") or [],
                                            f"{name} webhook")
-            hooks.append(_hook("webhook", str(name), operation, owner=None,
+            hooks.append(_hook("webhook", str(name), operation, op, owner=None,
                                pointer=f"/webhooks/{escape(name)}/{method}", notes=notes))
     for site in iter_operations(document, lambda item, at: (deref(document, item), at)):
         callbacks = site.operation.get("callbacks")
@@ -63,7 +69,7 @@ def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: N
                         str(expression), method, op, item.get("parameters") or [],
                         f"{site.operation_id} {name} callback")
                     hooks.append(_hook(
-                        "callback", str(name), operation, owner=site.operation_id,
+                        "callback", str(name), operation, op, owner=site.operation_id,
                         pointer=f"{site.pointer}/callbacks/{escape(name)}/{escape(expression)}/"
                         f"{method}", notes=notes))
     return hooks
