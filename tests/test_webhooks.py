@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -143,6 +145,7 @@ def test_what_is_not_generated_is_warned() -> None:
     assert "header parameter `X-Signature`" in found["/webhooks/signed/post"]
     assert "text/plain body" in found["/webhooks/signed/post"]
     assert "security (hookKey: not checked" in found["/webhooks/signed/post"]
+    assert "insecure_no_auth=True" in found["/webhooks/signed/post"]
     assert "/webhooks/newThing/post" not in found
     assert not any("callbacks" in pointer for pointer in found)
 
@@ -162,3 +165,21 @@ def test_generated_hooks_pass_ruff_and_mypy_strict(pkg: Generated) -> None:
         assert ruff.returncode == 0, ruff.stdout[-3000:]
     result = mypy_strict(pkg.dir)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_declared_security_is_refused_unless_opted_out(tmp_path: Path) -> None:
+    # Safe by default: the receiver does not check a hook's declared security, so it will not
+    # be built until the caller says it checks it (in front of the router).
+    document = json.loads(json.dumps(SPEC))
+    document["webhooks"]["newThing"]["post"]["security"] = [{"hookKey": []}]
+    document["components"]["securitySchemes"] = {
+        "hookKey": {"type": "apiKey", "in": "header", "name": "X-Hook-Key"}}
+    webhooks = importlib.import_module(f"{generate_package(document, tmp_path).name}.webhooks")
+    receiver = webhooks.WebhookReceiverBase()
+    with pytest.raises(ValueError, match=r"new_thing \(hookKey\).*insecure_no_auth=True"):
+        webhooks.create_webhook_router(receiver)
+    with pytest.raises(ValueError, match="insecure_no_auth"):
+        webhooks.create_webhook_app(receiver)
+    app = webhooks.create_webhook_app(receiver, insecure_no_auth=True)
+    with serve(app) as base:
+        assert httpx.post(base + "/webhooks/new_thing", json={"id": "1"}).status_code == 501

@@ -30,6 +30,7 @@ class HookView:
     parsed: str | None  # the type the sender validates a non-empty answer into
     status: int  # the answer's status when the receiver returns a body
     empty_status: int  # ... when it returns None
+    security: tuple[str, ...]  # declared schemes, which the receiver does not check
 
 
 def _doc(hook: Hook) -> str:
@@ -69,7 +70,7 @@ def _view(hook: Hook) -> HookView:
         body=body, body_required=op.body is not None and op.body.required,
         result=" | ".join(dict.fromkeys([*typed, *(["None"] if untyped else [])])),
         parsed=" | ".join(dict.fromkeys(typed)) or None,
-        status=status, empty_status=empty[0] if empty else status)
+        status=status, empty_status=empty[0] if empty else status, security=hook.security)
 
 
 def hooks_context(api: Api, name: str) -> dict[str, Any]:

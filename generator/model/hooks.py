@@ -21,12 +21,18 @@ def _methods(item: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(m, op) for m, op in item.items() if m in HTTP_METHODS and isinstance(op, dict)]
 
 
+def _schemes(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The security schemes a hook operation (`raw`, as declared) names."""
+    security = raw.get("security")
+    return tuple(sorted({str(name) for requirement in security if isinstance(requirement, Mapping)
+                         for name in requirement})) if isinstance(security, list) else ()
+
+
 def _unsupported(op: Operation, raw: Mapping[str, Any]) -> list[str]:
     """What the generated receiver and sender leave out of `op` (`raw`, as declared)."""
-    security = raw.get("security")
-    schemes = sorted({str(name) for requirement in security if isinstance(requirement, Mapping)
-                      for name in requirement}) if isinstance(security, list) else []
-    missing = [f"its security ({', '.join(schemes)}: not checked on receipt, not sent)"
+    schemes = _schemes(raw)
+    missing = [f"its security ({', '.join(schemes)}: not checked on receipt, so "
+               "create_webhook_router refuses to build without insecure_no_auth=True; not sent)"
                ] if schemes else []
     missing += [f"{p.location} parameter `{p.wire}`" for p in
                (*op.path_params, *op.query_params, *op.header_params, *op.cookie_params)]
@@ -44,7 +50,7 @@ def _hook(kind: Literal["webhook", "callback"], name: str, op: Operation, raw: M
         notes.warn(f"{kind} `{name}` ({op.http_method}): the generated receiver and sender leave "
                    f"out {', '.join(missing)}", pointer)
     folder = "webhooks" if kind == "webhook" else "callbacks"
-    return Hook(kind, name, op, owner, f"/{folder}/{op.method_name}")
+    return Hook(kind, name, op, owner, f"/{folder}/{op.method_name}", _schemes(raw))
 
 
 def hook_models(document: Mapping[str, Any], builder: OperationBuilder, notes: Notes) -> list[Hook]:

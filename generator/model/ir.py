@@ -393,6 +393,7 @@ class Hook:
     operation: Operation  # path: the callback's URL expression (a webhook's name)
     owner: str | None = None  # a callback's operation id
     route: str = "/"  # where the generated receiver mounts it by default
+    security: tuple[str, ...] = ()  # the schemes it declares (not checked: the receiver refuses)
 
 
 @dataclass(frozen=True)
