@@ -81,6 +81,7 @@ def media_problems(doc: Document) -> list[Problem]:
                         "drop it, or serve it with a route of your own beside the generated "
                         "ones"))
         responses = site.operation.get("responses")
+        problems.extend(_mixed_with_events(doc, responses, site.pointer, seen))
         for status, raw in responses.items() if isinstance(responses, dict) else ():
             response, at = _local(doc, raw, f"{site.pointer}/responses/{escape(str(status))}")
             entries = response.get("content") if isinstance(response, dict) else None
@@ -103,4 +104,27 @@ def media_problems(doc: Document) -> list[Problem]:
                         f"`{EVENT_SCHEMA}` is ignored on `{media}`: only `text/event-stream` "
                         "responses are streamed as events",
                         "move it to a `text/event-stream` media type, or drop it"))
+    return problems
+
+
+def _mixed_with_events(doc: Document, responses: Any, pointer: str, seen: set[str]) -> list[Problem]:
+    """WARNINGs for success media types beside `text/event-stream`: the client reads the events."""
+    found: list[tuple[str, str]] = []
+    for status, raw in responses.items() if isinstance(responses, dict) else ():
+        if not str(status).startswith("2"):
+            continue
+        response, at = _local(doc, raw, f"{pointer}/responses/{escape(str(status))}")
+        entries = response.get("content") if isinstance(response, dict) else None
+        found += [(at, str(media)) for media in entries] if isinstance(entries, dict) else []
+    if not any(media_base(media) == EVENT_STREAM for _, media in found):
+        return []
+    problems = []
+    for at, media in found:
+        if media_base(media) != EVENT_STREAM and f"{at}/{media}" not in seen:
+            seen.add(f"{at}/{media}")
+            problems.append(doc.problem(
+                Level.WARNING, f"{at}/content/{escape(media)}",
+                f"`{media}` is not read by the generated client: an operation that streams "
+                "events is called for its events only (its events are untyped)",
+                "stream events from an operation of their own"))
     return problems
