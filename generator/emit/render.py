@@ -370,6 +370,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
         runtime.append("install_docs")
+    if any(op.body is not None and op.body.is_form for op in api.operations):
+        runtime.append("form_of")
     imports.names("._server_runtime", runtime)
     forms = []
     for op in api.operations:
@@ -466,7 +468,6 @@ def _client_context(api: Api) -> dict[str, Any]:
                           for s in api.security_schemes),
         "client_signature": source.client_signature,
         "method_signature": source.method_signature,
-        "forward_arguments": source.forward_arguments,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
     }

@@ -352,19 +352,6 @@ def method_signature(op: Operation) -> str:
     return _join(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
 
 
-def forward_arguments(op: Operation) -> str:
-    args = [p.name for p in op.path_params]
-    if op.body is not None and not op.body.is_form:
-        args.append("body")
-    names = [p.name for p in op.keyword_params]
-    if op.body is not None and op.body.is_form:
-        names.extend(f.name for f in op.body.form_fields)
-    if op.negotiates:
-        names.append(accept_name(op))
-    args.extend(f"{n}={n}" for n in names)
-    return ", ".join(args)
-
-
 def client_path(op: Operation) -> str:
     if not op.path_params:
         return repr(op.path)
