@@ -438,11 +438,12 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "typing")
-    imports.name("collections.abc", "Mapping")
+    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "inspect",
+                   "typing")
+    imports.name("collections.abc", "Callable", "Coroutine", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "Generic", "NamedTuple", "Self", "TypeAlias",
-                 "TypedDict", "TypeVar", "cast")
+    imports.name("typing", "IO", "Any", "Concatenate", "Generic", "NamedTuple", "ParamSpec",
+                 "Self", "TypeAlias", "TypedDict", "TypeVar", "cast")
     headers = [op.headers_class for op in api.operations if op.headers_class]
     imports.name("urllib.parse", "quote")
     imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
