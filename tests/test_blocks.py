@@ -18,7 +18,7 @@ import pytest
 from contractgen.cache import TextCache, cache_root, evict
 from contractgen.emit import blocks, formatting
 from contractgen.emit.formatting import format_modules, format_source
-from contractgen.emit.render import VERBATIM
+from contractgen.emit.render import CLIENT_VERBATIM, VERBATIM
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
@@ -186,7 +186,7 @@ def _seed_sources() -> dict[str, dict[str, str]]:
 SEED_MODULES = [
     *((OTARI, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
                                  "server.py", "_server_auth.py", "_server_runtime.py",
-                                 "_serving.py")),
+                                 "_serving.py", "_server_media.py", "_client_streams.py")),
     *((TPMJS, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
                                  "server.py")),
 ]
@@ -194,10 +194,10 @@ SEED_MODULES = [
 
 def test_seed_modules_are_all_listed() -> None:
     found = {(spec, name) for spec, names in _seed_sources().items() for name in names}
-    verbatim = {(TPMJS, name) for name in VERBATIM}
+    verbatim = {(TPMJS, name) for name in VERBATIM | CLIENT_VERBATIM}
     assert found - verbatim == set(SEED_MODULES)
     assert all(_seed_sources()[OTARI][name] == _seed_sources()[TPMJS][name].replace(
-        TPMJS, OTARI) for name in VERBATIM)
+        TPMJS, OTARI) for name in VERBATIM | CLIENT_VERBATIM)
 
 
 # One test per module, so that the xdist workers share them.

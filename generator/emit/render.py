@@ -427,7 +427,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
         "challenge": _challenge,
-        "headers_source": source.headers_class_source,
+        "headers_source": source.headers_sources(),
         "error_media": _error_media,
         "success_kind": media.success_kind,
         "success_media": _success_media,
@@ -464,7 +464,7 @@ def _client_context(api: Api) -> dict[str, Any]:
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
                             *headers, *streams["media_exports"]],
-        "headers_source": source.headers_class_source,
+        "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
         "client_signature": source.client_signature,
