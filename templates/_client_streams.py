@@ -52,13 +52,20 @@ def read_body(response: httpx.Response, kind: Any) -> Any:
     return response.content
 
 
+def _sendable(request: Any) -> dict[str, Any]:
+    """httpx's arguments for `request` (a `_Request`): all its fields but its security."""
+    fields: dict[str, Any] = request._asdict()
+    fields.pop("security", None)
+    return fields
+
+
 def iter_bytes(
     http: httpx.Client, request: Any, fail: Fail, chunk_size: int | None = None
 ) -> Iterator[bytes]:
     """The body of `request` (a `_Request`), in chunks as they arrive; nothing is sent until
     the first chunk is asked for, and the connection is released when the iterator is
     exhausted or closed. A non-2xx answer raises what `fail` makes of it."""
-    with http.stream(**request._asdict()) as response:
+    with http.stream(**_sendable(request)) as response:
         if not response.is_success:
             response.read()
             raise fail(response)
@@ -69,7 +76,7 @@ async def aiter_bytes(
     http: httpx.AsyncClient, request: Any, fail: Fail, chunk_size: int | None = None
 ) -> AsyncIterator[bytes]:
     """`iter_bytes`, async."""
-    async with http.stream(**request._asdict()) as response:
+    async with http.stream(**_sendable(request)) as response:
         if not response.is_success:
             await response.aread()
             raise fail(response)
@@ -93,7 +100,7 @@ def iter_events(
     `parse`). Nothing is sent until the first event is asked for; closing the iterator closes
     the connection. A non-2xx answer raises what `fail` makes of it."""
     EventSource = _httpx_sse().EventSource
-    with http.stream(**request._asdict()) as response:
+    with http.stream(**_sendable(request)) as response:
         if not response.is_success:
             response.read()
             raise fail(response)
@@ -106,7 +113,7 @@ async def aiter_events(
 ) -> AsyncIterator[Event[DataT]]:
     """`iter_events`, async."""
     EventSource = _httpx_sse().EventSource
-    async with http.stream(**request._asdict()) as response:
+    async with http.stream(**_sendable(request)) as response:
         if not response.is_success:
             await response.aread()
             raise fail(response)

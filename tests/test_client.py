@@ -73,6 +73,23 @@ def test_typed_results_and_parameters(features: Generated, base_url: str) -> Non
         assert client.options_items() is None
 
 
+def test_made_methods_show_their_operation_signature_name_and_doc(features: Generated) -> None:
+    """Methods made from `_build_`/`_parse_` look written out to inspect, help() and IDEs."""
+    import inspect
+
+    for cls in (features.client.Client, features.client.AsyncClient):
+        method = cls.get_item
+        assert method.__name__ == "get_item"
+        assert inspect.iscoroutinefunction(method) is (cls is features.client.AsyncClient)
+        parameters = list(inspect.signature(method).parameters)
+        assert parameters[:2] == ["self", "item_id"]
+        assert "verbose" in parameters
+        assert inspect.getdoc(method)
+        detailed = inspect.signature(cls.get_item_detailed)
+        assert list(detailed.parameters) == parameters
+        assert cls.get_item_detailed.__name__ == "get_item_detailed"
+
+
 def test_declared_errors_raise_typed_exceptions(features: Generated, base_url: str) -> None:
     errors, models = features.errors, features.models
     with features.client.Client(base_url) as client:

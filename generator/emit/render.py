@@ -361,6 +361,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
         runtime.append("install_docs")
+    if any(op.body is not None and op.body.is_form for op in api.operations):
+        runtime.append("form_of")
     imports.names("._server_runtime", runtime)
     forms = []
     for op in api.operations:
@@ -416,7 +418,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
         "challenge": _challenge,
-        "headers_source": source.headers_class_source,
+        "headers_source": source.headers_sources(),
         "error_media": _error_media,
         "success_kind": media.success_kind,
         "success_media": _success_media,
@@ -427,11 +429,12 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "typing")
-    imports.name("collections.abc", "Mapping")
+    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "inspect",
+                   "typing")
+    imports.name("collections.abc", "Callable", "Coroutine", "Mapping")
     imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "Generic", "NamedTuple", "Self", "TypeAlias",
-                 "TypedDict", "TypeVar", "cast")
+    imports.name("typing", "IO", "Any", "Concatenate", "Generic", "NamedTuple", "ParamSpec",
+                 "Self", "TypeAlias", "TypedDict", "TypeVar", "cast")
     headers = [op.headers_class for op in api.operations if op.headers_class]
     imports.name("urllib.parse", "quote")
     imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
@@ -452,12 +455,11 @@ def _client_context(api: Api) -> dict[str, Any]:
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
                             *headers, *streams["media_exports"]],
-        "headers_source": source.headers_class_source,
+        "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
         "client_signature": source.client_signature,
         "method_signature": source.method_signature,
-        "forward_arguments": source.forward_arguments,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
     }

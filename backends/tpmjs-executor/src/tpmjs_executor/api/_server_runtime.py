@@ -12,7 +12,7 @@ import enum
 import json
 import logging
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
-from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -69,6 +69,16 @@ def default_error_body(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": errors if errors else message}
+
+
+FormT = TypeVar("FormT")
+
+
+def form_of(cls: type[FormT], values: Mapping[str, Any]) -> FormT:
+    """The form dataclass `cls` filled from a route's arguments (its `locals()`)."""
+    return cls(
+        **{item.name: values[item.name] for item in dataclasses.fields(cast(Any, cls))}
+    )
 
 
 def query_parameter(
