@@ -187,7 +187,7 @@ def open_events(
     """Sends `request` and waits for the head of its answer: the response, its body left
     unread (for an `EventStream`), and what `head` reads of its headers. A non-2xx answer, or
     headers `head` refuses, close the response and raise."""
-    response = http.send(http.build_request(**request._asdict()), stream=True)
+    response = http.send(http.build_request(**_sendable(request)), stream=True)
     try:
         if not response.is_success:
             response.read()
@@ -205,7 +205,7 @@ async def aopen_events(
     head: Callable[[httpx.Response], HeadT],
 ) -> tuple[httpx.Response, HeadT]:
     """`open_events`, async."""
-    response = await http.send(http.build_request(**request._asdict()), stream=True)
+    response = await http.send(http.build_request(**_sendable(request)), stream=True)
     try:
         if not response.is_success:
             await response.aread()
