@@ -100,6 +100,7 @@ def test_a_run_that_did_not_validate_is_not_replayed_by_one_that_does(
     assert len(loads) == 2
 
 
+@pytest.mark.slow
 def test_a_new_contract_hash_alone_reuses_every_module(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the header changes (the spec's bytes, not its meaning): no module is formatted

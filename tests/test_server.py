@@ -210,6 +210,7 @@ def test_unexpected_exception_answers_500_without_traceback(http: httpx.Client) 
     assert "Traceback" not in response.text
 
 
+@pytest.mark.slow
 def test_unexpected_exception_keeps_keep_alive_connections_usable(http: httpx.Client) -> None:
     for _ in range(20):
         assert http.get("/boom").status_code == 500

@@ -276,6 +276,7 @@ def test_slowloris_is_dropped_after_the_header_timeout(timeout_server: Server) -
     assert status(server.get()) == 200
 
 
+@pytest.mark.slow
 def test_a_stalled_body_is_dropped_a_slow_one_is_not(timeout_server: Server) -> None:
     server = timeout_server
     with server.connect() as sock:

@@ -31,6 +31,7 @@ def session(loop_thread: LoopThread, manager: SessionManager) -> Iterator[Sessio
     loop_thread.run(manager.destroy(s.id))
 
 
+@pytest.mark.slow
 def test_an_agent_that_stops_reading_still_times_out(session: Session) -> None:
     stall = "import sys, time\nsys.modules['otari_agent.channel'].receive = lambda sock: time.sleep(10**6)"
     assert session("code_execution", code=stall).return_code == 0

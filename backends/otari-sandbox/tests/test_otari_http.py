@@ -312,6 +312,7 @@ def _pids_with(marker: str) -> list[int]:
 # -- timeouts and output ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_timeouts_kill_background_work_and_return_partial_output(client: Client, sid: str) -> None:
     result = client.execute(sid, sh("echo partial; (sleep 100; echo late) & sleep 100", timeout=2))
     content = result.result_block.content

@@ -103,6 +103,7 @@ def test_isolation_none_still_works(loop_thread: LoopThread) -> None:
         loop_thread.run(manager.close())
 
 
+@pytest.mark.slow
 def test_descendant_killing_without_a_namespace() -> None:
     """The fallback of isolation "none" without root: the process tree, grandchildren too."""
     script = (

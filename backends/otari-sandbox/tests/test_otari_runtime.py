@@ -99,6 +99,7 @@ def test_python_timeout_keeps_state_and_returns_partial_output(run: Runner) -> N
     assert run.py("print(kept)").stdout == "yes"
 
 
+@pytest.mark.slow
 def test_unstoppable_python_is_killed_and_the_session_recovers(run: Runner) -> None:
     run.py("kept = 'yes'\nopen('survives.txt', 'w').write('on disk')")
     code = (

@@ -325,6 +325,7 @@ def test_env_reaches_only_its_call_and_secrets_never(server: Server) -> None:
             assert probe["output"]["hits"] == []
 
 
+@pytest.mark.slow
 def test_version_pinning(server: Server) -> None:
     got = [
         server.execute("@fixture/multi", "versionTool", version=v)["output"]["version"]
@@ -334,6 +335,7 @@ def test_version_pinning(server: Server) -> None:
 
 
 @pytest.mark.skipif(not _has_bwrap(), reason="bubblewrap not installed")
+@pytest.mark.slow
 def test_timeout_leaves_no_process(server: Server) -> None:
     marker = f"{time.time_ns() % 10**6}.5"
     body = server.execute(
@@ -376,6 +378,7 @@ def test_health_answers_while_installing_and_running(
     assert answered >= 3
 
 
+@pytest.mark.slow
 def test_ten_executions_in_parallel(server: Server) -> None:
     with ThreadPoolExecutor(10) as pool:
         futures = [
@@ -421,6 +424,7 @@ def test_generated_client_against_the_service(server: Server) -> None:
         )
 
 
+@pytest.mark.slow
 def test_legacy_errors_open_access_and_refusal(open_server: Server) -> None:
     response = httpx.post(
         open_server.url + "/execute-tool",

@@ -208,6 +208,7 @@ def _slirps() -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_the_executor_and_registry_are_unreachable_over_http(
     registry: NpmRegistry, store_dir: Path, tmp_path: Path, abstract: str
 ) -> None:

@@ -59,6 +59,7 @@ def test_verify_package(mode_settings: Settings) -> None:
     assert result.execution_time_ms >= 0
 
 
+@pytest.mark.slow
 def test_resolution_rules(settings: Settings) -> None:
     results = calls(
         settings,
@@ -353,6 +354,7 @@ def test_network_off_needs_bwrap(settings: Settings) -> None:
         Executor(settings.with_overrides(isolation="process", network=False))
 
 
+@pytest.mark.slow
 def test_concurrency_is_bounded_and_overflow_refused(settings: Settings) -> None:
     tight = settings.with_overrides(max_concurrency=2, max_queue=1)
 
@@ -381,6 +383,7 @@ def test_ten_parallel_calls(settings: Settings) -> None:
     assert [r.output["params"]["i"] for r in results] == list(range(10))
 
 
+@pytest.mark.slow
 def test_pool_reuses_nothing_but_starts_ahead(settings: Settings) -> None:
     pooled = settings.with_overrides(pool_size=2)
 

@@ -98,6 +98,7 @@ def test_two_slow_installs_do_not_hold_back_a_cold_one(drip: NpmRegistry, tmp_pa
     assert npm_of(os.getpid()) == []
 
 
+@pytest.mark.slow
 def test_a_slow_drip_packument_meets_the_fetch_deadline(drip: NpmRegistry, tmp_path: Path) -> None:
     drip.set_slow_drip("slow-a", 0.2)  # a byte every 200 ms: never idle, never done
 
