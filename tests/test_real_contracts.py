@@ -256,7 +256,7 @@ def test_lenient_generate_skips_what_it_cannot_understand(tmp_path: Path) -> Non
 @pytest.mark.slow
 def test_names_with_numbers_and_optional_replies_pass_ruff(tmp_path: Path) -> None:
     # Box's shapes: `File2` and `File10` (ruff orders `__all__` and imports naturally: RUF022,
-    # I001) and a 204-or-200 operation with declared headers (`None` last in unions: RUF036).
+    # I001; `__all__` case-sensitively: `SignRequestSignFiles` before `SignRequestSigner`) and a 204-or-200 operation with declared headers (`None` last in unions: RUF036).
     from gen_support import openapi
 
     item = {"type": "object", "properties": {"n": {"type": "integer"}}}
@@ -270,7 +270,8 @@ def test_names_with_numbers_and_optional_replies_pass_ruff(tmp_path: Path) -> No
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/File10"}}}},
             },
         }}},
-        schemas={"File10": item, "File2": item, "FileB": item, "File1a": item},
+        schemas={"File10": item, "File2": item, "FileB": item, "File1a": item, "SignRequests": item,
+                 "SignRequestStatus": item, "SignRequestSigner": item, "SignRequestSignFiles": item},
     )
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec), encoding="utf-8")

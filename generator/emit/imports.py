@@ -21,6 +21,12 @@ def name_key(name: str) -> tuple[int, tuple[tuple[str, int], ...], str]:
     return (group, _natural(name.lower()), name)
 
 
+def all_key(name: str) -> tuple[int, tuple[tuple[str, int], ...], str]:
+    # ruff's RUF022 for `__all__`: the same groups, then natural order, case-sensitively
+    # (`SignRequestSignFiles` before `SignRequestSigner`, `SignRequestStatus` before `SignRequests`).
+    return (name_key(name)[0], _natural(name), name)
+
+
 def _natural(text: str) -> tuple[tuple[str, int], ...]:
     """`text` as (letters, number) runs, so digit runs compare by value."""
     parts = re.split(r"(\d+)", text)

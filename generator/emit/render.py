@@ -13,7 +13,7 @@ from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
 from . import hooks, media, source
 from .docs import operation_doc
-from .imports import ImportSet, add_type_names, name_key
+from .imports import ImportSet, add_type_names, all_key
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
@@ -127,7 +127,7 @@ def _environment(overrides: str | None = None) -> Any:
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["pyrepr"] = repr
-    env.filters["all_list"] = lambda names: repr(sorted(names, key=name_key))
+    env.filters["all_list"] = lambda names: repr(sorted(names, key=all_key))
     env.filters["docstring"] = _docstring
     env.filters["comment"] = lambda text: "\n".join(
         ("# " + line).rstrip() for line in str(text).splitlines()
