@@ -7,6 +7,7 @@ the first), and the Server-Sent Events extension only means something on `text/e
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ..problems import Level, Problem
@@ -80,12 +81,10 @@ def media_problems(doc: Document) -> list[Problem]:
                         f"accepts and the client sends `{chosen}` only",
                         "drop it, or serve it with a route of your own beside the generated "
                         "ones"))
-        responses = site.operation.get("responses")
-        problems.extend(_mixed_with_events(doc, responses, site.pointer, seen))
-        for status, raw in responses.items() if isinstance(responses, dict) else ():
-            response, at = _local(doc, raw, f"{site.pointer}/responses/{escape(str(status))}")
-            entries = response.get("content") if isinstance(response, dict) else None
-            error = not str(status).startswith("2") and isinstance(entries, dict) and any(
+        responses = list(_contents(doc, site.operation.get("responses"), site.pointer))
+        problems.extend(_mixed_with_events(doc, responses, seen))
+        for status, at, entries in responses:
+            error = not status.startswith("2") and isinstance(entries, dict) and any(
                 is_json(str(m)) for m in entries)
             for media in entries if error and isinstance(entries, dict) else ():
                 if not is_json(str(media)) and f"{at}/{media}" not in seen:
@@ -107,15 +106,18 @@ def media_problems(doc: Document) -> list[Problem]:
     return problems
 
 
-def _mixed_with_events(doc: Document, responses: Any, pointer: str, seen: set[str]) -> list[Problem]:
-    """WARNINGs for success media types beside `text/event-stream`: the client reads the events."""
-    found: list[tuple[str, str]] = []
+def _contents(doc: Document, responses: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
+    """Each response's status, its (local) pointer and its `content` (None when it has none)."""
     for status, raw in responses.items() if isinstance(responses, dict) else ():
-        if not str(status).startswith("2"):
-            continue
         response, at = _local(doc, raw, f"{pointer}/responses/{escape(str(status))}")
-        entries = response.get("content") if isinstance(response, dict) else None
-        found += [(at, str(media)) for media in entries] if isinstance(entries, dict) else []
+        yield str(status), at, response.get("content") if isinstance(response, dict) else None
+
+
+def _mixed_with_events(doc: Document, responses: list[tuple[str, str, Any]], seen: set[str]
+                       ) -> list[Problem]:
+    """WARNINGs for success media types beside `text/event-stream`: the client reads the events."""
+    found = [(at, str(media)) for status, at, entries in responses
+             if status.startswith("2") and isinstance(entries, dict) for media in entries]
     if not any(media_base(media) == EVENT_STREAM for _, media in found):
         return []
     problems = []
