@@ -161,10 +161,10 @@ def result_annotation(op: Operation, binary: str = "bytes") -> str:
 
 def server_result(op: Operation) -> str:
     """The server method's return annotation: a `Reply` too when the operation declares headers."""
-    base = result_annotation(op, binary="Binary")
+    members = [response_source(r, "Binary") for r in op.success]
+    base = _union(members)
     if not op.headers_class:
         return base
-    members = [response_source(r, "Binary") for r in op.success]
     return _union([*members, f"Reply[{base}, {op.headers_class}]"])
 
 
