@@ -13,6 +13,8 @@ Run: `make bench` or `.venv/bin/python bench/otari_sandbox.py [--runs N] [--isol
 
 Before/after: `--save FILE` writes the medians as JSON; `--baseline FILE` prints them beside
 this run's, with the ratio, and flags a create/first/warm exec more than 10% slower.
+`--before-src DIR` measures the guarded figures of this tree and of the service in DIR (a
+worktree of an older commit) in turn, in one run, so that both see the same load.
 `--src DIR` runs the service from another source tree (e.g. a worktree of an older commit),
 so both sides can be measured back to back on the same machine.
 """
@@ -189,7 +191,9 @@ def wait_for_full_pool(client: httpx.Client, size: int, timeout: float = 30.0) -
 SOURCE: list[str] = []
 
 
-def start_service(isolation: str, pool: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_service(
+    isolation: str, pool: int, source: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -198,7 +202,8 @@ def start_service(isolation: str, pool: int) -> tuple[subprocess.Popen[bytes], s
         "--port", str(port), "--isolation", isolation, "--pool-size", str(pool),
         "--log-level", "warning",
     ]
-    env = {**os.environ, "PYTHONPATH": SOURCE[0]} if SOURCE else None
+    source = source or (SOURCE[0] if SOURCE else None)
+    env = {**os.environ, "PYTHONPATH": source} if source else None
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -224,8 +229,15 @@ def main() -> None:
     parser.add_argument("--save", type=Path, help="write this run's medians (JSON) here")
     parser.add_argument("--baseline", type=Path, help="medians of an earlier run (--save) to compare with")
     parser.add_argument("--src", help="run the service from this source directory (PYTHONPATH)")
+    parser.add_argument(
+        "--before-src",
+        help="interleave the guarded figures with a service run from this source directory",
+    )
     args = parser.parse_args()
     runs = args.runs
+    if args.before_src:
+        before_after(args.isolation, args.pool_size, runs, args.before_src)
+        return
     if args.src:
         SOURCE.append(str(Path(args.src).resolve()))
 
@@ -279,6 +291,44 @@ def main() -> None:
         args.save.write_text(json.dumps(medians, indent=2) + "\n")
     if args.baseline:
         compare(json.loads(args.baseline.read_text()), medians)
+
+
+def before_after(isolation: str, pool: int, runs: int, before_src: str) -> None:
+    """The guarded figures of this tree's service and another tree's (`before_src`), measured
+    in turn on one machine at one time, so that the ratio does not follow the load."""
+    sides = {"before": start_service(isolation, pool, before_src), "after": start_service(isolation, pool)}
+    samples: dict[str, dict[str, list[float]]] = {k: {"create": [], "first_exec": [], "warm_exec": []} for k in sides}
+    try:
+        clients = {k: httpx.Client(base_url=url, timeout=60) for k, (_, url) in sides.items()}
+        for client in clients.values():
+            wait_for_full_pool(client, pool)
+        for i in range(runs):
+            for label in ("before", "after") if i % 2 else ("after", "before"):
+                took, sid = create(clients[label])
+                samples[label]["create"].append(took)
+                samples[label]["first_exec"].append(execute(clients[label], sid))
+                destroy(clients[label], sid)
+                time.sleep(0.1)  # lets the pool refill
+        sids = {}
+        for label, client in clients.items():
+            sids[label] = create(client)[1]
+            execute(client, sids[label])
+        for client in clients.values():
+            wait_for_full_pool(client, pool)
+        for i in range(runs * 10):
+            for label in ("before", "after") if i % 2 else ("after", "before"):
+                samples[label]["warm_exec"].append(execute(clients[label], sids[label]))
+        for client in clients.values():
+            client.close()
+    finally:
+        for proc, _ in sides.values():
+            proc.terminate()
+            proc.wait(30)
+    print(f"otari-sandbox before ({before_src}) and after (this tree), interleaved, {runs} runs")
+    for key in GUARDED:
+        before, after = (statistics.median(samples[k][key]) for k in ("before", "after"))
+        flag = "  OVER 10%" if after / before > 1.10 else ""
+        print(f"  {key:11} before p50 {ms(before)}  after p50 {ms(after)}  x{after / before:5.2f}{flag}")
 
 
 def compare(before: dict[str, float], after: dict[str, float]) -> None:

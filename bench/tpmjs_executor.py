@@ -191,6 +191,44 @@ def network_ab(registry: NpmRegistry, work: Path, pairs: int) -> None:
     print(f"  on - off per pair: median {statistics.median(extra) * 1000:+.1f} ms")
 
 
+def before_after(registry: NpmRegistry, work: Path, before_python: str, runs: int) -> None:
+    """The same calls against this checkout's executor and another's (`before_python` runs
+    it), in turn, on one machine at one time: the ratio is not at the mercy of the load."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXECUTOR_", "npm_config"))}
+    small = {"packageName": "@bench/small-0", "name": "echoTool", "version": "1.0.0",
+             "params": {"x": 1}}  # fmt: skip
+    print(f"tpmjs-executor before ({before_python}) and after (this checkout), interleaved")
+    for pool in (0, 2):
+        servers = {}
+        for label, python in (("before", before_python), ("after", sys.executable)):
+            args = ["--registry", registry.url, "--store-dir", str(work / f"store-{label}{pool}"),
+                    "--pool-size", str(pool), "--isolation", "bwrap", "--log-level", "warning"]  # fmt: skip
+            servers[label] = ExecutorProcess(
+                args, env, work / f"server-{label}{pool}.log", python=python
+            )
+        try:
+            clients = {k: httpx.Client(base_url=v.url, timeout=60) for k, v in servers.items()}
+            for name, body in (("small", small), ("hello", HELLO)):
+                for client in clients.values():
+                    call(client, body)  # installs, fills the pool
+                samples: dict[str, list[float]] = {"before": [], "after": []}
+                for i in range(runs):
+                    for label in ("before", "after") if i % 2 else ("after", "before"):
+                        # A pooled call finds its pool refilled (as in the plain bench).
+                        time.sleep(0.1 if pool else 0.0)
+                        samples[label].append(call(clients[label], body))
+                kind = "pre-started process (pool 2)" if pool else "fresh process per call"
+                medians = {k: statistics.median(v) * 1000 for k, v in samples.items()}
+                for label in ("before", "after"):
+                    print(row(f"warm {name}, {kind}, {label}", samples[label]))
+                print(f"  after / before: {medians['after'] / medians['before']:.2f}x")
+            for client in clients.values():
+                client.close()
+        finally:
+            for server in servers.values():
+                server.stop()
+
+
 SOAK_LOAD: list[tuple[str, str, dict[str, Any]]] = [
     ("@fixture/esm-tools", "echoTool", {"i": 1}),
     ("@tpmjs/hello", "helloWorldTool", {"includeTimestamp": True}),
@@ -316,8 +354,23 @@ def main() -> None:
         "--no-network", action="store_true", help="tools without network (no slirp4netns)"
     )
     parser.add_argument("--network-ab", type=int, help="pairs of calls, network on and off")
+    parser.add_argument(
+        "--before",
+        metavar="PYTHON",
+        help="interleave calls with the executor this interpreter runs (an older checkout's "
+        "venv): before/after medians measured together",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tpmjs-bench-"))
+    if args.before:
+        try:
+            with NpmRegistry() as registry:
+                registry.publish_tree(FIXTURES)
+                publish_cold_packages(registry, work, 1)
+                before_after(registry, work, args.before, args.runs)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     if args.network_ab:
         try:
             with NpmRegistry() as registry:

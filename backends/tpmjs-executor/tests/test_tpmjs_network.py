@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 from pydantic import ValidationError
+from tpmjs_executor import netlink
 from tpmjs_executor.app import parse_args
 from tpmjs_executor.config import Settings
 from tpmjs_executor.executor import ExecutionRequest, ExecutionResult, Executor
@@ -174,6 +175,37 @@ def test_a_tool_cannot_change_its_network(settings: Settings) -> None:
     for name, outcome in result.output.items():
         assert outcome["status"] not in (0, None), (name, outcome)
         assert "Operation not permitted" in outcome["stderr"], (name, outcome)
+
+
+@pytest.mark.slow
+def test_netlink_and_ip_configure_the_same_network(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As root the executor configures a run's namespace over rtnetlink itself; otherwise
+    through nsenter and `ip -batch`. Both give the tool the same routes and address."""
+    if not netlink.can_join():
+        pytest.skip("the in-process path needs root")
+    request = ExecutionRequest(
+        package_name=HOSTILE,
+        name="readTool",
+        params={"paths": ["/proc/net/route", "/proc/net/fib_trie"]},
+    )
+
+    async def body(ex: Executor) -> ExecutionResult:
+        return await ex.execute(request)
+
+    bwrap = settings.with_overrides(isolation="bwrap")
+    seen = []
+    for in_process in (True, False):
+        monkeypatch.setattr(netlink, "can_join", lambda answer=in_process: answer)
+        result = run(with_executor(bwrap, body))
+        assert result.success, result
+        seen.append(result.output)
+    assert seen[0] == seen[1]
+    routes = seen[0]["/proc/net/route"]
+    assert "tap0\t00000000\t0202000A" in routes  # default via 10.0.2.2
+    assert "0000000A" in routes and "0000007F" in routes  # 10/8 and 127/8 (prohibit)
+    assert "10.0.2.100" in seen[0]["/proc/net/fib_trie"]
 
 
 def test_slirp4netns_ends_with_its_run(settings: Settings) -> None:

@@ -25,9 +25,10 @@ import ipaddress
 import os
 import shutil
 from collections.abc import Callable, Iterable
+from ipaddress import IPv4Interface
 from pathlib import Path
 
-from . import reaper
+from . import netlink, reaper
 
 __all__ = ["DEFAULT_DENY", "NetworkStack", "RunNetwork", "parse_networks"]
 
@@ -101,19 +102,26 @@ def _subtract(nets: Iterable[Net], holes: Iterable[Net]) -> list[Net]:
 
 
 class NetworkStack:
-    """slirp4netns, nsenter and ip, found at start, and the policy every run gets."""
+    """slirp4netns (and, unless the service is root, nsenter and ip), found at start, and the
+    policy every run gets."""
 
-    def __init__(self, allow: Iterable[Net] = (), deny: Iterable[Net] = ()) -> None:
+    def __init__(
+        self, allow: Iterable[Net] = (), deny: Iterable[Net] = (), *, in_process: bool | None = None
+    ) -> None:
         self.allow = list(allow)
         self.deny = [*parse_networks(" ".join(DEFAULT_DENY)), *deny]
-        missing = [t for t in ("slirp4netns", "nsenter", "ip") if shutil.which(t) is None]
+        # As root the routes go in over rtnetlink from this process (netlink.py); otherwise
+        # `nsenter` enters the run's user namespace (a threaded process cannot) to run `ip`.
+        self._in_process = netlink.can_join() if in_process is None else in_process
+        tools = ("slirp4netns",) if self._in_process else ("slirp4netns", "nsenter", "ip")
+        missing = [t for t in tools if shutil.which(t) is None]
         if missing:
             raise ValueError(
                 f"the network on needs {' and '.join(missing)} (apt-get install slirp4netns "
                 f"iproute2 util-linux); install it, or pass --no-network"
             )
         self._slirp, self._nsenter, self._ip = (
-            str(shutil.which(t)) for t in ("slirp4netns", "nsenter", "ip")
+            str(shutil.which(t) or t) for t in ("slirp4netns", "nsenter", "ip")
         )
 
     def denied(self) -> list[Net]:
@@ -205,6 +213,17 @@ class NetworkStack:
         if await read_some(ready_r) != b"1":
             status = await slirp.wait()
             raise RuntimeError(f"slirp4netns did not start (exit status {status})")
+        if self._in_process:
+            try:
+                sock, index = netlink.open_route_socket(fds[1], TAP)
+                with sock:
+                    netlink.configure(
+                        sock, index, mtu=_MTU, address=IPv4Interface(_ADDRESS),
+                        gateway=_GATEWAY, prohibit=self.denied(),
+                    )  # fmt: skip
+            except OSError as exc:
+                raise RuntimeError(f"could not configure the tool's network: {exc}") from exc
+            return
         with reaper.spawning():
             ip = await asyncio.create_subprocess_exec(
                 self._nsenter, f"--user={user}", f"--net={net}", "--preserve-credentials",
@@ -234,17 +253,15 @@ class RunNetwork:
         self._exit_w: int | None = exit_w
 
     async def close(self) -> None:
-        """Ask slirp4netns to exit (its exit descriptor closes), kill it if it lingers."""
+        """End slirp4netns: it keeps no state worth a graceful exit, so it is killed (its
+        exit descriptor, closed too, also ends it should the kill not reach it)."""
         if self._exit_w is not None:
             os.close(self._exit_w)
             self._exit_w = None
-        try:
-            async with asyncio.timeout(1.0):
-                await self.process.wait()
-        except TimeoutError:
+        if self.process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
-            await self.process.wait()
+        await self.process.wait()
         reaper.untrack(self.process.pid)
 
 

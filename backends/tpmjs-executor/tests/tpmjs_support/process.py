@@ -16,14 +16,20 @@ _READY_LINE = "tpmjs-executor listening on "
 
 
 class ExecutorProcess:
-    """`python -m tpmjs_executor.app --port 0 ...`, started and healthy on return; `stop()` it."""
+    """`python -m tpmjs_executor.app --port 0 ...`, started and healthy on return; `stop()` it.
+    `python` runs another checkout's executor (the bench's before/after mode)."""
 
     def __init__(
-        self, args: list[str], env: dict[str, str], log: Path, timeout_s: float = 30
+        self,
+        args: list[str],
+        env: dict[str, str],
+        log: Path,
+        timeout_s: float = 30,
+        python: str = sys.executable,
     ) -> None:
         self._log_path = log
         self._log = log.open("wb")
-        command = [sys.executable, "-m", "tpmjs_executor.app", "--host", "127.0.0.1", "--port", "0"]
+        command = [python, "-m", "tpmjs_executor.app", "--host", "127.0.0.1", "--port", "0"]
         self.proc = subprocess.Popen(
             [*command, *args], env=env, stdout=self._log, stderr=subprocess.STDOUT
         )
