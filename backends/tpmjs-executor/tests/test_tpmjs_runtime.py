@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -21,6 +22,7 @@ from tpmjs_executor.executor import (
 )
 from tpmjs_executor.jsonvalues import MAX_DEPTH
 from tpmjs_executor.limits import Limits
+from tpmjs_executor.sandbox import Sandbox
 from tpmjs_support import NpmRegistry, execute, processes_with, run, with_executor
 
 ESM = "@fixture/esm-tools"
@@ -413,6 +415,66 @@ def test_pool_reuses_nothing_but_starts_ahead(settings: Settings) -> None:
     assert results[5].output == {"keyAtImport": "k2"}
 
 
+def test_fresh_runs_are_started_ahead_in_their_cgroup_and_never_leak(
+    settings: Settings,
+) -> None:
+    """With cgroups, a fresh call's process was started before the call (joining a cgroup
+    waits on the kernel) and reads its package only once the call names it; each run is used
+    once; closing the executor ends the waiting one and removes its cgroup."""
+    bwrap = settings.with_overrides(isolation="bwrap")
+    seen: dict[str, Any] = {}
+
+    async def body(ex: Executor) -> list[ExecutionResult]:
+        if not ex.sandbox.limits.cgroups:
+            pytest.skip("no usable cgroups here")
+        out = [await ex.execute(call("echoTool", params={"i": i})) for i in range(2)]
+        await asyncio.gather(*ex.runner._tasks)  # the refill of the waiting run
+        waiting = ex.runner._launchers
+        assert len(waiting) == 1 and waiting[0].proc.returncode is None
+        seen["pid"] = waiting[0].proc.pid
+        assert waiting[0].plan.cgroup is not None
+        seen["cgroup"] = waiting[0].plan.cgroup.dirs
+        procs = waiting[0].plan.cgroup.procs_files[0].read_text().split()
+        assert str(seen["pid"]) in procs  # already inside, before any call
+        # A third package, not known when the run was started, is what it runs.
+        out.append(await ex.execute(call("cjsTool", "@fixture/cjs-tools", params={"i": 2})))
+        return out
+
+    results = run(with_executor(bwrap, body))
+    assert [r.success for r in results] == [True, True, True], results
+    assert [r.output["params"]["i"] for r in results[:2]] == [0, 1]
+    assert results[2].output == {"kind": "cjs", "params": {"i": 2}}
+    assert not Path(f"/proc/{seen['pid']}").exists() or _zombie(seen["pid"])
+    assert not any(d.exists() for d in seen["cgroup"])
+
+
+def test_a_run_whose_options_never_come_runs_nothing(settings: Settings, tmp_path: Path) -> None:
+    """A run started ahead waits for its options in a pipe; should the service die first (the
+    pipe ends empty), bubblewrap starts with no host path bound and nothing to run."""
+    sandbox = Sandbox(settings.with_overrides(isolation="bwrap", network=False), tmp_path)
+    control_r, control_w = os.pipe()
+    result_r, result_w = os.pipe()
+    plan = sandbox.plan(None, control_r, result_w)
+    try:
+        proc = subprocess.Popen(
+            plan.argv, env=plan.env, cwd=plan.cwd, pass_fds=(control_r, result_w, *plan.pass_fds),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        plan.close_args()  # the options pipe ends, empty
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        plan.close_fds()
+        plan.close_args()
+        for fd in (control_r, control_w, result_w):
+            os.close(fd)
+        if plan.cgroup is not None:
+            run(plan.cgroup.remove())
+    with os.fdopen(result_r, "rb") as results:
+        assert results.read() == b""  # the harness never started
+    assert proc.returncode != 0
+    assert b"node" in stderr  # bwrap could not find Node: no /usr in an empty root
+
+
 def test_version_pinning(settings: Settings) -> None:
     results = calls(
         settings,
@@ -455,3 +517,10 @@ def test_a_broken_sandbox_is_detected_at_start(settings: Settings) -> None:
     with pytest.raises(ValueError, match=r"not found on PATH.*--isolation process"):
         run(isolation(settings.with_overrides(bwrap="/nonexistent/bwrap")))
     assert run(isolation(broken.with_overrides(isolation="process"))) == "process"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True

@@ -113,6 +113,7 @@ class NetworkStack:
         # As root the routes go in over rtnetlink from this process (netlink.py); otherwise
         # `nsenter` enters the run's user namespace (a threaded process cannot) to run `ip`.
         self._in_process = netlink.can_join() if in_process is None else in_process
+        self._denied: tuple[str, list[Net]] | None = None
         tools = ("slirp4netns",) if self._in_process else ("slirp4netns", "nsenter", "ip")
         missing = [t for t in tools if shutil.which(t) is None]
         if missing:
@@ -125,12 +126,23 @@ class NetworkStack:
         )
 
     def denied(self) -> list[Net]:
+        """What a run may not reach now (see `_denied`), worked out again only when the
+        host's addresses change."""
+        try:
+            fib_trie = Path("/proc/net/fib_trie").read_text()
+        except OSError:
+            fib_trie = ""
+        if self._denied is None or self._denied[0] != fib_trie:
+            self._denied = (fib_trie, self._denied_for(host_addresses(fib_trie)))
+        return self._denied[1]
+
+    def _denied_for(self, host: list[Net]) -> list[Net]:
         """What a run may not reach now, one route each: the deny-list and the host's
         addresses minus the allowed ranges; and, whatever is allowed, slirp4netns's subnet
         but its DNS (its gateway is the host: --disable-host-loopback refuses it, and so does
         this route). Those last pieces stay apart: a /24 route would be its connected route,
         and one less specific would lose to it."""
-        wide = _subtract([*self.deny, *host_addresses()], [*self.allow, _SUBNET])
+        wide = _subtract([*self.deny, *host], [*self.allow, _SUBNET])
         return [*wide, *_subtract([_SUBNET], [Net(f"{DNS}/32")])]
 
     def script(self) -> bytes:
@@ -185,7 +197,9 @@ class NetworkStack:
                         stderr=asyncio.subprocess.DEVNULL,
                         pass_fds=(user_fd, net_fd, ready_w, exit_r),
                         start_new_session=True,
-                        preexec_fn=reaper.dying_with(os.getpid()),
+                        # No PR_SET_PDEATHSIG: a preexec function costs a full fork of this
+                        # process (no vfork). The exit descriptor already ends slirp4netns
+                        # with the service: only the service holds its other end.
                     )
                     reaper.track(slirp.pid)
             except BaseException:

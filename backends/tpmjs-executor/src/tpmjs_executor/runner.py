@@ -84,6 +84,17 @@ class _Process:
     started: float = field(default_factory=time.monotonic)
 
 
+@dataclass
+class _Spawned:
+    """A started run's process and our ends of its pipes, before they are wrapped."""
+
+    plan: SandboxPlan
+    proc: asyncio.subprocess.Process
+    control_w: int
+    result_r: int
+    err_r: int
+
+
 class Runner:
     """Starts tool processes (keeping up to `pool_size` idle ones ready) and runs calls."""
 
@@ -93,6 +104,9 @@ class Runner:
         self._idle: OrderedDict[Path, list[_Process]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._starting: dict[Path, int] = {}
+        # One run started ahead, waiting in its cgroup for a package (Sandbox.plan(None)).
+        self._launchers: list[_Spawned] = []
+        self._launchers_starting = False
         self._closed = False
 
     @property
@@ -148,6 +162,8 @@ class Runner:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         for entry_dir in list(self._idle):
             await self.discard(entry_dir)
+        while self._launchers:
+            await self._discard_spawned(self._launchers.pop())
 
     def _take_idle(self, entry_dir: Path) -> _Process | None:
         processes = self._idle.get(entry_dir)
@@ -184,7 +200,44 @@ class Runner:
             await self._kill(victim)
 
     async def _start(self, entry_dir: Path) -> _Process:
-        loop = asyncio.get_running_loop()
+        spawned = self._take_launcher()
+        if spawned is None:
+            spawned = await self._spawn(entry_dir)
+        if self._launchers_wanted:
+            self._background(self._refill_launchers())
+        return await self._finish(spawned, entry_dir)
+
+    @property
+    def _launchers_wanted(self) -> bool:
+        # A run started ahead joins its cgroup ahead: only worth it with cgroups (bubblewrap).
+        return self._sandbox.bwrap and self._sandbox.limits.cgroups and not self._closed
+
+    def _take_launcher(self) -> _Spawned | None:
+        while self._launchers:
+            spawned = self._launchers.pop()
+            if spawned.proc.returncode is None:
+                return spawned
+            self._background(self._discard_spawned(spawned))
+        return None
+
+    async def _refill_launchers(self) -> None:
+        if self._launchers or self._launchers_starting or not self._launchers_wanted:
+            return
+        self._launchers_starting = True
+        try:
+            spawned = await self._spawn(None)
+        except Exception:
+            log.exception("could not start a waiting tool process")
+            return
+        finally:
+            self._launchers_starting = False
+        if self._closed:
+            await self._discard_spawned(spawned)
+        else:
+            self._launchers.append(spawned)
+
+    async def _spawn(self, entry_dir: Path | None) -> _Spawned:
+        """Start a run's process: for `entry_dir`, or (None) one that waits for its package."""
         control_r, control_w = os.pipe()
         result_r, result_w = os.pipe()
         err_r, err_w = os.pipe()
@@ -211,6 +264,7 @@ class Runner:
             for fd in (control_w, result_r, err_r):
                 os.close(fd)
             plan.close_info()
+            plan.close_args()
             if plan.cgroup is not None:
                 await plan.cgroup.remove()
             raise
@@ -218,16 +272,41 @@ class Runner:
             plan.close_fds()
             for fd in (control_r, result_w, err_w):
                 os.close(fd)
+        return _Spawned(plan, proc, control_w, result_r, err_r)
+
+    async def _discard_spawned(self, spawned: _Spawned) -> None:
+        """End a waiting run that will never be launched (killed before its args close)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(spawned.proc.pid, signal.SIGKILL)
+        await spawned.proc.wait()
+        reaper.untrack(spawned.proc.pid)
+        spawned.plan.close_args()
+        spawned.plan.close_info()
+        for fd in (spawned.control_w, spawned.result_r, spawned.err_r):
+            os.close(fd)
+        if spawned.plan.cgroup is not None:
+            await spawned.plan.cgroup.remove()
+
+    async def _finish(self, spawned: _Spawned, entry_dir: Path) -> _Process:
+        loop = asyncio.get_running_loop()
+        plan, proc = spawned.plan, spawned.proc
+        if plan.args_fds:
+            try:
+                self._sandbox.launch(plan, entry_dir)
+            except BaseException:
+                await self._discard_spawned(spawned)
+                raise
         limit = self._settings.max_output_bytes + self._settings.max_log_bytes * 2 + 65536
         reader = asyncio.StreamReader(limit=limit)
         results, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(result_r, "rb", buffering=0)
+            lambda: asyncio.StreamReaderProtocol(reader),
+            os.fdopen(spawned.result_r, "rb", buffering=0),
         )
         control, _ = await loop.connect_write_pipe(
-            asyncio.Protocol, os.fdopen(control_w, "wb", buffering=0)
+            asyncio.Protocol, os.fdopen(spawned.control_w, "wb", buffering=0)
         )
         tail = bytearray()
-        stderr_task = asyncio.create_task(_drain(err_r, tail))
+        stderr_task = asyncio.create_task(_drain(spawned.err_r, tail))
         process = _Process(plan, proc, reader, control, results, stderr_task, tail)
         # Node starts meanwhile; the call (and so the tool's code) waits for the network.
         try:

@@ -67,6 +67,8 @@ class SandboxPlan:
     cgroup: RunCgroup | None = None
     # The read end of bwrap's --info-fd (ours, at most one): where the run's pid comes from.
     info_fds: list[int] = field(default_factory=list)
+    # The write end of bwrap's --args pipe while its package is not chosen yet (`launch`).
+    args_fds: list[int] = field(default_factory=list)
 
     def close_fds(self) -> None:
         """Close our copies of the descriptors handed to the process."""
@@ -77,6 +79,11 @@ class SandboxPlan:
         """Close the read end of bwrap's info pipe (once the network is attached)."""
         while self.info_fds:
             os.close(self.info_fds.pop())
+
+    def close_args(self) -> None:
+        """Close the args pipe of a run that will never be launched (bwrap then exits)."""
+        while self.args_fds:
+            os.close(self.args_fds.pop())
 
 
 class Sandbox:
@@ -131,13 +138,24 @@ class Sandbox:
         """The protocol's isolation level: namespaces make a container, else a process."""
         return "container" if self.bwrap else "process"
 
-    def plan(self, entry_dir: Path, control_fd: int, result_fd: int) -> SandboxPlan:
+    def plan(self, entry_dir: Path | None, control_fd: int, result_fd: int) -> SandboxPlan:
         """The command that starts the harness for the package installed in `entry_dir`
-        (with a cgroup of its own: the caller removes it once the process is gone)."""
+        (with a cgroup of its own: the caller removes it once the process is gone).
+        `entry_dir` None (bubblewrap only) starts a run that waits, already in its cgroup, for
+        `launch` to name its package: joining a cgroup costs a few milliseconds of waiting,
+        which a run started ahead does not put on a call's path."""
         node_args = [f"--max-old-space-size={self._settings.memory_mb}"]
         fds = ["--control-fd", str(control_fd), "--result-fd", str(result_fd)]
         harness = "/harness/harness.mjs" if self.bwrap else str(HARNESS)
         return self._plan([self.node, *node_args, harness, *fds], entry_dir)
+
+    def launch(self, plan: SandboxPlan, entry_dir: Path) -> None:
+        """Let a run planned without its package (`plan(None, ...)`) start, for `entry_dir`:
+        bubblewrap reads its options, which bind the package at /pkg, and goes on."""
+        try:
+            _write_all(plan.args_fds[0], self._options(entry_dir, plan.pass_fds))
+        finally:
+            plan.close_args()
 
     def version_command(self) -> SandboxPlan:
         """Node's version, printed once stdin ends, run the way tools are (proves the sandbox
@@ -164,40 +182,45 @@ class Sandbox:
         join = cgroup.join if cgroup is not None else _no_join
         return await self.network.attach(pid, bwrap_pid, join)
 
-    def _plan(self, command: list[str], entry_dir: Path) -> SandboxPlan:
+    def _plan(self, command: list[str], entry_dir: Path | None) -> SandboxPlan:
         cgroup = self.limits.child() if self.limits.cgroups else None
         try:
             prefix = self.limits.prefix(cgroup)
             if not self.bwrap:
+                if entry_dir is None:
+                    raise ValueError("only a bubblewrap run can wait for its package")
                 scratch = Path(tempfile.mkdtemp(prefix="run-", dir=self._work_dir))
                 env = self._env(str(scratch))
                 argv = [*prefix, *command]
                 return SandboxPlan(argv, env, str(scratch), str(entry_dir), scratch, (), cgroup)
             piped: list[int] = []
             info: int | None = None
+            args_w: int | None = None
             try:
-                options = self._bwrap_args(entry_dir)
-                for dest, content in self._data.items():
+                for content in self._data.values():
                     piped.append(_pipe_with(content))
-                    options += ["--ro-bind-data", str(piped[-1]), dest]
-                options += ["--remount-ro", "/", "--chdir", "/tmp"]
                 if self.network is not None:
                     info, info_w = os.pipe()
                     piped.append(info_w)
-                    options += ["--info-fd", str(info_w)]
                 if self._seccomp is not None:
                     piped.append(_pipe_with(self._seccomp))
-                    options += ["--seccomp", str(piped[-1])]
                 # Through a pipe, so the sandbox's /proc/1/cmdline shows no host path.
-                piped.append(_pipe_with(b"".join(os.fsencode(a) + b"\0" for a in options)))
+                if entry_dir is None:
+                    args_r, args_w = os.pipe()
+                    piped.append(args_r)
+                else:
+                    options = self._options(entry_dir, tuple(piped))
+                    piped.append(_pipe_with(options))
             except BaseException:
-                for fd in [*piped, *([info] if info is not None else [])]:
+                for fd in [*piped, *(x for x in (info, args_w) if x is not None)]:
                     os.close(fd)
                 raise
-            argv = [*prefix, str(self._bwrap_path), "--args", str(piped[-1]), "--", *command]
+            argv = [*prefix, str(self._bwrap_path), *self._namespace_args(), "--args",
+                    str(piped[-1]), "--", *command]  # fmt: skip
             infos = [info] if info is not None else []
+            waiting = [args_w] if args_w is not None else []
             return SandboxPlan(
-                argv, self._env("/tmp"), "/", "/pkg", None, tuple(piped), cgroup, infos
+                argv, self._env("/tmp"), "/", "/pkg", None, tuple(piped), cgroup, infos, waiting
             )
         except BaseException:
             if cgroup is not None:
@@ -205,12 +228,29 @@ class Sandbox:
                     path.rmdir()
             raise
 
+    def _options(self, entry_dir: Path, piped: tuple[int, ...]) -> bytes:
+        """bubblewrap's options for a run of `entry_dir`, NUL-separated (its --args format);
+        `piped` are the data, info and seccomp pipes `_plan` made, in its order."""
+        options = self._bwrap_args(entry_dir)
+        fds = iter(piped)
+        for dest in self._data:
+            options += ["--ro-bind-data", str(next(fds)), dest]
+        options += ["--remount-ro", "/", "--chdir", "/tmp"]
+        if self.network is not None:
+            options += ["--info-fd", str(next(fds))]
+        if self._seccomp is not None:
+            options += ["--seccomp", str(next(fds))]
+        return b"".join(os.fsencode(a) + b"\0" for a in options)
+
     def _env(self, home: str) -> dict[str, str]:
         # Only these reach a tool (and bwrap itself, whose environment a tool could read
         # through /proc): never the service's own variables.
         return {"PATH": _PATH, "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
 
-    def _bwrap_args(self, entry_dir: Path) -> list[str]:
+    def _namespace_args(self) -> list[str]:
+        """The options that name no host path: on bwrap's command line, ahead of the piped
+        ones, so that a run whose options never came (the service died while it waited for
+        them) still starts, if at all, with nothing of the host and nothing to run."""
         # No --new-session (it costs 10-20 ms a start): bwrap is started in a session of its
         # own (start_new_session), so the sandbox has no controlling terminal to inject into.
         args = [
@@ -221,6 +261,10 @@ class Sandbox:
         if self._disable_userns:
             args.append("--disable-userns")
         args.append("--unshare-net")  # loopback only, until attach_network
+        return args
+
+    def _bwrap_args(self, entry_dir: Path) -> list[str]:
+        args: list[str] = []
         for path in _SYSTEM_DIRS:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
@@ -257,6 +301,13 @@ def _pipe_with(data: bytes) -> int:
     finally:
         os.close(write)
     return read
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to a blocking pipe."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _bwrap_has(bwrap: str, option: str) -> bool:
