@@ -218,6 +218,14 @@ def test_os_errors_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert failed.returncode == 2
     assert "[Errno" not in failed.stderr and "Traceback" not in failed.stderr
     assert "afile is a file, not a folder" in failed.stderr
+    # A folder under a file: the file in the way is named, and it is a usage error (exit 2).
+    nested = cli_in_process(capsys, "generate", "pets.yaml", "--out", "afile/api/v1", cwd=tmp_path)
+    assert nested.returncode == 2
+    assert "contractgen generate: afile is a file where a folder is needed" in nested.stderr
+    no_config = cli_in_process(capsys, "check", "--config", "nowhere.toml", cwd=tmp_path)
+    assert no_config.returncode == 1 and "[Errno" not in no_config.stderr
+    assert "cannot read nowhere.toml: No such file or directory (hint: check the path)" in (
+        no_config.stderr)
     missing = cli_in_process(capsys, "validate", "nowhere.yaml", cwd=tmp_path)
     assert missing.returncode == 1 and "[Errno" not in missing.stderr
     assert "nowhere.yaml" in missing.stderr
