@@ -239,6 +239,21 @@ def test_conformance_with_no_steps_fails(tmp_path: Path, capsys: pytest.CaptureF
     assert "empty.yaml has no steps" in failed.stderr + failed.stdout
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("steps: [CreateSession]\n", "1:9: error: /steps/0: a step must be a mapping with an `operation`"),
+    ("steps: 5\n", "error: /steps: `steps` must be a list of steps"),
+    ("just words\n", "error: /: the document must be a mapping (a scenario), found a string"),
+])
+def test_a_malformed_scenario_is_refused_in_a_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str) -> None:
+    (tmp_path / "bad.yaml").write_text(text, "utf-8")
+    failed = cli_in_process(capsys, "conformance", str(write_spec(tmp_path / "pets.yaml", pets("getPet"))),
+                            "--scenario", "bad.yaml", "--base-url", "http://127.0.0.1:9", cwd=tmp_path)
+    assert failed.returncode == 1
+    assert f"bad.yaml:{said}" in failed.stderr or f"bad.yaml:1:1: {said}" in failed.stderr, failed.stderr
+    assert "`steps:`" in failed.stderr and "openapi" not in failed.stderr
+
+
 # --- 6. new: git, next steps, a relative spec path -------------------------------------------------
 
 @pytest.mark.slow
