@@ -174,6 +174,17 @@ def _parts(value: str) -> tuple[str, ...]:
     return parts
 
 
+def _package_name(value: str) -> str:
+    """`--package-name acme-client`: a distribution name whose import name is an identifier."""
+    from .emit.sdk import import_name_of
+
+    try:
+        import_name_of(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return value
+
+
 def _exits(*lines: str) -> str:
     return "exit codes:\n" + "\n".join(f"  {line}" for line in lines)
 
@@ -210,8 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
                 "0  generated", "1  the spec has errors (nothing written)",
-                "2  the command line is wrong, or --out holds files contractgen did not write "
-                "(nothing written; see --force)")
+                "2  the command line is wrong, a file or folder cannot be used as given, or --out "
+                "holds files contractgen did not write (nothing written; see --force)")
     p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, generate every target of "
                    "[tool.contractgen]")
     p.add_argument("--out", help="the package folder to write: a new folder or one contractgen "
@@ -230,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "named like built-in templates replace them); beats `templates` in the config")
     p.add_argument("--sdk", action="store_true", help="write the client as an installable "
                    "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
-    p.add_argument("--package-name", metavar="NAME", help="the SDK's distribution name, e.g. "
+    p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "
                    "acme-client (implies --sdk; default: the contract's title + -client)")
     p.set_defaults(func=cmd_generate)
 
@@ -305,7 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except OSError as exc:
         print(f"contractgen {args.command}: {describe_os_error(exc)}", file=sys.stderr)
-        return EXIT_FAIL
+        return EXIT_USAGE
     except ValueError as exc:
         print(f"contractgen {args.command}: {exc}", file=sys.stderr)
         return EXIT_FAIL
@@ -324,6 +335,8 @@ def describe_os_error(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
         return (f"{name}: no such file or folder; check the path (relative paths start in "
                 f"{os.getcwd()})")
+    if isinstance(exc, NotADirectoryError) and exc.filename2 is None:
+        name = _file_on_the_way(Path(os.fsdecode(exc.filename)))
     if isinstance(exc, FileExistsError | NotADirectoryError):
         return f"{name} is a file where a folder is needed; choose another path or move the file"
     if isinstance(exc, IsADirectoryError):
@@ -332,6 +345,14 @@ def describe_os_error(exc: OSError) -> str:
         return f"{name}: permission denied; use a path you may read and write, or fix its permissions"
     reason = exc.strerror or str(exc)
     return f"{name}: {reason[0].lower() + reason[1:] if reason else 'failed'}"
+
+
+def _file_on_the_way(path: Path) -> str:
+    """The first part of `path` that is a file (what made the folder impossible), else `path`."""
+    for part in reversed(path.parents):
+        if part.is_file():
+            return str(part)
+    return str(path)
 
 
 if __name__ == "__main__":

@@ -61,8 +61,11 @@ def _tool_table(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise SpecError([Problem(Level.ERROR, f"cannot read {path.name}: {exc}", str(path),
-                                 None, None, "")]) from exc
+        # An OSError's own text is `[Errno 2] No such file or directory: '...'`: its reason only.
+        reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        hint = "check the path" if isinstance(exc, FileNotFoundError) else None
+        raise SpecError([Problem(Level.ERROR, f"cannot read {path.name}: {reason}", str(path),
+                                 None, None, "", hint)]) from exc
     tool = data.get("tool")
     return tool if isinstance(tool, dict) else {}
 

@@ -218,6 +218,14 @@ def test_os_errors_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert failed.returncode == 2
     assert "[Errno" not in failed.stderr and "Traceback" not in failed.stderr
     assert "afile is a file, not a folder" in failed.stderr
+    # A folder under a file: the file in the way is named, and it is a usage error (exit 2).
+    nested = cli_in_process(capsys, "generate", "pets.yaml", "--out", "afile/api/v1", cwd=tmp_path)
+    assert nested.returncode == 2
+    assert "contractgen generate: afile is a file where a folder is needed" in nested.stderr
+    no_config = cli_in_process(capsys, "check", "--config", "nowhere.toml", cwd=tmp_path)
+    assert no_config.returncode == 1 and "[Errno" not in no_config.stderr
+    assert "cannot read nowhere.toml: No such file or directory (hint: check the path)" in (
+        no_config.stderr)
     missing = cli_in_process(capsys, "validate", "nowhere.yaml", cwd=tmp_path)
     assert missing.returncode == 1 and "[Errno" not in missing.stderr
     assert "nowhere.yaml" in missing.stderr
@@ -229,6 +237,21 @@ def test_conformance_with_no_steps_fails(tmp_path: Path, capsys: pytest.CaptureF
                             "--scenario", "empty.yaml", "--base-url", "http://127.0.0.1:9", cwd=tmp_path)
     assert failed.returncode == 1
     assert "empty.yaml has no steps" in failed.stderr + failed.stdout
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("steps: [CreateSession]\n", "1:9: error: /steps/0: a step must be a mapping with an `operation`"),
+    ("steps: 5\n", "error: /steps: `steps` must be a list of steps"),
+    ("just words\n", "error: /: the document must be a mapping (a scenario), found a string"),
+])
+def test_a_malformed_scenario_is_refused_in_a_sentence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str) -> None:
+    (tmp_path / "bad.yaml").write_text(text, "utf-8")
+    failed = cli_in_process(capsys, "conformance", str(write_spec(tmp_path / "pets.yaml", pets("getPet"))),
+                            "--scenario", "bad.yaml", "--base-url", "http://127.0.0.1:9", cwd=tmp_path)
+    assert failed.returncode == 1
+    assert f"bad.yaml:{said}" in failed.stderr or f"bad.yaml:1:1: {said}" in failed.stderr, failed.stderr
+    assert "`steps:`" in failed.stderr and "openapi" not in failed.stderr
 
 
 # --- 6. new: git, next steps, a relative spec path -------------------------------------------------

@@ -92,6 +92,7 @@ def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_p
         "spec": f"specs/{TPMJS.name}", "overlay": f"specs/{TPMJS_OVERLAY.name}",
         "out": "src/tool_runner/api", "implementation": "tool_runner.service:Service"}]
     assert config["project"]["scripts"] == {"tool-runner": "tool_runner.app:main"}
+    assert config["tool"]["contractgen"]["regen_command"] == "make regen"  # named by drift
     tests = run("make", "test", f"PYTHON={PYTHON}", cwd=project)
     assert re.search(r"\b\d+ passed\b", tests.stdout) and "failed" not in tests.stdout
     check = run(BIN / "contractgen", "check", cwd=project)

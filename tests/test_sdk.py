@@ -69,7 +69,7 @@ def test_sdk_never_overwrites_files_it_did_not_write(
     mine = tmp_path / "sdk" / "pyproject.toml"
     mine.write_text("[project]\nname = 'mine'\n", encoding="utf-8")
     refused = cli(capsys, "generate", "notes.json", "--out", "sdk", "--sdk", cwd=tmp_path)
-    assert refused.returncode == 1
+    assert refused.returncode == 2  # as for a package folder holding files it did not write
     assert "pyproject.toml exists and was not written by contractgen" in refused.stderr
     assert mine.read_text(encoding="utf-8") == "[project]\nname = 'mine'\n"
     server = cli(capsys, "generate", "notes.json", "--out", "other", "--sdk", "--parts",
@@ -77,6 +77,10 @@ def test_sdk_never_overwrites_files_it_did_not_write(
     assert server.returncode == 2
     assert "an SDK is a client package" in server.stderr
     assert cli(capsys, "generate", "--sdk", cwd=tmp_path).returncode == 2  # needs a SPEC
+    named = cli(capsys, "generate", "notes.json", "--out", "n", "--package-name", "not a name",
+                cwd=tmp_path)
+    assert named.returncode == 2 and "'not a name' is not a valid distribution name" in named.stderr
+    assert not (tmp_path / "n").exists()
     # without --package-name the name comes from the contract's title
     assert cli(capsys, "generate", "notes.json", "--out", "t", "--sdk", cwd=tmp_path).returncode == 0
     assert (tmp_path / "t" / "src" / "test_client" / "client.py").is_file()

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..problems import Level, SpecError
 from ..spec import load
+from ..spec.loader import Document, load_document
 from ..spec.paths import iter_operations
 from ..spec.tree import escape, resolve_pointer
 
@@ -114,6 +116,26 @@ class _Checker:
         return out
 
 
+_SCENARIO_HINT = ("a scenario is a mapping whose `steps:` lists steps such as "
+                  "`- {operation: CreateSession, body: {}, expect: 201}`")
+
+
+def _steps(scenario: Document) -> list[dict[str, Any]]:
+    """The scenario's steps; SpecError, located, when `steps` is not a list of mappings."""
+    steps = scenario.data.get("steps")
+    if steps is None:
+        return []
+    if not isinstance(steps, list):
+        raise SpecError([scenario.problem(Level.ERROR, "/steps", "`steps` must be a list of steps",
+                                          _SCENARIO_HINT)])
+    problems = [scenario.problem(Level.ERROR, f"/steps/{i}", "a step must be a mapping with an "
+                                 "`operation` (an operationId)", _SCENARIO_HINT)
+                for i, step in enumerate(steps) if not isinstance(step, dict)]
+    if problems:
+        raise SpecError(problems)
+    return steps
+
+
 def run_scenario(
     spec: str | Path,
     scenario: str | Path,
@@ -126,13 +148,11 @@ def run_scenario(
     """Replay `scenario` against `base_url`; one result per step, in order."""
     import httpx
 
-    from ..spec.loader import load_document
-
     document, _ = load(spec, overlay=overlay)
     data = document.data
     operations = _operations(data)
     checker = _Checker(data)
-    steps = load_document(scenario).data.get("steps") or []
+    steps = _steps(load_document(scenario, kind="a scenario", hint=_SCENARIO_HINT))
     saved: dict[str, Any] = {}
     results: list[StepResult] = []
     headers = {"Authorization": f"Bearer {token}"} if token else {}

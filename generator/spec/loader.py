@@ -128,8 +128,14 @@ def document_from_data(
     return Document(Path(path), text, digest, data, lambda: positions, overlay_path)
 
 
-def load_document(path: str | Path) -> Document:
-    """Read and parse a YAML or JSON spec; SpecError (with line and hint) when that fails."""
+def load_document(
+    path: str | Path,
+    *,
+    kind: str = "an OpenAPI object",
+    hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
+) -> Document:
+    """Read and parse a YAML or JSON spec (or another mapping: `kind`, with `hint` when it is
+    not one); SpecError (with line and hint) when that fails."""
     path = Path(path)
     raw = read_bytes(path)
     text = decode(raw, path)
@@ -141,11 +147,10 @@ def load_document(path: str | Path) -> Document:
         root = positions or root
         locate = lambda: positions  # noqa: E731
     if not isinstance(data, dict):
-        kind = "nothing" if data is None else f"a {_kind(data)}"
+        found = "nothing" if data is None else f"a {_kind(data)}"
         raise SpecError([Problem(
-            Level.ERROR, f"the document must be a mapping (an OpenAPI object), found {kind}",
-            str(path), root.line, root.col, "",
-            "a spec starts with `openapi: 3.x.y` at the top level",
+            Level.ERROR, f"the document must be a mapping ({kind}), found {found}",
+            str(path), root.line, root.col, "", hint,
         )])
     return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate)
 
