@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import errors
+from . import errors, models
 from ._server_media import event_response, representation
 
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
@@ -61,6 +61,21 @@ class ErrorBodies(Protocol):
     ) -> Any: ...
 
     def error_media_type(self, operation_id: str, status: int) -> str: ...
+
+
+def undefer_models() -> None:
+    """Let route parameters build their validators with the routes.
+
+    The models defer building their schemas to first use, so that a large contract imports
+    fast. FastAPI wraps a body model in a TypeAdapter that inherits that deferral and would
+    build it at the first request, outside the warning filter FastAPI sets for its own
+    parameter alias (pydantic's UnsupportedFieldAttributeWarning). Once routes are made, a
+    model's schema is built where it is first used, as before; only the deferral of adapters
+    created from now on ends.
+    """
+    for value in vars(models).values():
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            value.model_config["defer_build"] = False
 
 
 def default_error_body(
