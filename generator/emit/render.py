@@ -367,6 +367,8 @@ def _server_context(api: Api) -> dict[str, Any]:
     if any(op.body is not None and op.body.is_form for op in api.operations):
         runtime.append("form_of")
     imports.names("._server_runtime", runtime)
+    if api.operations:
+        imports.name("fastapi.types", "DecoratedCallable")
     forms = []
     for op in api.operations:
         for type_ref in _op_types(op):
@@ -408,6 +410,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     return {
         "imports": imports.render(),
         "uses_models": uses_models,
+        "negotiates": any(op.media_types for op in api.operations),
         "forms": forms,
         "error_builders": builders,
         "op_error_builders": per_op,
