@@ -15,9 +15,10 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors, models
@@ -76,6 +77,37 @@ def undefer_models() -> None:
     for value in vars(models).values():
         if isinstance(value, type) and issubclass(value, BaseModel):
             value.model_config["defer_build"] = False
+
+
+class LazyRoute(APIRoute):
+    """An APIRoute that analyses its endpoint when first used, not when the app is built.
+
+    FastAPI builds a validator for every parameter of every route as it adds the route: for a
+    contract of hundreds of operations that is most of `create_app`. This route knows its path,
+    methods and name at once (what matching a request needs) and does the rest of APIRoute's
+    construction on the first access to anything else: its first request, or an inspection.
+    """
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        self.__dict__["_deferred"] = (path, endpoint, kwargs)
+        self.path = path
+        self.endpoint = endpoint
+        self.name = kwargs["name"]
+        self.methods = {method.upper() for method in kwargs["methods"]}
+        self.include_in_schema = kwargs["include_in_schema"]
+        self.path_regex, self.path_format, self.param_convertors = compile_path(path)
+
+    def __getattr__(self, name: str) -> Any:
+        deferred = self.__dict__.pop("_deferred", None)
+        if deferred is None:
+            raise AttributeError(name)
+        path, endpoint, kwargs = deferred
+        try:
+            APIRoute.__init__(self, path, endpoint, **kwargs)
+        except BaseException:
+            self.__dict__["_deferred"] = deferred
+            raise
+        return getattr(self, name)
 
 
 def default_error_body(

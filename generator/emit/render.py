@@ -369,6 +369,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.names("._server_runtime", runtime)
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
+        imports.name("._server_runtime", "LazyRoute")
     forms = []
     for op in api.operations:
         for type_ref in _op_types(op):
