@@ -231,26 +231,29 @@ def _answer(
     return Answer(response.status_code, declared, body, response.headers)
 
 
-# Each operation's methods are made from its `_build_` (whose signature they take) and `_parse_`.
+# Each operation's methods are made from its `_build_` (whose signature and docstring they
+# take) and `_parse_`.
 def _call(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], doc: str
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
 ) -> Callable[Concatenate[Any, _P], _R]:
     def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         return parse(self._send(build(*args, **kwargs)))
 
     name = build.__name__.removeprefix("_build_")
-    _named(method, build, name, inspect.signature(parse).return_annotation, doc)
+    result = inspect.signature(parse).return_annotation
+    _named(method, build, name, result, build.__doc__ or "")
     return method
 
 
 def _acall(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], doc: str
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
 ) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, _R]]:
     async def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         return parse(await self._send(build(*args, **kwargs)))
 
     name = build.__name__.removeprefix("_build_")
-    _named(method, build, name, inspect.signature(parse).return_annotation, doc)
+    result = inspect.signature(parse).return_annotation
+    _named(method, build, name, result, build.__doc__ or "")
     return method
 
 
