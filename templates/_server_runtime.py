@@ -245,7 +245,7 @@ def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[st
         required = item.default is dataclasses.MISSING
         if required and item.metadata["wire"] not in out:
             raise RuntimeError(
-                f"{operation}: the contract requires response header "
+                f"{operation + ': ' if operation else ''}the contract requires response header "
                 f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
             )
     return out
@@ -256,8 +256,8 @@ def respond(
     status: int,
     kind: str,
     media_type: str | None,
-    *,
     headers: type[Any] | None = None,
+    *,
     operation: str = "",
 ) -> Response:
     if isinstance(result, Response):
