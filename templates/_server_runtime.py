@@ -15,12 +15,13 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import errors
+from . import errors, models
 from ._server_media import event_response, representation
 
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
@@ -61,6 +62,52 @@ class ErrorBodies(Protocol):
     ) -> Any: ...
 
     def error_media_type(self, operation_id: str, status: int) -> str: ...
+
+
+def undefer_models() -> None:
+    """Let route parameters build their validators with the routes.
+
+    The models defer building their schemas to first use, so that a large contract imports
+    fast. FastAPI wraps a body model in a TypeAdapter that inherits that deferral and would
+    build it at the first request, outside the warning filter FastAPI sets for its own
+    parameter alias (pydantic's UnsupportedFieldAttributeWarning). Once routes are made, a
+    model's schema is built where it is first used, as before; only the deferral of adapters
+    created from now on ends.
+    """
+    for value in vars(models).values():
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            value.model_config["defer_build"] = False
+
+
+class LazyRoute(APIRoute):
+    """An APIRoute that analyses its endpoint when first used, not when the app is built.
+
+    FastAPI builds a validator for every parameter of every route as it adds the route: for a
+    contract of hundreds of operations that is most of `create_app`. This route knows its path,
+    methods and name at once (what matching a request needs) and does the rest of APIRoute's
+    construction on the first access to anything else: its first request, or an inspection.
+    """
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        self.__dict__["_deferred"] = (path, endpoint, kwargs)
+        self.path = path
+        self.endpoint = endpoint
+        self.name = kwargs["name"]
+        self.methods = {method.upper() for method in kwargs["methods"]}
+        self.include_in_schema = kwargs["include_in_schema"]
+        self.path_regex, self.path_format, self.param_convertors = compile_path(path)
+
+    def __getattr__(self, name: str) -> Any:
+        deferred = self.__dict__.pop("_deferred", None)
+        if deferred is None:
+            raise AttributeError(name)
+        path, endpoint, kwargs = deferred
+        try:
+            APIRoute.__init__(self, path, endpoint, **kwargs)
+        except BaseException:
+            self.__dict__["_deferred"] = deferred
+            raise
+        return getattr(self, name)
 
 
 def default_error_body(
@@ -198,7 +245,7 @@ def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[st
         required = item.default is dataclasses.MISSING
         if required and item.metadata["wire"] not in out:
             raise RuntimeError(
-                f"{operation}: the contract requires response header "
+                f"{operation + ': ' if operation else ''}the contract requires response header "
                 f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
             )
     return out
@@ -209,8 +256,8 @@ def respond(
     status: int,
     kind: str,
     media_type: str | None,
-    *,
     headers: type[Any] | None = None,
+    *,
     operation: str = "",
 ) -> Response:
     if isinstance(result, Response):

@@ -10,7 +10,7 @@ import typing
 from typing import Any
 
 import pytest
-from gen_support import Generated, generate_package, openapi
+from gen_support import Generated, GenerateFn, generate_package, openapi
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 SCHEMAS_31: dict[str, Any] = {
@@ -448,3 +448,34 @@ def test_real_contracts_name_inline_schemas(contracts: dict[str, Generated]) -> 
         {"success": False, "error": {"code": "TOOL_NOT_FOUND", "message": "m"},
          "executionTimeMs": 1})
     assert isinstance(result, tpmjs.ExecuteToolErrorResponse)
+
+
+def test_annotations_resolve_whatever_the_definition_order_and_field_names(
+        generate: GenerateFn) -> None:
+    # models.py evaluates annotations at class creation: a class used before its definition
+    # (or by itself), an alias (defined after every class), and fields named like what
+    # annotations use (`list`, `datetime`) must all resolve.
+    pkg = generate(openapi(schemas={
+        "AAA": {"type": "object", "properties": {
+            "next": {"$ref": "#/components/schemas/Zed"},
+            "self": {"$ref": "#/components/schemas/AAA"},
+            "either": {"$ref": "#/components/schemas/Either"}}},
+        "Zed": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}},
+        "Either": {"oneOf": [{"type": "string"}, {"$ref": "#/components/schemas/Zed"}]},
+        "Shadowing": {"type": "object", "properties": {
+            "list": {"type": "array", "items": {"type": "string"}},
+            "datetime": {"type": "string", "format": "date-time"},
+            "later": {"type": "array", "items": {"type": "string"}},
+            "when": {"type": "string", "format": "date-time"}}},
+    }))
+    models = pkg.models
+    value = models.AAA.model_validate(
+        {"next": {"n": 1}, "self": {"either": {"n": 2}}, "either": "x"})
+    assert value.next.n == 1 and value.self.either.n == 2 and value.either == "x"
+    with pytest.raises(ValidationError):
+        models.AAA.model_validate({"next": {"n": "one"}})
+    shadow = models.Shadowing.model_validate(
+        {"list": ["a"], "datetime": "2024-01-02T03:04:05Z", "later": ["b"],
+         "when": "2024-01-02T03:04:05Z"})
+    assert shadow.later == ["b"] and shadow.when.year == 2024
+    assert models.EitherAdapter.validate_python({"n": 3}).n == 3

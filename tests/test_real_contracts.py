@@ -173,6 +173,9 @@ def test_corpus_contract_generates_typed_routed_deterministic_code(
     routed = [r for r in app.routes if not getattr(r, "path", "/docs").startswith(extra)]
     declared = [m for item in data["paths"].values() for m in item if m in _METHODS]
     assert len(routed) == len(declared)
+    # Routes are analysed on first use: analyse each now, so that FastAPI refusing a parameter
+    # fails here.
+    assert all(getattr(r, "dependant", None) is not None for r in routed)
     mypy = mypy_strict(out)
     assert mypy.returncode == 0, mypy.stdout[-3000:]
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *_RUFF_RULES,

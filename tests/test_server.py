@@ -94,6 +94,20 @@ def test_service_base_has_one_async_method_per_operation(features: Generated) ->
         assert inspect.iscoroutinefunction(getattr(base, name)), name
 
 
+def test_routes_are_analysed_when_first_used(features: Generated) -> None:
+    # create_app leaves FastAPI's per-parameter analysis of each route to its first request
+    # (or inspection): a contract of hundreds of operations builds its app fast.
+    app = features.server.create_app(features.server.ServiceBase(), insecure_no_auth=True)
+    routes = {r.name: r for r in app.routes if r.name in ("getItem", "deleteItem")}
+    assert all("dependant" not in vars(r) for r in routes.values())
+    with serve(app) as url:
+        refused = httpx.get(url + "/items/abc", params={"verbose": "maybe"}, timeout=10)
+    assert refused.status_code == 422, refused.text  # validated, in the declared status
+    assert "dependant" in vars(routes["getItem"])
+    assert "dependant" not in vars(routes["deleteItem"])
+    assert routes["deleteItem"].dependant.path_params  # inspecting analyses it too
+
+
 def test_unimplemented_operation_answers_501_in_the_declared_shape(http: httpx.Client) -> None:
     response = http.delete("/items/abc")
     assert response.status_code == 501

@@ -87,6 +87,7 @@ def hooks_context(api: Api, name: str) -> dict[str, Any]:
     if name == RECEIVER:
         imports.name("collections.abc", "Mapping")
         imports.name("fastapi", "APIRouter", "FastAPI", "HTTPException")
+        imports.name("._server_runtime", "undefer_models")
         imports.name("fastapi.responses", "Response")
         imports.name("pydantic", "TypeAdapter")
         if any(v.body for v in views):

@@ -12,6 +12,7 @@ from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecuritySche
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
 from . import hooks, media, source
+from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
 
@@ -19,7 +20,7 @@ from .imports import ImportSet, add_type_names, all_key
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
 VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
-CLIENT_VERBATIM = frozenset({"_client_streams.py"})
+CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -210,7 +211,6 @@ def _models_context(api: Api) -> dict[str, Any]:
     classes = [d for d in api.definitions if isinstance(d, ModelDef)]
     aliases = _ordered_aliases([d for d in api.definitions if isinstance(d, AliasDef)])
     imports = ImportSet()
-    imports.name("__future__", "annotations")
     imports.name("typing", "Any", "ClassVar")
     imports.name("pydantic", "BaseModel", "ConfigDict", "SerializationInfo",
                  "SerializerFunctionWrapHandler", "model_serializer", "model_validator")
@@ -220,6 +220,8 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("pydantic", "Field")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
+    if any(not a.recursive for a in aliases):
+        imports.name("typing", "Annotated", "get_args", "get_origin")
     checks = api.checks
     if "unique_items" in checks:
         imports.module("json").name("pydantic_core", "to_jsonable_python")
@@ -246,6 +248,7 @@ def _models_context(api: Api) -> dict[str, Any]:
         "enums": enums,
         "classes": classes,
         "aliases": aliases,
+        "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
         "exported_models": exported,
     }
 
@@ -344,7 +347,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
     runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
-               "install_handlers", "media_type_of"]
+               "install_handlers", "media_type_of", "undefer_models"]
     if api.operations:
         runtime.append("respond")
     imports.module("functools")
@@ -364,6 +367,9 @@ def _server_context(api: Api) -> dict[str, Any]:
     if any(op.body is not None and op.body.is_form for op in api.operations):
         runtime.append("form_of")
     imports.names("._server_runtime", runtime)
+    if api.operations:
+        imports.name("fastapi.types", "DecoratedCallable")
+        imports.name("._server_runtime", "LazyRoute")
     forms = []
     for op in api.operations:
         for type_ref in _op_types(op):
@@ -405,6 +411,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     return {
         "imports": imports.render(),
         "uses_models": uses_models,
+        "negotiates": any(op.media_types for op in api.operations),
         "forms": forms,
         "error_builders": builders,
         "op_error_builders": per_op,
@@ -429,16 +436,8 @@ def _server_context(api: Api) -> dict[str, Any]:
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
-    imports.module("base64", "dataclasses", "datetime", "enum", "functools", "httpx", "inspect",
-                   "typing")
-    imports.name("collections.abc", "Callable", "Coroutine", "Mapping")
-    imports.name("types", "TracebackType")
-    imports.name("typing", "IO", "Any", "Concatenate", "Generic", "NamedTuple", "ParamSpec",
-                 "Self", "TypeAlias", "TypedDict", "TypeVar", "cast")
+    client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
-    imports.name("urllib.parse", "quote")
-    imports.name("pydantic", "BaseModel", "TypeAdapter", "ValidationError")
-    imports.name(".", "errors")
     for op in api.operations:
         for type_ref in _op_types(op):
             add_type_names(imports, type_ref.names())
@@ -453,7 +452,7 @@ def _client_context(api: Api) -> dict[str, Any]:
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent",
+        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent", "errors",
                             *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)

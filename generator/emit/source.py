@@ -6,12 +6,13 @@ nothing here decides from text it has already produced.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..model.ir import (
     ErrorClass,
     FieldDef,
     FormField,
+    ModelDef,
     Operation,
     Parameter,
     Representation,
@@ -70,6 +71,42 @@ def _names_none(ref: TypeRef) -> bool:
 def field_annotation(field: FieldDef, prefix: str = "") -> str:
     kind = field.type if field.required or field.has_default else field.type.with_nullable()
     return type_source(kind, prefix)
+
+
+def _bound_names(ref: TypeRef) -> set[str]:
+    """Names a type expression's source looks up when evaluated (`datetime` for datetime.date)."""
+    found = {name.split(".")[0] for name in ref.names()}
+    stack = [ref]
+    while stack:
+        item = stack.pop()
+        if item.kind in ("list", "tuple", "dict"):
+            found.add(item.kind)
+        stack.extend(item.args)
+    return found
+
+
+def quoted_fields(classes: Sequence[ModelDef], aliases: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Per class, the fields whose annotations models.py writes as strings.
+
+    models.py does not defer annotations (`from __future__ import annotations`): pydantic
+    would compile every string at import. Python evaluates the others in the class body, so a
+    string is needed where a name is not bound yet: a class defined further on (or this one),
+    an alias (they follow the classes); and for every field of a class where a field's name
+    would shadow a name its annotations use (`list: list[str] | None = None`).
+    """
+    pending = {*(m.name for m in classes), *aliases}
+    done: set[str] = set()
+    quoted: dict[str, frozenset[str]] = {}
+    for model in classes:
+        names = {f.name: _bound_names(f.type) for f in model.fields}
+        if model.extra_type is not None:
+            names["__pydantic_extra__"] = _bound_names(model.extra_type)
+        if set(names) & set().union(*names.values()):
+            quoted[model.name] = frozenset(names)
+        else:
+            quoted[model.name] = frozenset(k for k, n in names.items() if n & (pending - done))
+        done.add(model.name)
+    return quoted
 
 
 def field_value(field: FieldDef) -> str | None:

@@ -1,0 +1,62 @@
+"""What client.py imports: from its verbatim runtime (`_client_runtime`), only what it uses."""
+
+from __future__ import annotations
+
+from ..model.ir import Api, Operation
+from .imports import ImportSet
+
+RUNTIME = "._client_runtime"
+
+
+def _written_out(op: Operation) -> bool:
+    """Its methods are written out (not made by `_call`...): it streams events, is deprecated
+    or negotiates the media type."""
+    return op.streams_events or op.deprecated or op.negotiates
+
+
+def client_runtime_imports(api: Api, imports: ImportSet) -> None:
+    """Adds the names client.py takes from the runtime and the standard modules it uses."""
+    ops = api.operations
+    imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
+    imports.name(".", "errors")  # re-exported: `client.errors`
+    imports.module("httpx")
+    imports.name("collections.abc", "Mapping")
+    imports.name("types", "TracebackType")
+    imports.name("typing", "IO", "Self", "TypeAlias", "TypedDict")
+    if ops:
+        imports.name(RUNTIME, "_error")
+    if any(not _written_out(op) for op in ops):
+        imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
+    if any(_written_out(op) or op.streams_bytes for op in ops):
+        imports.name(RUNTIME, "_arguments")
+    if any(_written_out(op) and op.headers_class for op in ops):
+        imports.name(RUNTIME, "_headers")
+    if any(op.streams_events or op.streams_bytes for op in ops):
+        imports.module("functools")
+    if any(op.negotiates for op in ops):
+        imports.module("typing")
+    if any(op.headers_class for op in ops):
+        imports.module("dataclasses")
+    params = [p for op in ops for p in op.query_params]
+    fields = [f for op in ops if op.body and op.body.is_form for f in op.body.form_fields]
+    if any(p.parsed for p in params):
+        imports.name(RUNTIME, "_styled")
+    if any(not p.parsed for p in params) or any(not (f.is_file or f.is_file_list) for f in fields):
+        imports.name(RUNTIME, "_query")
+    if params or fields:
+        imports.name("typing", "Any")
+    if any(op.header_params for op in ops):
+        imports.name(RUNTIME, "_text")
+    if any(op.cookie_params for op in ops):
+        imports.name(RUNTIME, "_cookie")
+    if any(op.path_params for op in ops):
+        imports.name(RUNTIME, "_path")
+    if any(op.body and op.body.kind == "json" for op in ops):
+        imports.name(RUNTIME, "_dump")
+    parsed = [r for op in ops if not op.streams_events for r in op.success]
+    if any(r.kind == "json" and len(r.representations) <= 1 for r in parsed):
+        imports.name(RUNTIME, "_json")
+    if any(r.kind == "json" or len(r.representations) > 1 for r in parsed):
+        imports.name("typing", "cast")
+    if any(len(r.representations) > 1 and r.kind != "json" for r in parsed):
+        imports.name("typing", "Any")

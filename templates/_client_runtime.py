@@ -1,0 +1,321 @@
+"""Runtime of the generated client: requests, credentials, answers and the typed methods.
+
+Copied verbatim into every client (already black-formatted). Import from `client` instead:
+the names here are private, except `Answer`, which `client` exports.
+"""
+
+import base64
+import dataclasses
+import datetime
+import enum
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from . import errors
+
+BodyT = TypeVar("BodyT")
+HeadersT = TypeVar("HeadersT")
+
+# Each scheme: (kind, where an API key goes, its header/query/cookie name).
+Scheme = tuple[str, str | None, str | None]
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer(Generic[BodyT, HeadersT]):
+    """A response: status, the declared headers (typed; None where the operation declares
+    none), the body as the plain method returns it, and every header as received."""
+
+    status: int
+    headers: HeadersT
+    body: BodyT
+    raw_headers: httpx.Headers
+
+
+class _Request(NamedTuple):
+    method: str
+    url: str
+    params: dict[str, Any] | None = None
+    headers: dict[str, str] | None = None
+    content: bytes | None = None
+    data: dict[str, Any] | None = None
+    files: list[tuple[str, Any]] | None = None
+    security: tuple[tuple[str, ...], ...] = ()
+
+
+@functools.cache
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _dump(body: Any) -> bytes:
+    if isinstance(body, BaseModel):
+        return body.model_dump_json(by_alias=True).encode()
+    return _adapter(Any).dump_json(body, by_alias=True)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.date | datetime.time | datetime.datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _query(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_text(item) for item in value]
+    return _text(value)
+
+
+def _cookie(name: str, value: Any) -> str:
+    return f"{name}={quote(_text(value))}"
+
+
+def _styled(
+    name: str, value: Any, style: str, shape: str, exploded: bool = False
+) -> dict[str, Any]:
+    """Query parameters for a value in a style httpx does not write itself."""
+    if style == "json":
+        return {name: _dump(value).decode()}
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if exploded:
+        return {key: _query(item) for key, item in value.items() if item is not None}
+    if style == "deepObject":
+        return {
+            f"{name}[{key}]": _text(item)
+            for key, item in value.items()
+            if item is not None
+        }
+    separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+    items = [x for pair in value.items() for x in pair] if shape == "object" else value
+    return {name: separator.join(_text(item) for item in items)}
+
+
+def _authorize(request: _Request, auth: Mapping[str, tuple[Scheme, Any]]) -> _Request:
+    """`request` with the credentials of the first of its requirements `auth` can satisfy."""
+    chosen = next(
+        (alt for alt in request.security if alt and all(n in auth for n in alt)), ()
+    )
+    if not chosen:
+        return request
+    headers = dict(request.headers or {})
+    params = dict(request.params or {})
+    cookies = [headers.pop("Cookie")] if "Cookie" in headers else []
+    for name in chosen:
+        (kind, location, parameter), secret = auth[name]
+        if kind == "basic":
+            pair = f"{secret[0]}:{secret[1]}".encode()
+            headers["Authorization"] = "Basic " + base64.b64encode(pair).decode()
+        elif kind == "api_key" and location == "query":
+            params[str(parameter)] = secret
+        elif kind == "api_key" and location == "cookie":
+            cookies.append(f"{parameter}={secret}")
+        elif kind == "api_key":
+            headers[str(parameter)] = secret
+        else:
+            headers["Authorization"] = secret if kind == "other" else f"Bearer {secret}"
+    if cookies:
+        headers["Cookie"] = "; ".join(cookies)
+    return request._replace(headers=headers, params=params or None)
+
+
+def _credentials(
+    auth: Mapping[str, Any] | None, token: str | None, schemes: Mapping[str, Scheme]
+) -> dict[str, tuple[Scheme, Any]]:
+    """Each scheme's credential in `auth`, with `token` for every bearer, OAuth2 and OpenID
+    Connect scheme it leaves out."""
+    chosen: dict[str, Any] = dict(auth or {})
+    if token is not None:
+        for name, (kind, _, _) in schemes.items():
+            if kind in ("bearer", "oauth2", "openid"):
+                chosen.setdefault(name, token)
+    return {name: (schemes[name], secret) for name, secret in chosen.items()}
+
+
+def _headers(cls: type[HeadersT], response: httpx.Response) -> HeadersT:
+    """The declared headers of `response`; a required one missing is an unexpected answer."""
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for item in dataclasses.fields(typing.cast(Any, cls)):
+        raw = response.headers.get(item.metadata["wire"])
+        if raw is not None:
+            values[item.name] = _adapter(hints[item.name]).validate_python(raw)
+    try:
+        return cls(**values)
+    except TypeError:
+        raise errors.UnexpectedStatus(
+            response.status_code, response.text, headers=dict(response.headers)
+        ) from None
+
+
+def _arguments(values: dict[str, Any]) -> dict[str, Any]:
+    """A client method's arguments (its `locals()` on entry), for its operation's `_build_`."""
+    return {name: value for name, value in values.items() if name != "self"}
+
+
+def _path(value: Any) -> str:
+    return quote(_text(value), safe="")
+
+
+def _json(kind: Any, response: httpx.Response) -> Any:
+    if kind is Any and not response.content:
+        return None
+    return _adapter(kind).validate_json(response.content)
+
+
+def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
+    headers = dict(response.headers)
+    cls = errors.error_class(operation_id, response.status_code)
+    if cls is None:
+        return errors.UnexpectedStatus(
+            response.status_code, response.text, headers=headers
+        )
+    body: Any = None
+    if cls.body_type is not None and response.content:
+        try:
+            body = _json(cls.body_type, response)
+        except (ValidationError, ValueError):
+            return errors.UnexpectedStatus(
+                response.status_code, response.text, headers=headers
+            )
+    elif response.content:
+        body = response.content
+    error = cls(body, headers=headers)
+    error.status_code = response.status_code
+    return error
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _named(
+    method: Any, build: Callable[..., _Request], name: str, result: Any, doc: str
+) -> None:
+    """Give a method made by `_call`, `_acall`... its name, docstring and signature."""
+    signature = inspect.signature(build)
+    parameters = signature.parameters.values()
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = doc
+    method.__signature__ = signature.replace(
+        parameters=[
+            inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            *parameters,
+        ],
+        return_annotation=result,
+    )
+    # What typing.get_type_hints reads: the written-out method's annotations.
+    method.__annotations__ = {
+        **{p.name: p.annotation for p in parameters if p.annotation is not p.empty},
+        "return": result,
+    }
+
+
+def _answer(
+    response: httpx.Response,
+    parse: Callable[[httpx.Response], _R],
+    headers: type[Any] | None,
+) -> Answer[_R, Any]:
+    body = parse(response)
+    declared = None if headers is None else _headers(headers, response)
+    return Answer(response.status_code, declared, body, response.headers)
+
+
+# Each operation's methods are made from its `_build_` (whose signature and docstring they
+# take) and `_parse_`.
+def _call(
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
+) -> Callable[Concatenate[Any, _P], _R]:
+    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        return parse(self._send(build(*args, **kwargs)))
+
+    name = build.__name__.removeprefix("_build_")
+    result = inspect.signature(parse).return_annotation
+    _named(method, build, name, result, build.__doc__ or "")
+    return method
+
+
+def _acall(
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
+) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, _R]]:
+    async def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        return parse(await self._send(build(*args, **kwargs)))
+
+    name = build.__name__.removeprefix("_build_")
+    result = inspect.signature(parse).return_annotation
+    _named(method, build, name, result, build.__doc__ or "")
+    return method
+
+
+@typing.overload
+def _call_detailed(
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
+) -> Callable[Concatenate[Any, _P], Answer[_R, None]]: ...
+
+
+@typing.overload
+def _call_detailed(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], _R],
+    headers: type[HeadersT],
+) -> Callable[Concatenate[Any, _P], Answer[_R, HeadersT]]: ...
+
+
+def _call_detailed(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], _R],
+    headers: type[Any] | None,
+) -> Callable[Concatenate[Any, _P], Answer[_R, Any]]:
+    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer[_R, Any]:
+        return _answer(self._send(build(*args, **kwargs)), parse, headers)
+
+    name = build.__name__.removeprefix("_build_")
+    doc = f"`{name}`, answering the status, declared headers and body together."
+    result = typing.cast(Any, Answer)[
+        inspect.signature(parse).return_annotation, headers
+    ]
+    _named(method, build, name + "_detailed", result, doc)
+    return method
+
+
+@typing.overload
+def _acall_detailed(
+    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
+) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, None]]]: ...
+
+
+@typing.overload
+def _acall_detailed(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], _R],
+    headers: type[HeadersT],
+) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, HeadersT]]]: ...
+
+
+def _acall_detailed(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], _R],
+    headers: type[Any] | None,
+) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, Any]]]:
+    async def method(
+        self: Any, /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> Answer[_R, Any]:
+        return _answer(await self._send(build(*args, **kwargs)), parse, headers)
+
+    name = build.__name__.removeprefix("_build_")
+    doc = f"`{name}`, answering the status, declared headers and body together."
+    result = typing.cast(Any, Answer)[
+        inspect.signature(parse).return_annotation, headers
+    ]
+    _named(method, build, name + "_detailed", result, doc)
+    return method
