@@ -126,54 +126,62 @@ def render(
         replayed = run.replay(previous, validated)
         if replayed is not None:
             return replayed
-    from .emit.formatting import format_package
-    from .emit.render import VERBATIM, check_overrides, render_package
-    from .model.parse import build_api
+    from .emit.formatting import prewarm
 
-    overrides = None
-    if templates is not None:
-        overrides = (shown[2] or "", check_overrides(Path(templates)))
-    document, problems = load(spec, overlay=overlay)
-    loaded = document
-    if lenient:
-        from .spec.lenient import leniently
-
-        document, relaxed = leniently(document)
-        problems += relaxed
-        validate_spec = False
-    validation = _start_validation(document) if validate_spec else None
+    # A regeneration almost always formats a block or two: import black meanwhile, aside.
+    stop = prewarm() if previous else None
     try:
-        api = build_api(
-            document,
-            spec_display=shown[0] or "",
-            spec_sha256=_file_sha256(spec),
-            overlay_display=shown[1],
-            overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
-            parts=parts,
-            extension_notes=extension_notes,
-            templates=overrides,
-        )
-        sources = render_package(api, Path(templates) if templates is not None else None)
-        problems += api.problems
-    except Exception:
-        # An invalid spec can trip the model builder before validation has answered:
-        # the located validation errors are the real report.
+        from .emit.formatting import format_package
+        from .emit.render import VERBATIM, check_overrides, render_package
+        from .model.parse import build_api
+
+        overrides = None
+        if templates is not None:
+            overrides = (shown[2] or "", check_overrides(Path(templates)))
+        document, problems = load(spec, overlay=overlay)
+        loaded = document
+        if lenient:
+            from .spec.lenient import leniently
+
+            document, relaxed = leniently(document)
+            problems += relaxed
+            validate_spec = False
+        validation = _start_validation(document) if validate_spec else None
+        try:
+            api = build_api(
+                document,
+                spec_display=shown[0] or "",
+                spec_sha256=_file_sha256(spec),
+                overlay_display=shown[1],
+                overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
+                parts=parts,
+                extension_notes=extension_notes,
+                templates=overrides,
+            )
+            sources = render_package(api, Path(templates) if templates is not None else None)
+            problems += api.problems
+        except Exception:
+            # An invalid spec can trip the model builder before validation has answered:
+            # the located validation errors are the real report.
+            if validation is not None:
+                problems += validation()
+                if has_errors(problems):
+                    raise SpecError(problems) from None
+            raise
+        # Formatting is most of a run: nothing is formatted before the contract is known valid.
         if validation is not None:
             problems += validation()
             if has_errors(problems):
-                raise SpecError(problems) from None
-        raise
-    # Formatting is most of a run: nothing is formatted before the contract is known valid.
-    if validation is not None:
-        problems += validation()
-        if has_errors(problems):
-            raise SpecError(problems)
-    files = format_package(sources, previous or {}, VERBATIM)
-    files = with_manifest(files, [op.method_name for op in api.operations], previous)
-    warnings = [p for p in problems if p.level is Level.WARNING]
-    if run is not None:
-        run.record(loaded, files, warnings, validated)
-    return files, warnings
+                raise SpecError(problems)
+        files = format_package(sources, previous or {}, VERBATIM)
+        files = with_manifest(files, [op.method_name for op in api.operations], previous)
+        warnings = [p for p in problems if p.level is Level.WARNING]
+        if run is not None:
+            run.record(loaded, files, warnings, validated)
+        return files, warnings
+    finally:
+        if stop is not None:
+            stop()
 
 
 def generate(

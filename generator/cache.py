@@ -12,8 +12,10 @@ Set `CONTRACTGEN_NO_CACHE=1` to bypass it. Any OS error (read-only home, full di
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping
@@ -32,6 +34,30 @@ def cache_root() -> Path:
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.cache
+def version_of(distribution: str) -> str:
+    """The installed version of `distribution` (part of cache keys), read from the name of its
+    `.dist-info` folder where Python finds it: one listing, where `importlib.metadata.version`
+    parses the whole METADATA file on every call. Falls back to importlib.metadata when the
+    folder is not found or is ambiguous."""
+    wanted = distribution.lower().replace("-", "_").replace(".", "_")
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        versions = [stem.partition("-")[2] for stem in
+                    (name[:-len(".dist-info")] for name in names if name.endswith(".dist-info"))
+                    if stem.partition("-")[0].lower().replace(".", "_") == wanted]
+        if len(versions) == 1 and versions[0]:
+            return versions[0]
+        if versions:
+            break
+    from importlib import metadata
+
+    return metadata.version(distribution)
 
 
 class TextCache:

@@ -23,17 +23,18 @@ import functools
 import hashlib
 import os
 import re
-from collections.abc import Mapping, Sequence
-from importlib import metadata
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..cache import TextCache
+from ..cache import TextCache, version_of
 from ..version import __version__
 from . import blocks as _blocks
 
 DIGEST_PREFIX = "# contractgen-digest: "
-# Texts handed to black by this process (a test asserts the cache spares them).
+# Texts handed to black by this process (a test asserts the cache spares them), and of those,
+# the ones its prewarmed child formatted.
 BLACK_RUNS = 0
+WARM_RUNS = 0
 
 
 def _sha(text: str) -> str:
@@ -41,7 +42,7 @@ def _sha(text: str) -> str:
 
 
 def _input_key(source: str) -> str:
-    return _sha(metadata.version("black") + "\0" + source)
+    return _sha(version_of("black") + "\0" + source)
 
 
 def _split_digest(text: str) -> tuple[str | None, str]:
@@ -111,11 +112,18 @@ def reusable(previous: str | None, source: str) -> bool:
     return intact is not None and intact[0] == _input_key(source)
 
 
+# black's settings, as data: `_mode()` builds black's Mode from them and the block cache's key
+# names them, so a run whose blocks all hit never imports black (a fifth of a second).
+_MODE_SETTINGS: dict[str, Any] = {"target_versions": ("PY311",)}
+
+
 @functools.cache
 def _mode() -> Any:
     from black.mode import Mode, TargetVersion
 
-    return Mode(target_versions={TargetVersion.PY311})
+    settings = dict(_MODE_SETTINGS)
+    settings["target_versions"] = {TargetVersion[name] for name in settings["target_versions"]}
+    return Mode(**settings)
 
 
 def format_source(source: str, name: str = "<generated>") -> str:
@@ -141,16 +149,85 @@ def _format_or_none(texts: Sequence[str]) -> list[str | None]:
     return out
 
 
-def _format_many(texts: Sequence[str]) -> list[str | None]:
-    """black on every text, spread over one process per core when there is enough work."""
+class _Warm:
+    """A forked child that imports black while this process builds the model and renders, then
+    formats the few blocks a regeneration misses (importing black is most of their cost)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.connection, child_end = context.Pipe()
+        self.child = context.Process(target=_serve, args=(child_end,), daemon=True)
+        self.child.start()
+        child_end.close()
+
+    def format(self, texts: Sequence[str]) -> list[str | None] | None:
+        """black's output for each text (None for a text black cannot parse); None when the
+        child is gone (the caller formats here instead)."""
+        try:
+            self.connection.send(list(texts))
+            answer: list[str | None] = self.connection.recv()
+        except (OSError, EOFError):
+            return None
+        return answer
+
+    def stop(self) -> None:
+        try:
+            self.connection.send(None)
+        except OSError:
+            pass
+        self.connection.close()
+        self.child.join(5)
+        if self.child.is_alive():
+            self.child.kill()
+            self.child.join()
+
+
+def _serve(connection: Any) -> None:
+    import black  # noqa: F401
+
+    _mode()
+    while (texts := connection.recv()) is not None:
+        connection.send(_format_or_none(texts))
+
+
+_WARM: list[_Warm] = []
+
+
+def prewarm() -> Callable[[], None]:
+    """Start a child importing black, to format the blocks this run misses; returns the function
+    that stops it. A no-op where forking is unsafe (one core, other threads, no fork)."""
     import threading
 
-    global BLACK_RUNS  # noqa: PLW0603  (a counter, read by the tests)
+    if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return lambda: None
+    warm = _Warm()
+    _WARM.append(warm)
+
+    def stop() -> None:
+        if warm in _WARM:
+            _WARM.remove(warm)
+        warm.stop()
+
+    return stop
+
+
+def _format_many(texts: Sequence[str]) -> list[str | None]:
+    """black on every text, spread over one process per core when there is enough work; a few
+    texts are formatted by the prewarmed child (`prewarm`) when there is one, else here."""
+    import threading
+
+    global BLACK_RUNS, WARM_RUNS  # noqa: PLW0603  (counters, read by the tests)
     BLACK_RUNS += len(texts)
     workers = min(len(texts), os.cpu_count() or 1)
     # Forking a process that runs other threads can copy a held lock; stay serial then.
     if workers < 2 or threading.active_count() > 1 or sum(map(len, texts)) < 20_000:
-        return _format_or_none(texts)
+        answer = _WARM[-1].format(texts) if _WARM else None
+        if answer is None:
+            return _format_or_none(texts)
+        WARM_RUNS += len(texts)
+        return answer
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -171,9 +248,10 @@ def _format_many(texts: Sequence[str]) -> list[str | None]:
 
 
 def _cache() -> TextCache:
-    # The mode is part of the key: a changed setting must not serve blocks formatted without it.
-    mode = _sha(_mode().get_cache_key())[:12]
-    return TextCache(f"black-{metadata.version('black')}-{mode}-contractgen-{__version__}")
+    # The settings are part of the key: a changed one must not serve blocks formatted without it
+    # (black's defaults for the others are fixed by its version, also in the key).
+    mode = _sha(repr(sorted(_MODE_SETTINGS.items())))[:12]
+    return TextCache(f"black-{version_of('black')}-{mode}-contractgen-{__version__}")
 
 
 def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
