@@ -128,8 +128,9 @@ def render(
             return replayed
     from .emit.formatting import prewarm
 
-    # A regeneration almost always formats a block or two: import black meanwhile, aside.
-    stop = prewarm() if previous else None
+    # Import black aside while the contract is loaded, modelled and rendered: a run that gets
+    # this far almost always formats something.
+    stop = prewarm()
     try:
         from .emit.formatting import format_package
         from .emit.render import VERBATIM, check_overrides, render_package
@@ -180,8 +181,7 @@ def render(
             run.record(loaded, files, warnings, validated)
         return files, warnings
     finally:
-        if stop is not None:
-            stop()
+        stop()
 
 
 def generate(

@@ -64,6 +64,18 @@ def test_few_missed_blocks_give_whole_module_bytes(mode: str, tmp_path: Path) ->
     assert answer["warm_runs"] == (8 if mode == "warm" else 0)
 
 
+def test_many_missed_blocks_formatted_by_the_child_in_parallel_give_whole_module_bytes(
+        tmp_path: Path) -> None:
+    fields = "".join(f"    field_number_{i}: Optional[List[str]]=Field(default=None, alias='f{i}')\n"
+                     for i in range(8))
+    module = "".join(f"class Model{n}( Base ):\n{fields}\n" for n in range(60))
+    sources = {"big.py": module}
+    assert len(module) > 20_000  # enough work for a process per core
+    answer = _probe(sources, "warm", tmp_path)
+    assert answer["got"] == _whole(sources)
+    assert answer["warm_runs"] == answer["black_runs"] == 60
+
+
 def test_a_run_whose_blocks_all_hit_never_imports_black(tmp_path: Path) -> None:
     sources = {"a.py": MODULE.format(n=3)}
     first = _probe(sources, "here", tmp_path)

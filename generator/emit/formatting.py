@@ -139,32 +139,46 @@ def format_source(source: str, name: str = "<generated>") -> str:
 
 
 def _format_or_none(texts: Sequence[str]) -> list[str | None]:
-    """black on each text; None for one black cannot parse (its module is formatted whole)."""
+    """black on each text; None for one black cannot parse (its module is formatted whole).
+
+    Each output goes into the block cache here, in whichever process formatted it: a cold
+    run's hundreds of cache files are written by the workers, beside the formatting, rather
+    than by the parent after it.
+    """
     out: list[str | None] = []
     for text in texts:
         try:
             out.append(format_source(text))
         except RuntimeError:
             out.append(None)
+    cache = _cache()
+    cache.put_many({cache.key(text): done for text, done in zip(texts, out, strict=True)
+                    if done is not None})
     return out
 
 
 class _Warm:
     """A forked child that imports black while this process builds the model and renders, then
-    formats the few blocks a regeneration misses (importing black is most of their cost)."""
+    formats what this run misses: the few blocks of a regeneration itself, the many of a cold
+    run in the processes it forks (with black imported: their import is off the critical path).
+    """
 
     def __init__(self) -> None:
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
         self.connection, child_end = context.Pipe()
-        self.child = context.Process(target=_serve, args=(child_end,), daemon=True)
+        # Not a daemon: it forks the processes that share a cold run's work. It ends when told
+        # to or when this process is gone (its end of the pipe closes).
+        self.child = context.Process(target=_serve, args=(child_end,))
         self.child.start()
         child_end.close()
+        self.used = False
 
     def format(self, texts: Sequence[str]) -> list[str | None] | None:
         """black's output for each text (None for a text black cannot parse); None when the
         child is gone (the caller formats here instead)."""
+        self.used = True
         try:
             self.connection.send(list(texts))
             answer: list[str | None] = self.connection.recv()
@@ -173,31 +187,34 @@ class _Warm:
         return answer
 
     def stop(self) -> None:
+        """End the child without waiting for it: idle, it is told to; never used (an invalid
+        contract, every block cached), it may still be importing black and is terminated."""
+        if not self.used:
+            self.child.terminate()
         try:
             self.connection.send(None)
         except OSError:
             pass
         self.connection.close()
-        self.child.join(5)
-        if self.child.is_alive():
-            self.child.kill()
-            self.child.join()
 
 
 def _serve(connection: Any) -> None:
-    import black  # noqa: F401
+    try:
+        import black  # noqa: F401
 
-    _mode()
-    while (texts := connection.recv()) is not None:
-        connection.send(_format_or_none(texts))
+        _mode()
+        while (texts := connection.recv()) is not None:
+            connection.send(_format_spread(texts))
+    except (EOFError, OSError, KeyboardInterrupt):  # the parent is gone or gave up
+        pass
 
 
 _WARM: list[_Warm] = []
 
 
 def prewarm() -> Callable[[], None]:
-    """Start a child importing black, to format the blocks this run misses; returns the function
-    that stops it. A no-op where forking is unsafe (one core, other threads, no fork)."""
+    """Start a child importing black, to format the blocks this run misses (`_Warm`); returns the
+    function that stops it. A no-op where forking is unsafe (one core, other threads, no fork)."""
     import threading
 
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
@@ -214,20 +231,24 @@ def prewarm() -> Callable[[], None]:
 
 
 def _format_many(texts: Sequence[str]) -> list[str | None]:
-    """black on every text, spread over one process per core when there is enough work; a few
-    texts are formatted by the prewarmed child (`prewarm`) when there is one, else here."""
-    import threading
-
+    """black on every text: by the prewarmed child (`prewarm`) when there is one, else here."""
     global BLACK_RUNS, WARM_RUNS  # noqa: PLW0603  (counters, read by the tests)
     BLACK_RUNS += len(texts)
+    answer = _WARM[-1].format(texts) if _WARM else None
+    if answer is not None:
+        WARM_RUNS += len(texts)
+        return answer
+    return _format_spread(texts)
+
+
+def _format_spread(texts: Sequence[str]) -> list[str | None]:
+    """black on every text, spread over one process per core when there is enough work."""
+    import threading
+
     workers = min(len(texts), os.cpu_count() or 1)
     # Forking a process that runs other threads can copy a held lock; stay serial then.
     if workers < 2 or threading.active_count() > 1 or sum(map(len, texts)) < 20_000:
-        answer = _WARM[-1].format(texts) if _WARM else None
-        if answer is None:
-            return _format_or_none(texts)
-        WARM_RUNS += len(texts)
-        return answer
+        return _format_or_none(texts)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -264,8 +285,7 @@ def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
     stored = cache.get_many(keys.values())
     done = {text: stored[key] for text, key in keys.items() if key in stored}
     missing = [text for text in keys if text not in done]
-    fresh = dict(zip(missing, _format_many(missing), strict=True))
-    cache.put_many({keys[text]: out for text, out in fresh.items() if out is not None})
+    fresh = dict(zip(missing, _format_many(missing), strict=True))  # and cached
     done.update({text: out for text, out in fresh.items() if out is not None})
     formatted = {}
     for name, plan in plans.items():
