@@ -87,3 +87,16 @@ def test_a_run_whose_blocks_all_hit_never_imports_black(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["black", "Jinja2", "openapi-spec-validator", "jsonschema"])
 def test_versions_in_cache_keys_are_the_installed_ones(name: str) -> None:
     assert version_of(name) == metadata.version(name)
+
+
+def test_work_is_dealt_largest_first_in_shrinking_chunks() -> None:
+    from contractgen.emit.formatting import _chunks
+
+    texts = ["x" * (100 + (n * 7919) % 4000) for n in range(600)]
+    chunks = _chunks(texts, 2)
+    assert sorted(i for chunk in chunks for i in chunk) == list(range(600))
+    order = [i for chunk in chunks for i in chunk]
+    assert [len(texts[i]) for i in order] == sorted(map(len, texts), reverse=True)
+    sizes = [sum(len(texts[i]) for i in chunk) for chunk in chunks]
+    assert sizes[0] <= sum(sizes) / 4 + 4100  # a quarter (half a worker's share), then less
+    assert sizes[-1] < sizes[0] / 10  # the last ones are small: nobody waits long at the end

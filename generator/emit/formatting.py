@@ -254,10 +254,7 @@ def _format_spread(texts: Sequence[str]) -> list[str | None]:
 
     import black  # noqa: F401  (imported once, before forking, so children share it)
 
-    # Largest first, dealt round-robin into a few chunks per worker: balanced, few round trips.
-    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-    chunks = [order[start::workers * 4] for start in range(workers * 4)]
-    chunks = [chunk for chunk in chunks if chunk]
+    chunks = _chunks(texts, workers)
     results: list[str | None] = [None] * len(texts)
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -266,6 +263,28 @@ def _format_spread(texts: Sequence[str]) -> list[str | None]:
             for index, text in zip(chunk, formatted, strict=True):
                 results[index] = text
     return results
+
+
+def _chunks(texts: Sequence[str], workers: int) -> list[list[int]]:
+    """Indexes of `texts` in chunks for `workers` processes, largest texts first, each chunk
+    half of what is left per worker (guided scheduling): big chunks while all are busy, small
+    ones at the end, so that no worker idles long while another finishes a big chunk (the
+    machine may be shared: a worker can fall behind)."""
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    left = sum(map(len, texts))
+    chunks: list[list[int]] = []
+    chunk: list[int] = []
+    size = 0
+    for index in order:
+        chunk.append(index)
+        size += len(texts[index])
+        if size >= max(left / (2 * workers), 2_000):
+            chunks.append(chunk)
+            left -= size
+            chunk, size = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
 
 
 def _cache() -> TextCache:
