@@ -169,12 +169,21 @@ def render(
                 if has_errors(problems):
                     raise SpecError(problems) from None
             raise
-        # Formatting is most of a run: nothing is formatted before the contract is known valid.
-        if validation is not None:
-            problems += validation()
-            if has_errors(problems):
-                raise SpecError(problems)
-        files = format_package(sources, previous or {}, VERBATIM)
+        pending = [validation] if validation is not None else []
+
+        def ready() -> None:
+            # Formatting is most of a run: nothing is formatted before the contract is known
+            # valid (the modules are split and looked up in the cache meanwhile).
+            if pending:
+                problems.extend(pending.pop()())
+                if has_errors(problems):
+                    raise SpecError(problems)
+
+        try:
+            files = format_package(sources, previous or {}, VERBATIM, ready)
+        except Exception:
+            ready()  # the validation errors, if any, are the real report
+            raise
         files = with_manifest(files, [op.method_name for op in api.operations], previous)
         warnings = [p for p in problems if p.level is Level.WARNING]
         if run is not None:

@@ -22,7 +22,7 @@ def _expected(data: object) -> str:
 EDGES: list[object] = [
     {}, [], "", 0, -1, 10**40, 1.5, 1e300, -0.0, float("inf"), float("-inf"), float("nan"), None,
     True, False, (1, 2), {"a": ()}, {"é\u2028\x00\"\\/": ["\ud800", "ü", "\t\n"]},
-    {1: "int key", 2.5: "float key", True: "bool", None: "none", False: []},
+    {3: "int key", 2.5: "float key", True: "bool", None: "none", False: []},
     {"nested": {"deep": [[{}], [[]], {"x": [1, {"y": None}]}]}},
 ]
 

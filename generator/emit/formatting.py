@@ -294,8 +294,13 @@ def _cache() -> TextCache:
     return TextCache(f"black-{version_of('black')}-{mode}-contractgen-{__version__}")
 
 
-def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
-    """black's output for each module, block by block, reusing cached blocks."""
+def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None = None
+                   ) -> dict[str, str]:
+    """black's output for each module, block by block, reusing cached blocks.
+
+    `ready` is called once the modules are split and looked up in the cache, before black runs:
+    the caller's last chance to refuse (a contract found invalid meanwhile) by raising.
+    """
     plans = {name: _blocks.split(source) for name, source in sources.items()}
     units = {name: [b.text for b in plan] if plan is not None else [sources[name]]
              for name, plan in plans.items()}
@@ -304,6 +309,8 @@ def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
     stored = cache.get_many(keys.values())
     done = {text: stored[key] for text, key in keys.items() if key in stored}
     missing = [text for text in keys if text not in done]
+    if ready is not None:
+        ready()
     fresh = dict(zip(missing, _format_many(missing), strict=True))  # and cached
     done.update({text: out for text, out in fresh.items() if out is not None})
     formatted = {}
@@ -321,8 +328,12 @@ def format_package(
     sources: Mapping[str, str],
     previous: Mapping[str, str],
     verbatim: frozenset[str] = frozenset(),
+    ready: Callable[[], None] | None = None,
 ) -> dict[str, str]:
-    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through."""
+    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through.
+
+    `ready` is called before any formatting (see `format_modules`), and in any case.
+    """
     out: dict[str, str] = {}
     pending: dict[str, str] = {}
     for name, source in sources.items():
@@ -334,6 +345,8 @@ def format_package(
             out[name] = reused
         else:
             pending[name] = source
-    for name, formatted in format_modules(pending).items():
+    if not pending and ready is not None:
+        ready()
+    for name, formatted in format_modules(pending, ready).items():
         out[name] = _with_digest(formatted, _input_key(pending[name]))
     return dict(sorted(out.items()))
