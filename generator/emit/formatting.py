@@ -14,7 +14,12 @@ black dominates a generator run, so three things keep its cost proportional to t
   Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
   unformatted text and the black and contractgen versions, so an edit re-formats only the
   definitions it changed.
-- The blocks that do need black are formatted in parallel, one process per core.
+- The blocks that do need black go to a child forked at the start of the run (`prewarm`),
+  which imports black while this process loads, models and renders the contract: it formats a
+  regeneration's few missed blocks itself and forks one worker per core for a cold run's many
+  (largest first, in shrinking chunks); whoever formats a block writes it to the cache. A run
+  whose blocks all hit never imports black. Only black's public `format_str` runs, with both of
+  its passes: the output is black's, never an approximation of it.
 """
 
 from __future__ import annotations
