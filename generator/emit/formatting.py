@@ -224,7 +224,10 @@ def prewarm() -> Callable[[], None]:
 
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
         return lambda: None
-    warm = _Warm()
+    try:
+        warm = _Warm()
+    except (AssertionError, OSError):  # a daemonic process (no children allowed), no resources
+        return lambda: None
     _WARM.append(warm)
 
     def stop() -> None:
