@@ -100,3 +100,30 @@ def test_work_is_dealt_largest_first_in_shrinking_chunks() -> None:
     sizes = [sum(len(texts[i]) for i in chunk) for chunk in chunks]
     assert sizes[0] <= sum(sizes) / 4 + 4100  # a quarter (half a worker's share), then less
     assert sizes[-1] < sizes[0] / 10  # the last ones are small: nobody waits long at the end
+
+
+DAEMON_PROBE = """
+import json, multiprocessing, sys
+from contractgen.emit import formatting
+
+def inside(connection):
+    stop = formatting.prewarm()  # a daemonic process may not have children: formats itself
+    connection.send((formatting.format_modules(json.loads(sys.argv[1])), len(formatting._WARM)))
+    stop()
+
+context = multiprocessing.get_context("fork")
+receiver, sender = context.Pipe(duplex=False)
+child = context.Process(target=inside, args=(sender,), daemon=True)
+child.start()
+got, warm = receiver.recv()
+child.join()
+print(json.dumps({"got": got, "warm": warm}))
+"""
+
+
+def test_a_daemonic_process_formats_without_a_child(tmp_path: Path) -> None:
+    sources = {"a.py": MODULE.format(n=4)}
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", DAEMON_PROBE, json.dumps(sources)], env=env,
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {"got": _whole(sources), "warm": 0}
