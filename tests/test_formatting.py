@@ -82,6 +82,19 @@ def test_a_run_whose_blocks_all_hit_never_imports_black(tmp_path: Path) -> None:
     assert first["black_imported"] is True
     again = _probe(sources, "here", tmp_path)
     assert again == {**first, "black_runs": 0, "black_imported": False}
+    # With a prewarmed child, nothing is sent to it (nor waited for).
+    assert _probe(sources, "warm", tmp_path) == again
+
+
+def test_nothing_to_format_never_asks_the_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    from contractgen.emit import formatting
+
+    class Absent:
+        def format(self, texts: object) -> None:
+            raise AssertionError("asked to format nothing")
+
+    monkeypatch.setattr(formatting, "_WARM", [Absent()])
+    assert formatting._format_many([]) == []
 
 
 @pytest.mark.parametrize("name", ["black", "Jinja2", "openapi-spec-validator", "jsonschema"])
