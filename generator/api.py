@@ -126,54 +126,71 @@ def render(
         replayed = run.replay(previous, validated)
         if replayed is not None:
             return replayed
-    from .emit.formatting import format_package
-    from .emit.render import VERBATIM, check_overrides, render_package
-    from .model.parse import build_api
+    from .emit.formatting import prewarm
 
-    overrides = None
-    if templates is not None:
-        overrides = (shown[2] or "", check_overrides(Path(templates)))
-    document, problems = load(spec, overlay=overlay)
-    loaded = document
-    if lenient:
-        from .spec.lenient import leniently
-
-        document, relaxed = leniently(document)
-        problems += relaxed
-        validate_spec = False
-    validation = _start_validation(document) if validate_spec else None
+    # Import black aside while the contract is loaded, modelled and rendered: a run that gets
+    # this far almost always formats something.
+    stop = prewarm()
     try:
-        api = build_api(
-            document,
-            spec_display=shown[0] or "",
-            spec_sha256=_file_sha256(spec),
-            overlay_display=shown[1],
-            overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
-            parts=parts,
-            extension_notes=extension_notes,
-            templates=overrides,
-        )
-        sources = render_package(api, Path(templates) if templates is not None else None)
-        problems += api.problems
-    except Exception:
-        # An invalid spec can trip the model builder before validation has answered:
-        # the located validation errors are the real report.
-        if validation is not None:
-            problems += validation()
-            if has_errors(problems):
-                raise SpecError(problems) from None
-        raise
-    # Formatting is most of a run: nothing is formatted before the contract is known valid.
-    if validation is not None:
-        problems += validation()
-        if has_errors(problems):
-            raise SpecError(problems)
-    files = format_package(sources, previous or {}, VERBATIM)
-    files = with_manifest(files, [op.method_name for op in api.operations], previous)
-    warnings = [p for p in problems if p.level is Level.WARNING]
-    if run is not None:
-        run.record(loaded, files, warnings, validated)
-    return files, warnings
+        from .emit.formatting import format_package
+        from .emit.render import VERBATIM, check_overrides, render_package
+        from .model.parse import build_api
+
+        overrides = None
+        if templates is not None:
+            overrides = (shown[2] or "", check_overrides(Path(templates)))
+        document, problems = load(spec, overlay=overlay)
+        loaded = document
+        if lenient:
+            from .spec.lenient import leniently
+
+            document, relaxed = leniently(document)
+            problems += relaxed
+            validate_spec = False
+        validation = _start_validation(document) if validate_spec else None
+        try:
+            api = build_api(
+                document,
+                spec_display=shown[0] or "",
+                spec_sha256=_file_sha256(spec),
+                overlay_display=shown[1],
+                overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
+                parts=parts,
+                extension_notes=extension_notes,
+                templates=overrides,
+            )
+            sources = render_package(api, Path(templates) if templates is not None else None)
+            problems += api.problems
+        except Exception:
+            # An invalid spec can trip the model builder before validation has answered:
+            # the located validation errors are the real report.
+            if validation is not None:
+                problems += validation()
+                if has_errors(problems):
+                    raise SpecError(problems) from None
+            raise
+        pending = [validation] if validation is not None else []
+
+        def ready() -> None:
+            # Formatting is most of a run: nothing is formatted before the contract is known
+            # valid (the modules are split and looked up in the cache meanwhile).
+            if pending:
+                problems.extend(pending.pop()())
+                if has_errors(problems):
+                    raise SpecError(problems)
+
+        try:
+            files = format_package(sources, previous or {}, VERBATIM, ready)
+        except Exception:
+            ready()  # the validation errors, if any, are the real report
+            raise
+        files = with_manifest(files, [op.method_name for op in api.operations], previous)
+        warnings = [p for p in problems if p.level is Level.WARNING]
+        if run is not None:
+            run.record(loaded, files, warnings, validated)
+        return files, warnings
+    finally:
+        stop()
 
 
 def generate(

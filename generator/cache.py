@@ -12,9 +12,11 @@ Set `CONTRACTGEN_NO_CACHE=1` to bypass it. Any OS error (read-only home, full di
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
-import tempfile
+import sys
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -32,6 +34,30 @@ def cache_root() -> Path:
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+@functools.cache
+def version_of(distribution: str) -> str:
+    """The installed version of `distribution` (part of cache keys), read from the name of its
+    `.dist-info` folder where Python finds it: one listing, where `importlib.metadata.version`
+    parses the whole METADATA file on every call. Falls back to importlib.metadata when the
+    folder is not found or is ambiguous."""
+    wanted = distribution.lower().replace("-", "_").replace(".", "_")
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        versions = [stem.partition("-")[2] for stem in
+                    (name[:-len(".dist-info")] for name in names if name.endswith(".dist-info"))
+                    if stem.partition("-")[0].lower().replace(".", "_") == wanted]
+        if len(versions) == 1 and versions[0]:
+            return versions[0]
+        if versions:
+            break
+    from importlib import metadata
+
+    return metadata.version(distribution)
 
 
 class TextCache:
@@ -87,22 +113,33 @@ class TextCache:
         """Store values (key -> value) atomically, then keep the whole cache under its cap."""
         if not self.enabled or not values:
             return
+        made: set[str] = set()  # folders known to exist (a cold run writes hundreds of entries)
         try:
             for key, value in values.items():
-                self._put(key, value)
+                self._put(key, value, made)
         except OSError:
             return
         _maybe_evict(cache_root())
 
-    def _put(self, key: str, value: str) -> None:
+    def _put(self, key: str, value: str, made: set[str]) -> None:
         body = value.encode("utf-8")
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        folder = os.path.join(self.folder, key[:2])
+        if folder not in made:
+            os.makedirs(folder, exist_ok=True)
+            made.add(folder)
+        # A name no other writer uses (process, thread and key), created exclusively, then moved
+        # into place; one a killed run left under a reused process id is replaced (`evict`
+        # sweeps the others).
+        temp = os.path.join(folder, f".tmp-{os.getpid()}-{threading.get_native_id()}-{key[2:]}")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            os.unlink(temp)
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
-            os.replace(temp, path)
+            os.replace(temp, os.path.join(folder, key[2:]))
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise

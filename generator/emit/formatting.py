@@ -14,7 +14,12 @@ black dominates a generator run, so three things keep its cost proportional to t
   Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
   unformatted text and the black and contractgen versions, so an edit re-formats only the
   definitions it changed.
-- The blocks that do need black are formatted in parallel, one process per core.
+- The blocks that do need black go to a child forked at the start of the run (`prewarm`),
+  which imports black while this process loads, models and renders the contract: it formats a
+  regeneration's few missed blocks itself and forks one worker per core for a cold run's many
+  (largest first, in shrinking chunks); whoever formats a block writes it to the cache. A run
+  whose blocks all hit never imports black. Only black's public `format_str` runs, with both of
+  its passes: the output is black's, never an approximation of it.
 """
 
 from __future__ import annotations
@@ -23,17 +28,18 @@ import functools
 import hashlib
 import os
 import re
-from collections.abc import Mapping, Sequence
-from importlib import metadata
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..cache import TextCache
+from ..cache import TextCache, version_of
 from ..version import __version__
 from . import blocks as _blocks
 
 DIGEST_PREFIX = "# contractgen-digest: "
-# Texts handed to black by this process (a test asserts the cache spares them).
+# Texts handed to black by this process (a test asserts the cache spares them), and of those,
+# the ones its prewarmed child formatted.
 BLACK_RUNS = 0
+WARM_RUNS = 0
 
 
 def _sha(text: str) -> str:
@@ -41,7 +47,7 @@ def _sha(text: str) -> str:
 
 
 def _input_key(source: str) -> str:
-    return _sha(metadata.version("black") + "\0" + source)
+    return _sha(version_of("black") + "\0" + source)
 
 
 def _split_digest(text: str) -> tuple[str | None, str]:
@@ -111,11 +117,18 @@ def reusable(previous: str | None, source: str) -> bool:
     return intact is not None and intact[0] == _input_key(source)
 
 
+# black's settings, as data: `_mode()` builds black's Mode from them and the block cache's key
+# names them, so a run whose blocks all hit never imports black (a fifth of a second).
+_MODE_SETTINGS: dict[str, Any] = {"target_versions": ("PY311",)}
+
+
 @functools.cache
 def _mode() -> Any:
     from black.mode import Mode, TargetVersion
 
-    return Mode(target_versions={TargetVersion.PY311})
+    settings = dict(_MODE_SETTINGS)
+    settings["target_versions"] = {TargetVersion[name] for name in settings["target_versions"]}
+    return Mode(**settings)
 
 
 def format_source(source: str, name: str = "<generated>") -> str:
@@ -131,22 +144,117 @@ def format_source(source: str, name: str = "<generated>") -> str:
 
 
 def _format_or_none(texts: Sequence[str]) -> list[str | None]:
-    """black on each text; None for one black cannot parse (its module is formatted whole)."""
+    """black on each text; None for one black cannot parse (its module is formatted whole).
+
+    Each output goes into the block cache here, in whichever process formatted it: a cold
+    run's hundreds of cache files are written by the workers, beside the formatting, rather
+    than by the parent after it.
+    """
     out: list[str | None] = []
     for text in texts:
         try:
             out.append(format_source(text))
         except RuntimeError:
             out.append(None)
+    cache = _cache()
+    cache.put_many({cache.key(text): done for text, done in zip(texts, out, strict=True)
+                    if done is not None})
     return out
 
 
+class _Warm:
+    """A forked child that imports black while this process builds the model and renders, then
+    formats what this run misses: the few blocks of a regeneration itself, the many of a cold
+    run in the processes it forks (with black imported: their import is off the critical path).
+    """
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.connection, child_end = context.Pipe()
+        # Not a daemon: it forks the processes that share a cold run's work. It ends when told
+        # to or when this process is gone (its end of the pipe closes).
+        self.child = context.Process(target=_serve, args=(child_end,))
+        self.child.start()
+        child_end.close()
+        self.used = False
+
+    def format(self, texts: Sequence[str]) -> list[str | None] | None:
+        """black's output for each text (None for a text black cannot parse); None when the
+        child is gone (the caller formats here instead)."""
+        self.used = True
+        try:
+            self.connection.send(list(texts))
+            answer: list[str | None] = self.connection.recv()
+        except (OSError, EOFError):
+            return None
+        return answer
+
+    def stop(self) -> None:
+        """End the child without waiting for it: idle, it is told to; never used (an invalid
+        contract, every block cached), it may still be importing black and is terminated."""
+        if not self.used:
+            self.child.terminate()
+        try:
+            self.connection.send(None)
+        except OSError:
+            pass
+        self.connection.close()
+
+
+def _serve(connection: Any) -> None:
+    try:
+        import black  # noqa: F401
+
+        _mode()
+        while (texts := connection.recv()) is not None:
+            connection.send(_format_spread(texts))
+    except (EOFError, OSError, KeyboardInterrupt):  # the parent is gone or gave up
+        pass
+
+
+_WARM: list[_Warm] = []
+
+
+def prewarm() -> Callable[[], None]:
+    """Start a child importing black, to format the blocks this run misses (`_Warm`); returns the
+    function that stops it. A no-op where forking is unsafe (one core, other threads, no fork)."""
+    import threading
+
+    if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return lambda: None
+    try:
+        warm = _Warm()
+    except (AssertionError, OSError):  # a daemonic process (no children allowed), no resources
+        return lambda: None
+    _WARM.append(warm)
+
+    def stop() -> None:
+        if warm in _WARM:
+            _WARM.remove(warm)
+        warm.stop()
+
+    return stop
+
+
 def _format_many(texts: Sequence[str]) -> list[str | None]:
+    """black on every text: by the prewarmed child (`prewarm`) when there is one, else here."""
+    global BLACK_RUNS, WARM_RUNS  # noqa: PLW0603  (counters, read by the tests)
+    if not texts:  # every block cached: never wait for the child's import of black
+        return []
+    BLACK_RUNS += len(texts)
+    answer = _WARM[-1].format(texts) if _WARM else None
+    if answer is not None:
+        WARM_RUNS += len(texts)
+        return answer
+    return _format_spread(texts)
+
+
+def _format_spread(texts: Sequence[str]) -> list[str | None]:
     """black on every text, spread over one process per core when there is enough work."""
     import threading
 
-    global BLACK_RUNS  # noqa: PLW0603  (a counter, read by the tests)
-    BLACK_RUNS += len(texts)
     workers = min(len(texts), os.cpu_count() or 1)
     # Forking a process that runs other threads can copy a held lock; stay serial then.
     if workers < 2 or threading.active_count() > 1 or sum(map(len, texts)) < 20_000:
@@ -156,10 +264,7 @@ def _format_many(texts: Sequence[str]) -> list[str | None]:
 
     import black  # noqa: F401  (imported once, before forking, so children share it)
 
-    # Largest first, dealt round-robin into a few chunks per worker: balanced, few round trips.
-    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-    chunks = [order[start::workers * 4] for start in range(workers * 4)]
-    chunks = [chunk for chunk in chunks if chunk]
+    chunks = _chunks(texts, workers)
     results: list[str | None] = [None] * len(texts)
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
@@ -170,14 +275,42 @@ def _format_many(texts: Sequence[str]) -> list[str | None]:
     return results
 
 
+def _chunks(texts: Sequence[str], workers: int) -> list[list[int]]:
+    """Indexes of `texts` in chunks for `workers` processes, largest texts first, each chunk
+    half of what is left per worker (guided scheduling): big chunks while all are busy, small
+    ones at the end, so that no worker idles long while another finishes a big chunk (the
+    machine may be shared: a worker can fall behind)."""
+    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+    left = sum(map(len, texts))
+    chunks: list[list[int]] = []
+    chunk: list[int] = []
+    size = 0
+    for index in order:
+        chunk.append(index)
+        size += len(texts[index])
+        if size >= max(left / (2 * workers), 2_000):
+            chunks.append(chunk)
+            left -= size
+            chunk, size = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
 def _cache() -> TextCache:
-    # The mode is part of the key: a changed setting must not serve blocks formatted without it.
-    mode = _sha(_mode().get_cache_key())[:12]
-    return TextCache(f"black-{metadata.version('black')}-{mode}-contractgen-{__version__}")
+    # The settings are part of the key: a changed one must not serve blocks formatted without it
+    # (black's defaults for the others are fixed by its version, also in the key).
+    mode = _sha(repr(sorted(_MODE_SETTINGS.items())))[:12]
+    return TextCache(f"black-{version_of('black')}-{mode}-contractgen-{__version__}")
 
 
-def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
-    """black's output for each module, block by block, reusing cached blocks."""
+def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None = None
+                   ) -> dict[str, str]:
+    """black's output for each module, block by block, reusing cached blocks.
+
+    `ready` is called once the modules are split and looked up in the cache, before black runs:
+    the caller's last chance to refuse (a contract found invalid meanwhile) by raising.
+    """
     plans = {name: _blocks.split(source) for name, source in sources.items()}
     units = {name: [b.text for b in plan] if plan is not None else [sources[name]]
              for name, plan in plans.items()}
@@ -186,8 +319,9 @@ def format_modules(sources: Mapping[str, str]) -> dict[str, str]:
     stored = cache.get_many(keys.values())
     done = {text: stored[key] for text, key in keys.items() if key in stored}
     missing = [text for text in keys if text not in done]
-    fresh = dict(zip(missing, _format_many(missing), strict=True))
-    cache.put_many({keys[text]: out for text, out in fresh.items() if out is not None})
+    if ready is not None:
+        ready()
+    fresh = dict(zip(missing, _format_many(missing), strict=True))  # and cached
     done.update({text: out for text, out in fresh.items() if out is not None})
     formatted = {}
     for name, plan in plans.items():
@@ -204,8 +338,12 @@ def format_package(
     sources: Mapping[str, str],
     previous: Mapping[str, str],
     verbatim: frozenset[str] = frozenset(),
+    ready: Callable[[], None] | None = None,
 ) -> dict[str, str]:
-    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through."""
+    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through.
+
+    `ready` is called before any formatting (see `format_modules`), and in any case.
+    """
     out: dict[str, str] = {}
     pending: dict[str, str] = {}
     for name, source in sources.items():
@@ -217,6 +355,8 @@ def format_package(
             out[name] = reused
         else:
             pending[name] = source
-    for name, formatted in format_modules(pending).items():
+    if not pending and ready is not None:
+        ready()
+    for name, formatted in format_modules(pending, ready).items():
         out[name] = _with_digest(formatted, _input_key(pending[name]))
     return dict(sorted(out.items()))

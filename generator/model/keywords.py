@@ -94,27 +94,28 @@ class Notes:
 
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
-        self._pointers: dict[int, str] | None = None
-        self._stack: list[str] = []
+        # The path of every node (spelt as a pointer only where a warning needs it).
+        self._paths: dict[int, tuple[str | int, ...]] | None = None
+        self._stack: list[tuple[str | int, ...]] = []
         self.found: dict[tuple[str, str], None] = {}
 
     def enter(self, node: Any) -> bool:
         """Make `node` the current place when it is a node of the document."""
-        if self._pointers is None:
-            self._pointers = {id(obj): make_pointer(path)
-                              for path, obj in walk_objects(self.document)}
-        pointer = self._pointers.get(id(node))
-        if pointer is None:
+        if self._paths is None:
+            self._paths = {id(obj): path for path, obj in walk_objects(self.document)}
+        path = self._paths.get(id(node))
+        if path is None:
             return False
-        self._stack.append(pointer)
+        self._stack.append(path)
         return True
 
     def leave(self) -> None:
         self._stack.pop()
 
     def warn(self, message: str, pointer: str | None = None) -> None:
-        where = pointer if pointer is not None else (self._stack[-1] if self._stack else "")
-        self.found[(where, message)] = None
+        if pointer is None:
+            pointer = make_pointer(self._stack[-1]) if self._stack else ""
+        self.found[(pointer, message)] = None
 
 
 def excluded_by(target: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[object, ...]] | None:

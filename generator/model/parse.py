@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +10,7 @@ from ..spec.loader import Document
 from ..version import __version__
 from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
+from .jsontext import dumps_indented
 from .operations import OperationBuilder
 from .schemas import SchemaConverter
 
@@ -63,7 +63,7 @@ def build_api(
         security_schemes=_security_schemes(data),
         header=header(spec_display, spec_sha256 or document.sha256, overlay_display,
                       overlay_sha256, templates),
-        spec_json=json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+        spec_json=dumps_indented(data) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
         problems=problems,

@@ -4,7 +4,8 @@ YAML goes through PyYAML's composer (the C one when libyaml is there), and the n
 turned into JSON-compatible data here rather than by PyYAML's constructor, so that mapping keys
 come out as written (`200:` -> `"200"`), timestamps stay strings, and every node keeps its line
 and column. JSON is parsed by `json` (the authority on JSON) and located through the same
-composer, which reads JSON as YAML.
+composer, which reads JSON as YAML (or, one pointer at a time, by `jsonpos`, which answers the
+same without composing the whole text).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from ..problems import Level, Problem, SpecError
+from .jsonpos import locator
 from .tree import split_pointer
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -79,6 +81,10 @@ class Document:
     overlay_path: Path | None = None
     # Parts copied from other files (`resolve`): (pointer here, that file, pointer there)
     origins: tuple[tuple[str, Document, str], ...] = field(default=(), repr=False, compare=False)
+    # JSON: one pointer's position without composing the whole text (`jsonpos`); None when
+    # it cannot be sure to answer as `positions` would.
+    quick_position: Callable[[list[str]], tuple[int, int] | None] | None = field(
+        default=None, repr=False, compare=False)
 
     @functools.cached_property
     def positions(self) -> Pos | None:
@@ -87,6 +93,10 @@ class Document:
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, else of its deepest existing ancestor."""
+        if self.quick_position is not None and "positions" not in self.__dict__:
+            found = self.quick_position(split_pointer(pointer))
+            if found is not None:
+                return found
         node = self.positions
         if node is None:
             return None
@@ -152,7 +162,9 @@ def load_document(
             Level.ERROR, f"the document must be a mapping ({kind}), found {found}",
             str(path), root.line, root.col, "", hint,
         )])
-    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate)
+    quick = locator(text) if path.suffix.lower() == ".json" else None
+    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate,
+                    quick_position=quick)
 
 
 def read_bytes(path: Path) -> bytes:

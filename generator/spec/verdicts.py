@@ -24,11 +24,10 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from ..cache import TextCache
+from ..cache import TextCache, version_of
 from ..problems import Level, Problem
 from .loader import Document
 
@@ -46,7 +45,7 @@ def _code_fingerprint() -> str:
 
 
 def _cache() -> TextCache:
-    versions = "-".join(metadata.version(name) for name in ("openapi-spec-validator", "jsonschema"))
+    versions = "-".join(version_of(name) for name in ("openapi-spec-validator", "jsonschema"))
     return TextCache(f"verdicts-{versions}-{_code_fingerprint()}")
 
 
