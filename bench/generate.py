@@ -1,16 +1,23 @@
 """Benchmark: whole `contractgen generate` runs against peer generators, on the same specs.
 
 Not part of the test suite. Prints medians and ratios, all measured in this one run, on the two
-seed contracts and the corpus contracts (`../shared/corpus/*.json.gz`, decompressed into a temp
-folder, never into the repository):
+seed contracts, the corpus contracts (`../shared/corpus/*.json.gz`, decompressed into a temp
+folder, never into the repository) and `synthetic-1000`, a 1,000-operation contract merged from
+prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the temp folder):
 - cold `generate` (models + server + client, validated, formatted) into an empty directory with
   an empty formatting cache, interleaved with datamodel-codegen (models only) on the same file,
   and their peak RSS;
 - regenerating after a one-field change (one property description edited in a copy of the spec);
 - regenerating, and `check`, of an unchanged contract;
 - importing the generated package, and building its app (`create_app` of a trivial subclass),
-  each timed inside a fresh interpreter;
+  each timed inside a fresh interpreter with the package's bytecode compiled first (`compileall`,
+  as pip does on install and a project's first import does); and the import from source too
+  (no `__pycache__`, PYTHONDONTWRITEBYTECODE=1), printed on its own line;
 - openapi-python-client (client only) on the seeds, and the floor: a bare `python -c pass`.
+Each contract's figures are marked against the issue's goals (cold <= 0.5x datamodel-codegen,
+one-field regenerate <= 0.15x, unchanged regenerate and check <= 0.1x, import < 1 s, create_app
+< 0.5 s, peak RSS < 1 GB), and a closing table sums them up with cold time per operation, which
+should stay flat as contracts grow.
 Run: `make bench` or `.venv/bin/python bench/generate.py [--runs N] [--corpus-runs N] [--only X]`.
 """
 
@@ -31,6 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from synthetic import build as build_synthetic
+from synthetic import corpus_sources
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 # `../shared/corpus` beside the main checkout; worktrees sit deeper, so look upwards.
@@ -41,6 +51,10 @@ SEEDS = {
     "tpmjs": (ROOT / "specs/tpmjs-executor.openapi.yaml", ROOT / "specs/tpmjs-executor.overlay.yaml"),
 }
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+SYNTHETIC, SYNTHETIC_OPERATIONS = "synthetic-1000", 1000
+# The issue's goals: ratios to datamodel-codegen's cold run, seconds, and megabytes.
+RATIO_GOALS = {"cold": 0.5, "regen_edit": 0.15, "regen_same": 0.1, "check_same": 0.1}
+IMPORT_GOAL, APP_GOAL, RSS_GOAL_MB = 1.0, 0.5, 1024.0
 
 
 @dataclass
@@ -136,6 +150,8 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
     document, _ = load(spec, overlay=overlay)
     plain = json.loads(json.dumps(document.data, default=str))
     figures = Figures(operation_count(plain))
+    dotted = any("." in str(schema) for schema in (plain.get("components") or {}).get("schemas")
+                 or {})
     peer_spec = work / f"{name}.peer.json"
     peer_spec.write_text(json.dumps(plain))
     edited = work / f"{name}.edited.json"
@@ -165,7 +181,7 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         dm_out.mkdir()
         if (BIN / "datamodel-codegen").exists():
             # Dotted schema names (Twilio's `api.v2010.account`) make it write a package.
-            target = dm_out if name.startswith("twilio") else dm_out / "models.py"
+            target = dm_out if dotted else dm_out / "models.py"
             dm = run([str(BIN / "datamodel-codegen"), "--input", str(peer_spec),
                       "--input-file-type", "openapi", "--output-model-type",
                       "pydantic_v2.BaseModel", "--output", str(target)], work, env)
@@ -185,6 +201,19 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         one = run([*ours, str(edited), "--out", str(out)], work, env)
         figures.add("regen_edit", one.seconds)
         run([*ours, str(original), "--out", str(out)], work, env)  # back to the original
+        # From source first: no bytecode beside it, and none written by the probe.
+        for cached in out.rglob("__pycache__"):
+            shutil.rmtree(cached, ignore_errors=True)
+        source = run([sys.executable, "-c", PROBE_IMPORT.format(pkg=pkg)], work,
+                     {**env, "PYTHONDONTWRITEBYTECODE": "1"})
+        if source.ok:
+            figures.add("import_source", float(source.stdout.split()[0]))
+        elif index == 0:
+            figures.notes.append(f"import from source failed: {source.stderr.strip()[-200:]}")
+        # Then as installed (pip compiles on install) or after a project's first import.
+        compiled = run([sys.executable, "-m", "compileall", "-q", str(out)], work, env)
+        if not compiled.ok and index == 0:
+            figures.notes.append(f"compileall failed: {compiled.stderr.strip()[-200:]}")
         imported = run([sys.executable, "-c", PROBE_IMPORT.format(pkg=pkg)], work, env)
         if imported.ok:
             figures.add("import", float(imported.stdout.split()[0]))
@@ -213,21 +242,47 @@ def ratio(ours: float | None, theirs: float | None) -> str:
     return "n/a" if not ours or not theirs else f"{ours / theirs:.2f}x"
 
 
+def verdict(value: float | None, goal: float) -> str:
+    return "n/a" if value is None else "ok" if value <= goal else "over"
+
+
+def ratio_of(figures: Figures, key: str) -> float | None:
+    ours, dm = figures.median(key), figures.median("dmcg")
+    return ours / dm if ours and dm else None
+
+
+def per_operation(figures: Figures, key: str) -> float | None:
+    value = figures.median(key)
+    return value / figures.operations if value and figures.operations else None
+
+
 def report(name: str, figures: Figures) -> None:
     m = figures.median
     dm = m("dmcg")
-    ops = figures.operations
-    per_op = f"{m('cold') / ops * 1000:.1f}ms/op" if m("cold") and ops else "n/a"
-    print(f"\n{name}: {ops} operations")
+
+    def versus(key: str) -> str:
+        goal = RATIO_GOALS[key]
+        return (f"{ms(m(key)):>9}  = {ratio(m(key), dm):>6} of dmcg"
+                f"  (goal <= {goal}x: {verdict(ratio_of(figures, key), goal)})")
+
+    ours_op, dm_op = per_operation(figures, "cold"), per_operation(figures, "dmcg")
+    print(f"\n{name}: {figures.operations} operations")
     print(f"  cold generate      {ms(m('cold')):>9}  vs dmcg {ms(dm):>9}  = {ratio(m('cold'), dm):>6}"
-          f"  ({per_op}; dmcg {m('dmcg') / ops * 1000 if dm and ops else 0:.1f}ms/op)")
-    print(f"  regen, 1 field     {ms(m('regen_edit')):>9}  = {ratio(m('regen_edit'), dm):>6} of dmcg")
-    print(f"  regen, unchanged   {ms(m('regen_same')):>9}  = {ratio(m('regen_same'), dm):>6} of dmcg")
-    print(f"  check, unchanged   {ms(m('check_same')):>9}  = {ratio(m('check_same'), dm):>6} of dmcg")
-    print(f"  import package     {ms(m('import')):>9}")
-    print(f"  create_app         {ms(m('app')):>9}")
+          f"  (goal <= {RATIO_GOALS['cold']}x: {verdict(ratio_of(figures, 'cold'), RATIO_GOALS['cold'])})")
+    print(f"  cold per operation {ours_op * 1000 if ours_op else 0:7.1f}ms  vs dmcg "
+          f"{dm_op * 1000 if dm_op else 0:7.1f}ms")
+    print(f"  regen, 1 field     {versus('regen_edit')}")
+    print(f"  regen, unchanged   {versus('regen_same')}")
+    print(f"  check, unchanged   {versus('check_same')}")
+    print(f"  import package     {ms(m('import')):>9}  (bytecode present; goal < {IMPORT_GOAL:.0f}s: "
+          f"{verdict(m('import'), IMPORT_GOAL)})")
+    print(f"  import, no bytecode{ms(m('import_source')):>9}  (compiled from source)")
+    print(f"  create_app         {ms(m('app')):>9}  (bytecode present; goal < {APP_GOAL}s: "
+          f"{verdict(m('app'), APP_GOAL)})")
     rss, dm_rss = m("cold_rss"), m("dmcg_rss")
-    print(f"  peak RSS           {rss or 0:8.0f}MB  vs dmcg {dm_rss or 0:6.0f}MB")
+    print(f"  peak RSS           {rss or 0:7.0f}MB  vs dmcg {dm_rss or 0:7.0f}MB"
+          f"  (goal < {RSS_GOAL_MB / 1024:.0f}GB at {SYNTHETIC_OPERATIONS:,} operations: "
+          f"{verdict(rss, RSS_GOAL_MB)})")
     if m("opc"):
         print(f"  openapi-python-client (client only) {ms(m('opc'))}: "
               f"{ratio(m('cold'), m('opc'))}")
@@ -235,10 +290,56 @@ def report(name: str, figures: Figures) -> None:
         print(f"  ! {note}")
 
 
+def summary(results: dict[str, Figures]) -> None:
+    """One row per contract, each figure marked against its goal; then cold time per operation."""
+    if not results:
+        return
+
+    def cell(value: float | None, goal: float, text: str) -> str:
+        return "n/a" if value is None else f"{text} {verdict(value, goal)}"
+
+    def ratio_cell(figures: Figures, key: str) -> str:
+        value = ratio_of(figures, key)
+        return cell(value, RATIO_GOALS[key], f"{value or 0:.2f}x")
+
+    header = ("contract", "ops", "cold ms/op", "cold/dmcg", "1-field", "unchanged", "check",
+              "import", "create_app", "peak RSS")
+    goals = ("", "", "flat", f"<= {RATIO_GOALS['cold']}x", f"<= {RATIO_GOALS['regen_edit']}x",
+             f"<= {RATIO_GOALS['regen_same']}x", f"<= {RATIO_GOALS['check_same']}x",
+             f"< {IMPORT_GOAL:.0f}s", f"< {APP_GOAL}s", f"< {RSS_GOAL_MB / 1024:.0f}GB")
+    rows = [header, goals]
+    for name, figures in results.items():
+        m = figures.median
+        op = per_operation(figures, "cold")
+        rows.append((
+            name, str(figures.operations), "n/a" if op is None else f"{op * 1000:.1f}",
+            ratio_cell(figures, "cold"), ratio_cell(figures, "regen_edit"),
+            ratio_cell(figures, "regen_same"), ratio_cell(figures, "check_same"),
+            cell(m("import"), IMPORT_GOAL, ms(m("import"))),
+            cell(m("app"), APP_GOAL, ms(m("app"))),
+            cell(m("cold_rss"), RSS_GOAL_MB, f"{m('cold_rss') or 0:.0f}MB")))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    print("\nsummary (medians; ratios to datamodel-codegen's cold run):")
+    for index, row in enumerate(rows):
+        print("  " + "  ".join(text.ljust(width) if i == 0 else text.rjust(width)
+                               for i, (text, width) in enumerate(zip(row, widths, strict=True))))
+        if index == 1:
+            print("  " + "  ".join("-" * width for width in widths))
+    # Flatness: the seeds are too small (fixed start-up dominates), so corpus-sized ones only.
+    sized = sorted(((figures.operations, name, op) for name, figures in results.items()
+                    if name not in SEEDS and (op := per_operation(figures, "cold"))))
+    if len(sized) > 1:
+        steps = ", ".join(f"{ops} ops {op * 1000:.1f}ms" for ops, _, op in sized)
+        print(f"  cold time per operation by size: {steps}; largest/smallest "
+              f"{sized[-1][2] / sized[0][2]:.2f}x")
+    print(f"  load average at the end {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5, help="runs per seed contract")
-    parser.add_argument("--corpus-runs", type=int, default=3, help="runs per corpus contract")
+    parser.add_argument("--corpus-runs", type=int, default=3,
+                        help=f"runs per corpus contract (and {SYNTHETIC})")
     parser.add_argument("--only", action="append", help="bench only these specs (by name)")
     args = parser.parse_args()
     # An installed wheel has bytecode (pip compiles it); an editable checkout under
@@ -254,18 +355,26 @@ def main() -> None:
         target = work / f"{name}.upstream.json"
         target.write_bytes(gzip.decompress(packed.read_bytes()))
         specs[name] = (target, None, args.corpus_runs)
+    if CORPUS.is_dir() and (not args.only or SYNTHETIC in args.only):
+        target = work / f"{SYNTHETIC}.upstream.json"
+        target.write_text(json.dumps(build_synthetic(corpus_sources(CORPUS),
+                                                     SYNTHETIC_OPERATIONS)))
+        specs[SYNTHETIC] = (target, None, args.corpus_runs)
     floor = statistics.median(run([sys.executable, "-c", "pass"], work).seconds
                               for _ in range(5))
     print(f"floor: python -c pass {ms(floor)}; {os.cpu_count()} cores; "
           f"load average {os.getloadavg()[0]:.1f}")
+    results: dict[str, Figures] = {}
     try:
         for name, (spec, overlay, runs) in specs.items():
             if args.only and name not in args.only:
                 continue
             spec_work = work / name
             spec_work.mkdir()
-            report(name, bench_spec(name, spec, overlay, spec_work, runs))
+            results[name] = bench_spec(name, spec, overlay, spec_work, runs)
+            report(name, results[name])
             sys.stdout.flush()
+        summary(results)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
