@@ -77,11 +77,15 @@ def copy_data(value: Any) -> Any:
 
 def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]:
     """Every spec object (operation, schema, reference...) with its path, skipping example data."""
+    # Only containers are stacked (a scalar holds no object): a large contract has several
+    # scalars per object, and a path tuple made for each of them was most of the walk.
     stack: list[tuple[tuple[Part, ...], Any, bool]] = [((), data, False)]
+    containers = (dict, list)
     while stack:
         path, node, names = stack.pop()
         if isinstance(node, list):
-            stack.extend((((*path, i), item, False) for i, item in reversed(list(enumerate(node)))))
+            stack.extend([((*path, i), node[i], False) for i in range(len(node) - 1, -1, -1)
+                          if isinstance(node[i], containers)])
             continue
         if not isinstance(node, dict):
             continue
@@ -89,6 +93,8 @@ def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]
             yield path, node
         children = []
         for key, value in node.items():
+            if not isinstance(value, containers):
+                continue
             if names:
                 children.append(((*path, key), value, False))
             elif key in _DATA_KEYS or key.startswith("x-"):
