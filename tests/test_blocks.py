@@ -316,3 +316,58 @@ def test_resplit_parses_only_the_edited_region(monkeypatch: pytest.MonkeyPatch) 
     assert [text.count("class ") for text in parsed] == [2, 3]
     assert found is not None and (found[0], found[1]) == blocks.split_spans(new)
     assert sum(origin is None for origin in found[2]) == 5
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_corpus_regeneration_after_edits_equals_a_cold_generation(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch
+                                                                   ) -> None:
+    """On a real contract, regenerating after edits (layout records: only the changed
+    definitions parsed, the rest taken from the previous modules) writes the bytes a cold run
+    of the edited contract writes."""
+    import json
+
+    from contractgen.api import generate
+
+    packed = CORPUS / "twilio-conversations-v1.openapi.json.gz"
+    if not packed.is_file():
+        pytest.skip("no corpus")
+    document = json.loads(gzip.decompress(packed.read_bytes()))
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(document))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "warm"))
+    generate(spec, tmp_path / "incremental")
+    schemas = document["components"]["schemas"]
+    name = sorted(schemas)[len(schemas) // 2]
+    first = sorted(schemas[name]["properties"])[0]
+    schemas[name]["properties"][first]["description"] = "Edited in the middle."
+    schemas[name]["properties"]["added_field"] = {"type": "integer", "minimum": 3}
+    last = sorted(schemas)[-1]
+    schemas[last]["description"] = "Edited at the end."
+    del document["paths"][sorted(document["paths"])[0]]
+    spec.write_text(json.dumps(document))
+    kept: list[int] = []
+    real = formatting._Layout._from_record
+
+    def counted(record: str, source: str, body: str) -> formatting._Layout | None:
+        layout = real(record, source, body)
+        kept.append(-1 if layout is None else sum(text is not None for text in layout.kept))
+        return layout
+
+    monkeypatch.setattr(formatting._Layout, "_from_record", staticmethod(counted))
+    generate(spec, tmp_path / "incremental")
+    monkeypatch.undo()
+    assert kept and min(kept) > 0, kept  # every changed module took blocks from its old self
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty"))
+    generate(spec, tmp_path / "cold")
+    files = sorted(p.name for p in (tmp_path / "cold").iterdir())
+    assert files == sorted(p.name for p in (tmp_path / "incremental").iterdir())
+    for file in files:
+        incremental, cold = ((tmp_path / where / file).read_bytes() for where in ("incremental",
+                                                                                    "cold"))
+        if file == ".contractgen-manifest.json":  # it also remembers the removed operation
+            incremental, cold = (json.loads(text)["files"] for text in (incremental, cold))
+        assert incremental == cold, file
+    layouts = list((tmp_path / "warm" / "contractgen").glob("layout-*/*/*"))
+    assert layouts, "no layout record was written"
