@@ -2,12 +2,25 @@
 
 `loader` locates JSON as it locates YAML: it reads the whole text again with PyYAML's composer
 and keeps a position for every node. That read is pure Python and costs about a second on a
-megabyte contract, paid by every run that reports a located warning. `locate` answers the same
+megabyte contract, paid by every run that reports a located warning. `locator` answers the same
 (line, column) for one pointer by walking only the objects on its way and skipping each sibling
 with json's own C scanner, counting lines and columns the way PyYAML's reader does. It answers
 None, and the caller falls back to the composer, wherever the two readings could differ: text
 YAML might refuse or count differently (tabs, byte order marks, characters its reader rejects),
 keys spelt with escapes or too long for a YAML simple key.
+
+The walk remembers what it read, so that many pointers cost about one scan of the text rather
+than one each. For every object it has started reading (by the offset of its `{`) it keeps the
+keys met so far, each with the offsets of the key and of its value (the first occurrence of a
+duplicated key), and where its reading stopped: right after a key it was asked for, whose value
+the next reading skips first, or at the closing `}`, or broken (at a key it is unsure of or
+anything odd: a key not met before that point is answered None without reading again). For every array (by its `[`) it keeps the
+offsets of the elements met so far and whether it reached the end. A later pointer through the
+same object or array answers from that table, or reads on from where the last one stopped; the
+answers are the ones a fresh walk from the root would give. Lines are counted alike: where "\n"
+is the only break PyYAML's reader counts (a "\r" only before it), `str.count` counts them from
+the nearest offset already answered; otherwise the list of every line's start is made once.
+Past `_QUICK_ANSWERS` questions the caller composes the tree all the same.
 """
 
 from __future__ import annotations
@@ -22,7 +35,32 @@ _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd
 _BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = re.compile(r"[ \n\r]*")
 _SIMPLE_KEY = 1000  # PyYAML drops a simple key longer than 1024 characters
-_QUICK_ANSWERS = 40
+_QUICK_ANSWERS = 400
+_DECODER = json.JSONDecoder  # the sibling skipper (a test counts its calls)
+
+
+class _Object:
+    """What the walk has read of one object."""
+
+    __slots__ = ("at", "broken", "closed", "members", "pending")
+
+    def __init__(self, at: int) -> None:
+        self.members: dict[str, tuple[int, int]] = {}  # key -> (key offset, value offset)
+        self.at = at  # where reading stopped
+        self.pending = False  # `at` is the value of the last key found: skip it first
+        self.closed = False  # `at` is the closing brace
+        self.broken = False  # reading on raised: every key not met yet is unsure
+
+
+class _Array:
+    """What the walk has read of one array."""
+
+    __slots__ = ("broken", "closed", "elements")
+
+    def __init__(self) -> None:
+        self.elements: list[int] = []  # offset of each element met so far
+        self.closed = False  # no element after the last one
+        self.broken = False  # reading on raised
 
 
 def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
@@ -31,14 +69,50 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
     the composer might read differently."""
     if "\t" in text or "\ufeff" in text or _NON_PRINTABLE.search(text):
         return None
-    decode = json.JSONDecoder().raw_decode
-    starts: list[int] = []  # offset where each line after the first starts
+    decode = _DECODER().raw_decode
+    # Line numbers: where "\n" is the only line break PyYAML counts ("\r" only in "\r\n"),
+    # counted in the gap between the offset asked and the nearest one already answered;
+    # otherwise from the offsets where each line after the first starts, found on first use.
+    counted: list[bool] = []  # decided on first use
+    answered = [0]  # offsets already answered, ascending, with their line and line start
+    lines = [0]
+    line_starts = [0]
+    starts: list[int] = []
+    objects: dict[int, _Object] = {}  # by the offset of the `{`
+    arrays: dict[int, _Array] = {}  # by the offset of the `[`
 
     def line_col(index: int) -> tuple[int, int]:
+        if not counted:
+            counted.append(not any(c in text for c in "\x85\u2028\u2029") and (
+                "\r" not in text or text.count("\r") == text.count("\r\n")))
+        if counted[0]:
+            return counted_line_col(index)
         if not starts:
             starts.extend(m.end() for m in _BREAK.finditer(text))
         line = bisect.bisect_right(starts, index)
         return line + 1, index - (starts[line - 1] if line else 0) + 1
+
+    def counted_line_col(index: int) -> tuple[int, int]:
+        at = bisect.bisect_right(answered, index)  # answered[at - 1] <= index < answered[at]
+        left = answered[at - 1]
+        start = -1
+        if at < len(answered) and answered[at] - index < index - left:
+            after = text.count("\n", index, answered[at])
+            line = lines[at] - after
+            if not after:
+                start = line_starts[at]
+        else:
+            before = text.count("\n", left, index)
+            line = lines[at - 1] + before
+            if not before:
+                start = line_starts[at - 1]
+        if start < 0:
+            found = text.rfind("\n", left, index)
+            start = found + 1 if found >= 0 else line_starts[at - 1]
+        answered.insert(at, index)
+        lines.insert(at, line)
+        line_starts.insert(at, start)
+        return line + 1, index - start + 1
 
     def space(index: int) -> int:
         end = _SPACE.match(text, index)
@@ -47,8 +121,8 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
     calls = [0]
 
     def locate(tokens: list[str]) -> tuple[int, int] | None:
-        # Each answer costs a scan of the siblings before it (milliseconds); for a document
-        # with many located problems, composing it once is cheaper.
+        # Answers are cheap once the text has been read, but each still costs a little; past
+        # a few hundred, composing the tree once is the better deal.
         calls[0] += 1
         if calls[0] > _QUICK_ANSWERS:
             return None
@@ -62,44 +136,92 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
         best = at
         for token in tokens:
             if text[at] == "{":
-                at = space(at + 1)
-                found = None
-                while text[at] != "}":
-                    start = at
-                    key, at = decode(text, at)
-                    if not isinstance(key, str):
-                        raise _Unsure
-                    if "\\" in text[start:at] or at - start > _SIMPLE_KEY:
-                        raise _Unsure
-                    at = space(at)
-                    if text[at] != ":":
-                        raise _Unsure
-                    at = space(at + 1)
-                    if key == token:
-                        found = start
-                        break
-                    at = space(decode(text, at)[1])
-                    if text[at] == ",":
-                        at = space(at + 1)
+                found = _member(at, token)
                 if found is None:
                     return best
-                best = found
+                best, at = found
             elif text[at] == "[":
                 if not token.isdigit():
                     return best
-                wanted = int(token)
-                at = space(at + 1)
-                if text[at] == "]":
+                element = _element(at, int(token))
+                if element is None:
                     return best
-                for _ in range(wanted):
-                    at = space(decode(text, at)[1])
-                    if text[at] != ",":
-                        return best
-                    at = space(at + 1)
-                best = at
+                best = at = element
             else:
                 return best
         return best
+
+    def _member(brace: int, token: str) -> tuple[int, int] | None:
+        """(key offset, value offset) of the first `token` key of the object at `brace`."""
+        memo = objects.get(brace)
+        if memo is None:
+            memo = objects[brace] = _Object(space(brace + 1))
+        found = memo.members.get(token)
+        if found is not None:
+            return found
+        if memo.broken:
+            raise _Unsure
+        if memo.closed:
+            return None
+        try:
+            at = memo.at
+            if memo.pending:
+                at = space(decode(text, at)[1])
+                if text[at] == ",":
+                    at = space(at + 1)
+                memo.pending = False
+            while text[at] != "}":
+                start = at
+                key, at = decode(text, at)
+                if not isinstance(key, str):
+                    raise _Unsure
+                if "\\" in text[start:at] or at - start > _SIMPLE_KEY:
+                    raise _Unsure
+                at = space(at)
+                if text[at] != ":":
+                    raise _Unsure
+                at = space(at + 1)
+                memo.members.setdefault(key, (start, at))
+                if key == token:
+                    memo.at, memo.pending = at, True
+                    return start, at
+                at = space(decode(text, at)[1])
+                if text[at] == ",":
+                    at = space(at + 1)
+        except (ValueError, IndexError, _Unsure):
+            memo.broken = True
+            raise
+        memo.at, memo.closed = at, True
+        return None
+
+    def _element(bracket: int, wanted: int) -> int | None:
+        """Offset of element `wanted` of the array at `bracket`."""
+        memo = arrays.get(bracket)
+        try:
+            if memo is None:
+                memo = arrays[bracket] = _Array()
+                first = space(bracket + 1)
+                if text[first] == "]":
+                    memo.closed = True
+                else:
+                    memo.elements.append(first)
+            if wanted < len(memo.elements):
+                return memo.elements[wanted]
+            if memo.broken:
+                raise _Unsure
+            if memo.closed:
+                return None
+            while len(memo.elements) <= wanted:
+                at = space(decode(text, memo.elements[-1])[1])
+                if text[at] != ",":
+                    memo.closed = True
+                    return None
+                memo.elements.append(space(at + 1))
+        except (ValueError, IndexError, _Unsure):
+            if memo is not None:
+                memo.broken = True
+            raise
+        return memo.elements[wanted]
 
     return locate
 
