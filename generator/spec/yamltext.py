@@ -1,0 +1,157 @@
+"""YAML text to plain data and positions, for `loader` (which imports it only for YAML).
+
+PyYAML's composer (the C one when libyaml is there) builds the node tree; `_Builder` turns it
+into JSON-compatible data, mapping keys as written and timestamps as strings, with the line and
+column of every node.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..problems import Level, Problem, SpecError
+from .loader import Pos
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SCALARS = yaml.constructor.SafeConstructor()
+_TAG = "tag:yaml.org,2002:"
+_CONSTRUCT = {
+    _TAG + "int": _SCALARS.construct_yaml_int,
+    _TAG + "float": _SCALARS.construct_yaml_float,
+    _TAG + "bool": _SCALARS.construct_yaml_bool,
+    _TAG + "null": _SCALARS.construct_yaml_null,
+}
+_YAML_HINTS = (
+    ("(a tab)", "indent with spaces; YAML does not allow tabs for indentation"),
+    ("'\\t'", "indent with spaces; YAML does not allow tabs for indentation"),
+    ("mapping values are not allowed", "quote the value if it contains ': ', or fix the indentation"),
+    ("could not find expected ':'", "a key needs ': ' after it; check the line above for an unclosed quote"),
+    ("did not find expected key", "check the indentation of this line against its siblings"),
+    ("expected <block end>", "check the indentation of this line against its siblings"),
+    ("found undefined alias", "define the anchor (&name) before using the alias (*name)"),
+    ("found unexpected end of stream", "a quote or bracket is not closed"),
+    ("expected a single document", "a spec is one YAML document; remove the '---' separator"),
+)
+
+
+def parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, path, text) from exc
+    except yaml.YAMLError as exc:  # unmarked: reader errors such as control characters
+        raise SpecError(
+            [Problem(Level.ERROR, f"YAML syntax error: {exc}", str(path), None, None, "")]
+        ) from exc
+    if root is None:
+        return None, Pos(1, 1)
+    data, children = _Builder(path).build(root)
+    return data, Pos(root.start_mark.line + 1, root.start_mark.column + 1, children)
+
+
+class _Builder:
+    """Turns a composed YAML node tree into plain data and a parallel tree of positions."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done: dict[int, tuple[Any, Any]] = {}
+        self.active: set[int] = set()
+
+    def build(self, node: yaml.Node) -> tuple[Any, Any]:
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node), None
+        key = id(node)
+        if key in self.done:  # an alias: the anchored node again
+            return self.done[key]
+        if key in self.active:
+            raise self.fail(node, "an alias refers to a node that contains it",
+                            "YAML anchors cannot be recursive in a spec; use $ref")
+        self.active.add(key)
+        result: tuple[Any, Any]
+        if isinstance(node, yaml.SequenceNode):
+            result = self.sequence(node)
+        elif isinstance(node, yaml.MappingNode):
+            result = self.mapping(node)
+        else:  # pragma: no cover - the composer makes only these three kinds
+            raise TypeError(node)
+        self.active.discard(key)
+        self.done[key] = result
+        return result
+
+    def sequence(self, node: yaml.SequenceNode) -> tuple[list[Any], list[Pos]]:
+        if node.tag != _TAG + "seq":
+            raise self.fail(node, f"unsupported YAML tag {node.tag}", "remove the tag")
+        items: list[Any] = []
+        positions: list[Pos] = []
+        for item in node.value:
+            value, children = self.build(item)
+            items.append(value)
+            positions.append(Pos(item.start_mark.line + 1, item.start_mark.column + 1, children))
+        return items, positions
+
+    def mapping(self, node: yaml.MappingNode) -> tuple[dict[str, Any], dict[str, Pos]]:
+        if node.tag != _TAG + "map":
+            raise self.fail(node, f"unsupported YAML tag {node.tag}", "remove the tag")
+        obj: dict[str, Any] = {}
+        positions: dict[str, Pos] = {}
+        merges: list[yaml.Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                merges.append(value_node)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fail(key_node, "a mapping key must be a plain value, not a "
+                                f"{'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'}")
+            key = key_node.value  # as written: `200:` is "200", `1.0:` is "1.0"
+            if key in obj:
+                first = positions[key].line
+                raise self.fail(key_node, f"duplicate key {key!r} (first at line {first})",
+                                "remove one of them; YAML would silently keep the last")
+            value, children = self.build(value_node)
+            obj[key] = value
+            start = key_node.start_mark
+            positions[key] = Pos(start.line + 1, start.column + 1, children)
+        # `<<: *base` merge keys: explicit keys win, whatever their order.
+        for merge in merges:
+            sources = merge.value if isinstance(merge, yaml.SequenceNode) else [merge]
+            for source in sources:
+                value, children = self.build(source)
+                if not isinstance(value, dict):
+                    raise self.fail(source, "a merge key (<<) takes a mapping or a list of mappings")
+                for key, item in value.items():
+                    if key not in obj:
+                        obj[key] = item
+                        positions[key] = children[key]
+        return obj, positions
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        tag = node.tag
+        if tag == _TAG + "str" or tag == _TAG + "timestamp":
+            return node.value
+        construct = _CONSTRUCT.get(tag)
+        if construct is None:
+            raise self.fail(node, f"unsupported YAML tag {tag}", "quote the value, or remove the tag")
+        return construct(node)
+
+    def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> SpecError:
+        mark = node.start_mark
+        return SpecError(
+            [Problem(Level.ERROR, message, str(self.path), mark.line + 1, mark.column + 1, "", hint)]
+        )
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, path: Path, text: str) -> SpecError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "invalid YAML"
+    message = f"YAML syntax error: {problem}"
+    if exc.context and exc.context_mark and exc.problem:
+        message += f" ({exc.context} at line {exc.context_mark.line + 1})"
+    lines = text.splitlines()
+    if mark and mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+        message += " (a tab)"  # libyaml does not name the character
+    hint = next((h for needle, h in _YAML_HINTS if needle in message), None)
+    line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
+    return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
