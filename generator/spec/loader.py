@@ -21,24 +21,12 @@ from typing import Any
 
 from ..problems import Level, Problem, SpecError
 from .jsonpos import locator
+from .positions import Pos
 from .tree import split_pointer
 
 # A UTF-16 surrogate escape is valid JSON but not YAML; swapping it for a same-length escape
 # keeps every column where it was, and only the positions are read from that parse.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-class Pos:
-    """Where one node was written (1-based), with the positions of its children."""
-
-    __slots__ = ("children", "col", "line")
-
-    def __init__(
-        self, line: int, col: int, children: dict[str, Pos] | list[Pos] | None = None
-    ) -> None:
-        self.line = line
-        self.col = col
-        self.children = children
 
 
 @dataclass(frozen=True)

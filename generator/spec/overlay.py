@@ -15,7 +15,8 @@ from typing import Any
 
 from ..problems import Level, Problem, sorted_problems
 from .jsonpath import JSONPathError, find
-from .loader import Document, Pos, document_from_data, load_document
+from .loader import Document, document_from_data, load_document
+from .positions import Pos
 from .tree import Part, copy_data, make_pointer
 
 _VERSION = re.compile(r"^1\.0\.\d+$")

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..problems import Level, Problem, SpecError
-from .loader import Pos
+from .positions import Pos
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SCALARS = yaml.constructor.SafeConstructor()
