@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 TypeKind = Literal["builtin", "model", "list", "tuple", "dict", "literal", "union", "any"]
@@ -25,12 +25,21 @@ class TypeRef:
     excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
     checks: tuple[Check, ...] = ()
 
+    # Both are called for nearly every type of a contract (thousands): most calls change
+    # nothing and return the value itself (it is immutable), the others build it directly
+    # (`dataclasses.replace` reads the fields' definitions on every call).
     def with_nullable(self, nullable: bool = True) -> TypeRef:
-        return replace(self, nullable=nullable)
+        if self.nullable == nullable:
+            return self
+        return TypeRef(self.kind, self.name, self.args, self.literals, self.constraints,
+                       self.discriminator, nullable, self.excluded, self.checks)
 
     def bare(self) -> TypeRef:
         """The same type without constraints and nullability (for parameters and unions)."""
-        return replace(self, constraints=(), nullable=False, excluded=None)
+        if not self.constraints and not self.nullable and self.excluded is None:
+            return self
+        return TypeRef(self.kind, self.name, self.args, self.literals, (), self.discriminator,
+                       False, None, self.checks)
 
     @property
     def is_nullable(self) -> bool:
