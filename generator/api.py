@@ -98,8 +98,9 @@ def _fewer_collections() -> Iterator[None]:
     splits, the model, black's trees in the formatting processes, which fork inside this), and at
     the default threshold (700 allocations) the collector walks the growing heap again and again:
     on the 1,000-operation synthetic contract splitting took 3.2 s with the defaults and 1.4 s
-    with 10,000 (the model and the render a tenth less each, black's formatting a sixth less), at
-    the same peak memory. Cyclic garbage is still collected, in fewer, larger passes.
+    with 10,000 (the model and the render up to a fifth less each; black itself gains little,
+    within the noise of repeated runs), at the same peak memory. Cyclic garbage is still
+    collected, in fewer, larger passes.
     """
     import gc
 
