@@ -115,6 +115,7 @@ def _fewer_collections() -> Iterator[None]:
 _YOUNG_THRESHOLD = 50_000
 
 
+@_fewer_collections()
 def render(
     spec: str | Path,
     *,
@@ -139,24 +140,6 @@ def render(
     `previous` (the files as they are now) lets unchanged modules skip formatting, and a run
     whose inputs did not change since it made `previous` skip everything (`emit.runs`).
     """
-    with _fewer_collections():
-        return _render(spec, overlay=overlay, parts=parts, root=root, validate_spec=validate_spec,
-                       previous=previous, extension_notes=extension_notes, lenient=lenient,
-                       templates=templates)
-
-
-def _render(
-    spec: str | Path,
-    *,
-    overlay: str | Path | None,
-    parts: Iterable[str],
-    root: Path | None,
-    validate_spec: bool,
-    previous: dict[str, str] | None,
-    extension_notes: Mapping[str, str] | None,
-    lenient: bool,
-    templates: str | Path | None,
-) -> tuple[dict[str, str], list[Problem]]:
     from .emit.runs import Run
 
     parts = tuple(parts)

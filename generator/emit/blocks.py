@@ -275,12 +275,24 @@ def separator(previous: Block, block: Block) -> int:
 
 def join(blocks: list[Block], formatted: list[str]) -> str:
     """The module: formatted blocks with the blank lines black puts between them."""
+    return join_spans(blocks, formatted)[0]
+
+
+def join_spans(blocks: list[Block], formatted: list[str]
+               ) -> tuple[str, list[tuple[int, int]]]:
+    """`join`, and where each block's formatted text stands in the module."""
     parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
     for index, text in enumerate(formatted):
         if index:
-            parts.append("\n" * separator(blocks[index - 1], blocks[index]))
+            gap = separator(blocks[index - 1], blocks[index])
+            parts.append("\n" * gap)
+            at += gap
         parts.append(text)
-    return "".join(parts)
+        spans.append((at, at + len(text)))
+        at += len(text)
+    return "".join(parts), spans
 
 
 def _first_line(node: ast.stmt) -> int:

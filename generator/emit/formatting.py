@@ -443,15 +443,7 @@ class _Layout:
         assert self.blocks is not None
         outputs = [kept if kept is not None else done[block.text]
                    for block, kept in zip(self.blocks, self.kept, strict=True)]
-        text = _blocks.join(self.blocks, outputs)
-        spans = []
-        at = 0
-        for index, output in enumerate(outputs):
-            if index:
-                at += _blocks.separator(self.blocks[index - 1], self.blocks[index])
-            spans.append((at, at + len(output)))
-            at += len(output)
-        return text, spans
+        return _blocks.join_spans(self.blocks, outputs)
 
     def record(self, source: str, spans: list[tuple[int, int]]) -> str:
         """The cache record of this layout of `source` (see the class docstring)."""

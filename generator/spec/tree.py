@@ -77,8 +77,8 @@ def copy_data(value: Any) -> Any:
 
 def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]:
     """Every spec object (operation, schema, reference...) with its path, skipping example data."""
-    # Only containers are stacked (a scalar holds no object): a large contract has several
-    # scalars per object, and a path tuple made for each of them was most of the walk.
+    # Only containers are stacked (a scalar holds no object, and a path tuple was made for each
+    # one): a large contract has several scalars per object.
     stack: list[tuple[tuple[Part, ...], Any, bool]] = [((), data, False)]
     containers = (dict, list)
     while stack:
