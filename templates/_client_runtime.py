@@ -101,6 +101,27 @@ def _styled(
     return {name: separator.join(_text(item) for item in items)}
 
 
+def _queries(
+    values: dict[str, Any], styles: Mapping[str, tuple[str, str, bool]] | None = None
+) -> dict[str, Any]:
+    """Query parameters (or form fields) by wire name: each value set, as text; those in
+    `styles` (style, shape, exploded) in a style httpx does not write itself."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if styles and name in styles:
+            out.update(_styled(name, value, *styles[name]))
+        else:
+            out[name] = _query(value)
+    return out
+
+
+def _texts(values: dict[str, Any]) -> dict[str, str]:
+    """Headers by wire name: each value set, as text."""
+    return {name: _text(value) for name, value in values.items() if value is not None}
+
+
 def _authorize(request: _Request, auth: Mapping[str, tuple[Scheme, Any]]) -> _Request:
     """`request` with the credentials of the first of its requirements `auth` can satisfy."""
     chosen = next(

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from gen_support import Generated, serve
+from gen_support import Generated, openapi, serve
 
 TOKEN = "tok-123"
 RELEASE_SLOW = threading.Event()
@@ -240,3 +240,41 @@ def test_servers_are_listed_with_variables_at_their_defaults() -> None:
     files, _ = render(OTARI_SPEC, validate_spec=False)
     # Otari's one server is "{sandbox_url}" with the default http://localhost:8080.
     assert 'SERVERS: tuple[str, ...] = ("http://localhost:8080",)' in files["client.py"]
+
+
+def test_declared_errors_register_from_their_class_statement(generate: Any) -> None:
+    """Each declared error names its operation and status where it is defined: ERRORS, the
+    status floors of ranges and `default`, and what a client parses each body as follow."""
+    problem = {"type": "object", "properties": {"code": {"type": "string"}}}
+    responses = {
+        "200": {"description": "ok"},
+        "404": {"description": "gone", "content": {"application/json": {"schema": problem}}},
+        "4XX": {"description": "any client error",
+                "content": {"application/json": {"schema": {}}}},
+        "409": {"description": "plain text", "content": {"text/plain": {
+            "schema": {"type": "string"}}}},
+        "410": {"description": "empty"},
+        "default": {"description": "other", "content": {"application/octet-stream": {}}},
+    }
+    pkg = generate(openapi({"/things": {"get": {"operationId": "getThings",
+                                                 "responses": responses}}}))
+    errors = pkg.errors
+    registered = {key: (cls.__name__, cls.status_code, cls.body_type)
+                  for key, cls in errors.ERRORS.items()}
+    assert registered == {
+        ("getThings", "404"): ("GetThingsNotFound", 404, pkg.models.GetThingsNotFoundBody),
+        ("getThings", "4XX"): ("GetThingsClientError", 400, Any),  # `{}`: any JSON value
+        ("getThings", "409"): ("GetThingsConflict", 409, None),  # not JSON: the bytes as sent
+        ("getThings", "410"): ("GetThingsGone", 410, None),
+        ("getThings", "default"): ("GetThingsDefault", 500, None),
+    }
+    assert errors.error_class("getThings", 404) is errors.GetThingsNotFound
+    assert errors.error_class("getThings", 422) is errors.GetThingsClientError
+    assert errors.error_class("getThings", 503) is errors.GetThingsDefault
+    assert errors.GetThingsNotFound.operation_id == "getThings"
+
+    class Handled(errors.GetThingsNotFound):  # a subclass is the same declared error
+        pass
+
+    assert (Handled.status_code, Handled.body_type) == (404, errors.GetThingsNotFound.body_type)
+    assert errors.ERRORS[("getThings", "404")] is errors.GetThingsNotFound

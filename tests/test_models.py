@@ -382,6 +382,26 @@ def test_defaults_apply_on_parse(m31: Any) -> None:
     assert m31.Defaults().tags is not m31.Defaults().tags  # a fresh list each time
 
 
+def test_unset_optional_fields_are_omitted_as_each_class_derives(m31: Any) -> None:
+    # Which optional fields stay out while unset is read off each class's fields at import:
+    # those defaulting to None, a declared `default: null` included; not a declared default.
+    assert m31.Defaults.contractgen_omit_unset == {"nullable_default"}
+    assert _json(m31.Defaults()) == {"version": "latest", "retries": 3, "ratio": 1.0,
+                                     "colour": "green", "tags": []}
+    assert _json(m31.Defaults(nullable_default=None)) == {
+        "version": "latest", "retries": 3, "ratio": 1.0, "colour": "green", "tags": [],
+        "nullable_default": None}
+    assert m31.Optionality.contractgen_omit_unset == {"opt", "opt_ref", "opt_nullable",
+                                                      "anything"}
+
+    class Extended(m31.Optionality):  # a hand-written subclass derives its own set
+        extra_opt: str | None = None
+
+    assert Extended.contractgen_omit_unset == m31.Optionality.contractgen_omit_unset | {
+        "extra_opt"}
+    assert _json(Extended(req="r", req_nullable=1)) == {"req": "r", "req_nullable": 1}
+
+
 # -- names, docs, recursion, composition --------------------------------------------------------
 
 

@@ -39,14 +39,14 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.module("dataclasses")
     params = [p for op in ops for p in op.query_params]
     fields = [f for op in ops if op.body and op.body.is_form for f in op.body.form_fields]
-    if any(p.parsed for p in params):
-        imports.name(RUNTIME, "_styled")
-    if any(not p.parsed for p in params) or any(not (f.is_file or f.is_file_list) for f in fields):
-        imports.name(RUNTIME, "_query")
-    if params or fields:
-        imports.name("typing", "Any")
-    if any(op.header_params for op in ops):
-        imports.name(RUNTIME, "_text")
+    if params or any(not (f.is_file or f.is_file_list) for f in fields):
+        imports.name(RUNTIME, "_queries")
+    forms = [op.body for op in ops if op.body and op.body.is_form]
+    if any(body.kind == "multipart" or all(f.is_file or f.is_file_list for f in body.form_fields)
+           for body in forms):
+        imports.name("typing", "Any")  # `_files: list[tuple[str, Any]]`, `_data: dict[str, Any]`
+    if any(op.header_params or op.negotiates or op.streams_events for op in ops):
+        imports.name(RUNTIME, "_texts")
     if any(op.cookie_params for op in ops):
         imports.name(RUNTIME, "_cookie")
     if any(op.path_params for op in ops):

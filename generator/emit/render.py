@@ -259,7 +259,7 @@ def _errors_context(api: Api) -> dict[str, Any]:
     imports = ImportSet()
     imports.name("__future__", "annotations")
     imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar")
+    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "get_args", "get_origin")
     uses_models = False
     for error in errors:
         if error.response.type is not None:

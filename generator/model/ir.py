@@ -58,10 +58,6 @@ class FieldDef:
         return (not self.required and not self.type.is_nullable and not self.has_default
                 and not self.type.is_any)
 
-    @property
-    def omit_when_unset(self) -> bool:
-        return not self.required and self.default is None and self.default_factory is None
-
 
 @dataclass(frozen=True)
 class ModelDef:
@@ -84,10 +80,6 @@ class ModelDef:
     @property
     def non_nullable(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields if f.rejects_null)
-
-    @property
-    def omit_unset(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fields if f.omit_when_unset)
 
 
 @dataclass(frozen=True)
