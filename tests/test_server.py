@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from gen_support import FEATURES, Generated, serve
+from gen_support import FEATURES, Generated, openapi, serve
 
 SECRET = "s3cret"
 
@@ -329,3 +329,36 @@ def test_otari_invalid_requests_answer_422_error(
     response = httpx.post(url, content=b"{", headers={"Content-Type": "application/json"})
     assert response.status_code == 422
     assert httpx.post(real_servers["otari"] + "/sessions").status_code == 501
+
+
+def test_an_error_status_with_its_own_body_shape_keeps_it(generate: Any) -> None:
+    """Statuses answered with the operation's fallback shape are written once (`"*"`); one
+    with its own shape keeps its entry, and the server answers each in the declared shape."""
+    problem = {"type": "object", "properties": {"detail": {"type": "array",
+                                                            "items": {"type": "object"}}}}
+    error = {"type": "object", "required": ["code", "message"],
+             "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}
+    body = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    pkg = generate(openapi({"/things": {"put": {
+        "operationId": "putThing",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": {
+            "200": {"description": "ok"},
+            "404": {"description": "gone", "content": {"application/json": {"schema": error}}},
+            "422": {"description": "invalid",
+                    "content": {"application/json": {"schema": problem}}},
+            "default": {"description": "other",
+                        "content": {"application/json": {"schema": error}}},
+        },
+    }}}))
+    source = (pkg.dir / "server.py").read_text(encoding="utf-8")
+    entry = re.search(r'"putThing": \{(.*?)\}', source)
+    assert entry is not None and '"404"' not in entry.group(1), source  # the same as "*"
+    assert '"422"' in entry.group(1) and '"*"' in entry.group(1)
+    with serve(pkg.server.create_app(pkg.server.ServiceBase())) as base_url:
+        invalid = httpx.put(f"{base_url}/things", json={"name": 3})
+        assert invalid.status_code == 422
+        assert isinstance(invalid.json()["detail"], list)
+        missing = httpx.put(f"{base_url}/things", json={"name": "n"})  # not implemented
+        assert missing.status_code == 501
+        assert missing.json()["code"] == "NOT_IMPLEMENTED" and "message" in missing.json()

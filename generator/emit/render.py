@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import keyword
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -327,15 +328,26 @@ def _success_media(op: Operation) -> str | None:
 
 
 def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
+    """The error body builders (name, expression), and each operation's (status, builder name).
+
+    A status whose builder is the operation's `"*"` one is left out: `error_body` falls back to
+    `"*"` for a status it does not find."""
     names: dict[str, str] = {}
     per_op: dict[str, list[tuple[str, str]]] = {}
     for op in api.operations:
-        entries = per_op.setdefault(op.id, [])
-        for status, expression in op.error_bodies:
+        for _, expression in op.error_bodies:
             if expression not in names:
                 names[expression] = f"_error_body_{len(names)}"
-            entries.append((status, names[expression]))
+        fallback = dict(op.error_bodies).get("*")
+        per_op[op.id] = [(status, names[expression]) for status, expression in op.error_bodies
+                         if status == "*" or expression != fallback]
     return [(name, expr) for expr, name in names.items()], per_op
+
+
+def _shared_requirements(api: Api) -> list[Any]:
+    """The security requirements more than one operation has, most used first."""
+    counts = Counter(op.requirements for op in api.operations if op.secured)
+    return [found for found, count in counts.most_common() if count > 1]
 
 
 def _server_context(api: Api) -> dict[str, Any]:
@@ -415,6 +427,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         "forms": forms,
         "error_builders": builders,
         "op_error_builders": per_op,
+        # Requirements that several operations share are written once, as _REQUIRES_<n>.
+        "shared_requirements": _shared_requirements(api),
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
