@@ -246,14 +246,6 @@ class ErrorClass:
     def status_code(self) -> int | None:
         return self.response.status_code
 
-    @property
-    def status_floor(self) -> int:
-        """The code used when raising a range (`4XX`) or `default` error without one."""
-        status = self.response.status
-        if status.isdigit():
-            return int(status)
-        return int(status[0]) * 100 if status[0].isdigit() else 500
-
 
 @dataclass(frozen=True)
 class Operation:
