@@ -344,10 +344,12 @@ def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tup
     return [(name, expr) for expr, name in names.items()], per_op
 
 
-def _shared_requirements(api: Api) -> list[Any]:
-    """The security requirements more than one operation has, most used first."""
+def _shared_requirements(api: Api) -> dict[Any, str]:
+    """The security requirements more than one operation has, most used first, and the name
+    each is written once under (`_REQUIRES_<n>`)."""
     counts = Counter(op.requirements for op in api.operations if op.secured)
-    return [found for found, count in counts.most_common() if count > 1]
+    shared = [found for found, count in counts.most_common() if count > 1]
+    return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
 
 
 def _server_context(api: Api) -> dict[str, Any]:
