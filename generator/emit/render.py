@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme
+from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import hooks, media, source
+from . import blackstyle, hooks, media, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
@@ -128,27 +129,25 @@ def _environment(overrides: str | None = None) -> Any:
         autoescape=False,
         bytecode_cache=_bytecode_cache(),
     )
-    env.filters["pyrepr"] = repr
-    env.filters["all_list"] = lambda names: repr(sorted(names, key=all_key))
-    env.filters["docstring"] = _docstring
+    env.filters["pyrepr"] = literal
+    env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
+    env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(
         ("# " + line).rstrip() for line in str(text).splitlines()
     )
     env.filters["py"] = source.type_source
     env.filters["enum_bases"] = lambda enum: ", ".join(source.ENUM_BASES[enum.value_type])
+    env.filters["class_line"] = blackstyle.class_line
+    env.filters["enum_class_line"] = lambda enum: blackstyle.class_line(
+        enum.name, source.ENUM_BASES[enum.value_type])
     env.filters["field_annotation"] = source.field_annotation
     env.filters["field_value"] = source.field_value
+    env.filters["field_statement"] = source.field_statement
+    env.filters["class_constant"] = lambda items, name, annotation, function: (
+        source.class_constant(name, annotation, function, list(items)))
     env.filters["operation_doc"] = operation_doc
-    env.filters["firstline"] = lambda text: _docstring(str(text).strip().splitlines()[0])
+    env.filters["firstline"] = lambda text: blackstyle.docstring(str(text).strip().splitlines()[0])
     return env
-
-
-def _docstring(text: Any, indent: int = 4) -> str:
-    body = str(text).strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    pad = " " * indent
-    lines = body.splitlines()
-    joined = "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
-    return joined + " " if joined.endswith('"') else joined  # a quote would end the docstring
 
 
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:

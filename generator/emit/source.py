@@ -18,7 +18,9 @@ from ..model.ir import (
     Representation,
     Response,
 )
+from ..model.literal import literal
 from ..model.typeref import TypeRef
+from . import blackstyle
 
 # An enum's base classes by its values' type (the last one is what `enum` exports).
 ENUM_BASES: dict[str, tuple[str, ...]] = {"str": ("StrEnum",), "int": ("IntEnum",),
@@ -39,17 +41,17 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
     elif ref.kind == "dict":
         text = f"dict[str, {type_source(ref.args[0], prefix)}]"
     elif ref.kind == "literal":
-        text = "Literal[" + ", ".join(repr(v) for v in ref.literals) + "]"
+        text = "Literal[" + ", ".join(literal(v) for v in ref.literals) + "]"
     else:  # a union
         members = (type_source(a.with_nullable(False), prefix) for a in ref.args)
         text = " | ".join(dict.fromkeys(members))
     kwargs = list(ref.constraints)
     if ref.discriminator:
-        kwargs.append(("discriminator", repr(ref.discriminator)))
+        kwargs.append(("discriminator", literal(ref.discriminator)))
     metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
     if ref.excluded is not None:
         types, values = ref.excluded
-        metadata.append(f"AfterValidator({prefix}Excluding({types!r}, {values!r}))")
+        metadata.append(f"AfterValidator({prefix}Excluding({literal(types)}, {literal(values)}))")
     metadata.extend(f"AfterValidator({prefix}check_{check})" for check in ref.checks)
     if metadata:
         text = f"Annotated[{text}, {', '.join(metadata)}]"
@@ -111,6 +113,11 @@ def quoted_fields(classes: Sequence[ModelDef], aliases: Iterable[str]) -> dict[s
 
 def field_value(field: FieldDef) -> str | None:
     """The right-hand side of a model field: `Field(...)`, a bare default, or None for neither."""
+    value = _field_value(field)
+    return None if value is None else blackstyle.flat(value)
+
+
+def _field_value(field: FieldDef) -> blackstyle.Expr | None:
     default = field.default if field.default is not None else "None"
     kwargs: list[str] = []
     if field.required:
@@ -120,14 +127,28 @@ def field_value(field: FieldDef) -> str | None:
     else:
         kwargs.append(f"default={default}")
     if field.has_alias:
-        kwargs.append(f"alias={field.wire!r}")
+        kwargs.append(f"alias={literal(field.wire)}")
     if field.description:
-        kwargs.append(f"description={field.description!r}")
+        kwargs.append(f"description={literal(field.description)}")
     if not kwargs:
         return None
     if not uses_field_call(field):
         return default
-    return f"Field({', '.join(kwargs)})"
+    return blackstyle.call("Field(", kwargs)
+
+
+def field_statement(field: FieldDef, annotation: str) -> str:
+    """A model field's line(s) in its class body: `name: annotation = Field(...)`."""
+    value = _field_value(field)
+    if value is None:
+        return f"    {field.name}: {annotation}"
+    return blackstyle.statement("    ", f"{field.name}: {annotation} = ", value)
+
+
+def class_constant(name: str, annotation: str, function: str, items: Sequence[str]) -> str:
+    """`name: annotation = function([items...])` in a class body (`frozenset([...])`)."""
+    listed = blackstyle.call("[", [literal(item) for item in items], "]")
+    return blackstyle.statement("    ", f"{name}: {annotation} = ", blackstyle.call(f"{function}(", [listed]))
 
 
 def uses_field_call(field: FieldDef) -> bool:
@@ -151,11 +172,11 @@ def param_default(param: Parameter) -> str | None:
 def param_marker_arguments(param: Parameter) -> str:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.parsed:
-        exploded = f", keys={param.keys!r}, others={param.others!r}" if param.exploded else ""
-        return (f"query_parameter({param.wire!r}, {param.style!r}, {param.shape!r}, "
+        exploded = f", keys={literal(param.keys)}, others={literal(param.others)}" if param.exploded else ""
+        return (f"query_parameter({literal(param.wire)}, {literal(param.style)}, {literal(param.shape)}, "
                 f"{type_source(param.effective_type, 'models.')}, {param_default(param)}"
                 f"{exploded})")
-    kwargs = [f"alias={param.wire!r}"] if param.name != param.wire or param.location == "header" else []
+    kwargs = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
     kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
     return ", ".join(kwargs)
 
@@ -227,7 +248,7 @@ def headers_sources() -> Callable[[Operation], str]:
         lines = []
         for header in sorted(op.response_headers, key=lambda h: not h.required):
             kind = type_source(header.type, "models.")
-            wire = "{" + f'"wire": {header.wire!r}' + "}"
+            wire = "{" + f'"wire": {literal(header.wire)}' + "}"
             if header.required:
                 lines.append(f"    {header.name}: {kind} = dataclasses.field(metadata={wire})")
             else:
@@ -323,7 +344,7 @@ def route_signature(op: Operation) -> str:
     elif op.body is not None and op.body.is_form:
         for field in op.body.form_fields:
             marker = "File" if field.is_file or field.is_file_list else "Form"
-            alias = f"alias={field.wire!r}" if field.name != field.wire else ""
+            alias = f"alias={literal(field.wire)}" if field.name != field.wire else ""
             kind = form_field_type(field)
             if field.required:
                 required.append(f"{field.name}: Annotated[{kind}, {marker}({alias})]")
@@ -361,7 +382,7 @@ def accept_overloads(op: Operation) -> list[tuple[str, str]]:
     for media in op.media_types:
         kinds = [r for s in op.success for r in s.representations if r.media_type == media]
         result = " | ".join(dict.fromkeys(m for r in kinds for m in _representation_source(r, "bytes")))
-        overloads.append((_join(positional, _client_keyword_part(op, f"Literal[{media!r}]")), result))
+        overloads.append((_join(positional, _client_keyword_part(op, f"Literal[{literal(media)}]")), result))
     overloads.append((_join(positional, _client_keyword_part(op, "None = None")),
                       result_annotation(op)))
     return overloads
@@ -379,7 +400,7 @@ def _client_keyword_part(op: Operation, accept: str | None = None) -> list[str]:
             else:
                 parts.append(f"{field.name}: {kind} | None = None")
     if op.negotiates:
-        choices = ", ".join(repr(m) for m in op.media_types)
+        choices = ", ".join(literal(m) for m in op.media_types)
         parts.append(f"{accept_name(op)}: {accept or f'Literal[{choices}] | None = None'}")
     return parts
 
@@ -396,7 +417,7 @@ def accept_name(op: Operation) -> str:
 
 def accept_header(op: Operation) -> str:
     """The source of the client's `Accept` value: the chosen media type, else all declared."""
-    every = repr("text/event-stream" if op.streams_events else ", ".join(op.media_types))
+    every = literal("text/event-stream" if op.streams_events else ", ".join(op.media_types))
     return f"{accept_name(op)} or {every}" if op.negotiates else every
 
 
@@ -412,8 +433,8 @@ def method_signature(op: Operation) -> str:
 
 def client_path(op: Operation) -> str:
     if not op.path_params:
-        return repr(op.path)
+        return literal(op.path)
     path = op.path.replace("{", "{{").replace("}", "}}")
     for param in op.path_params:
         path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
-    return "f" + repr(path)
+    return "f" + literal(path)

@@ -10,6 +10,7 @@ from typing import Any
 from .allof import is_number
 from .ir import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .keywords import unchecked_format
+from .literal import literal
 from .schema_facts import described, py_literal
 from .typeref import ANY, TypeRef
 
@@ -33,18 +34,18 @@ class DefaultWriter:
         definition = self.definitions.get(type_ref.name) if type_ref.kind == "model" else None
         if isinstance(definition, EnumDef):
             for member_name, source in definition.members:
-                if source == repr(value) or (is_number(value) and source == repr(float(value))):
+                if source == literal(value) or (is_number(value) and source == repr(float(value))):
                     return f"{prefix}{definition.name}.{member_name}", False
         if isinstance(definition, AliasDef):
             return self.source(value, definition.type, prefix)
         if isinstance(definition, ModelDef) and isinstance(value, dict):
-            return f"{prefix}{definition.name}.model_validate({value!r})", True
+            return f"{prefix}{definition.name}.model_validate({literal(value)})", True
         if type_ref.kind == "list" and isinstance(value, list):
             item = type_ref.args[0] if type_ref.args else ANY
             return "[" + ", ".join(self.source(v, item, prefix)[0] for v in value) + "]", True
         if type_ref.kind == "dict" and isinstance(value, dict):
             item = type_ref.args[0] if type_ref.args else ANY
-            entries = (f"{k!r}: {self.source(v, item, prefix)[0]}" for k, v in value.items())
+            entries = (f"{literal(k)}: {self.source(v, item, prefix)[0]}" for k, v in value.items())
             return "{" + ", ".join(entries) + "}", True
         if type_ref.kind == "builtin" and type_ref.name == "float" and isinstance(value, int):
             return repr(float(value)), False
@@ -56,7 +57,7 @@ class DefaultWriter:
             definition = self.definitions.get(arg.name) if arg.kind == "model" else None
             target = definition.type if isinstance(definition, AliasDef) else arg
             if isinstance(definition, EnumDef):
-                if any(source == repr(value) for _, source in definition.members):
+                if any(source == literal(value) for _, source in definition.members):
                     return arg
             elif target.kind == "literal":
                 if value in target.literals:

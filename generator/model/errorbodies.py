@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .literal import literal
+
 _MESSAGE = ("message", "msg", "title", "reason", "description", "error_description")
 _CODE = ("code", "error_code", "errorcode", "type", "kind")
 _STATUS = ("status", "status_code", "statuscode", "http_status")
@@ -23,7 +25,7 @@ def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: 
     if depth > 4:
         return "message"
     if "const" in schema:
-        return repr(schema["const"])
+        return literal(schema["const"])
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         return _enum_choice(enum)
@@ -41,14 +43,14 @@ def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: 
             "detail", "details", "error", "errors")
         if name not in required and not interesting:
             continue
-        entries.append(f"{name!r}: {_property(key, deref(prop), deref, depth)}")
+        entries.append(f"{literal(name)}: {_property(key, deref(prop), deref, depth)}")
     return "{" + ", ".join(entries) + "}"
 
 
 def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]],
               depth: int) -> str:
     if "const" in schema:
-        return repr(schema["const"])
+        return literal(schema["const"])
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         return _enum_choice(enum)
@@ -88,10 +90,10 @@ def _scalar(schema: dict[str, Any], text: str) -> str:
 
 def _enum_choice(values: list[Any]) -> str:
     if len(values) == 1:
-        return repr(values[0])
+        return literal(values[0])
     if all(isinstance(v, str) for v in values):
         fallback = next((c for c in _FALLBACK_CODES if c in values), values[0])
-        return f"(code if code in {tuple(values)!r} else {fallback!r})"
+        return f"(code if code in {literal(tuple(values))} else {literal(fallback)})"
     if all(isinstance(v, bool) for v in values):
         return "False"
-    return repr(values[0])
+    return literal(values[0])

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef
+from .literal import literal
 from .naming import PythonIdentifier, enum_member
 from .typeref import TypeRef
 
@@ -38,7 +39,7 @@ def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
 
 def py_literal(value: Any) -> str:
     """Python source for a JSON value."""
-    return repr(value)
+    return literal(value)
 
 
 
@@ -93,7 +94,7 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
         while member in used:
             member += "_"
         used.add(member)
-        members.append((member, repr(value)))
+        members.append((member, literal(value)))
     return EnumDef(name, described(schema), value_type, tuple(members))
 
 
@@ -175,7 +176,7 @@ def string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     out = list(bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        out.append(("pattern", repr(pattern)))
+        out.append(("pattern", literal(pattern)))
     return tuple(out)
 
 
@@ -197,7 +198,7 @@ def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
                        ("multiple_of", schema.get("multipleOf"))):
         if isinstance(value, int | float) and not isinstance(value, bool):
-            out.append((key, repr(value)))
+            out.append((key, literal(value)))
     return tuple(out)
 
 
@@ -232,7 +233,7 @@ def bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, 
     for key, name in pairs:
         value = schema.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
-            out.append((name, repr(value)))
+            out.append((name, literal(value)))
     return tuple(out)
 
 
