@@ -13,7 +13,7 @@ from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecuritySche
 from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import blackstyle, hooks, media, source
+from . import blackstyle, client_source, hooks, media, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
@@ -130,6 +130,7 @@ def _environment(overrides: str | None = None) -> Any:
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["pyrepr"] = literal
+    env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(
@@ -439,6 +440,9 @@ def _server_context(api: Api) -> dict[str, Any]:
         "route_path": source.route_path,
         "route_signature": source.route_signature,
         "call_arguments": source.call_arguments,
+        "call_argument_list": source.call_argument_list,
+        "route_def": source.route_def,
+        "service_def": source.service_def,
         "challenge": _challenge,
         "headers_source": source.headers_sources(),
         "error_media": _error_media,
@@ -474,6 +478,9 @@ def _client_context(api: Api) -> dict[str, Any]:
                           for s in api.security_schemes),
         "client_signature": source.client_signature,
         "method_signature": source.method_signature,
+        "client_params": source.client_params,
+        "method_params": source.method_params,
+        **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
     }

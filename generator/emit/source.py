@@ -169,16 +169,16 @@ def param_default(param: Parameter) -> str | None:
     return param.default if param.default is not None else "None"
 
 
-def param_marker_arguments(param: Parameter) -> str:
+def param_marker_arguments(param: Parameter) -> list[str]:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.parsed:
         exploded = f", keys={literal(param.keys)}, others={literal(param.others)}" if param.exploded else ""
-        return (f"query_parameter({literal(param.wire)}, {literal(param.style)}, {literal(param.shape)}, "
+        return [f"query_parameter({literal(param.wire)}, {literal(param.style)}, {literal(param.shape)}, "
                 f"{type_source(param.effective_type, 'models.')}, {param_default(param)}"
-                f"{exploded})")
+                f"{exploded})"]
     kwargs = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
     kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
-    return ", ".join(kwargs)
+    return kwargs
 
 
 def response_source(response: Response, binary: str = "bytes") -> str:
@@ -314,9 +314,11 @@ def _positional_part(op: Operation, body: bool = True) -> list[str]:
 
 
 def _join(positional: list[str], keyword: list[str]) -> str:
-    if keyword:
-        return ", ".join([*positional, "*", *keyword])
-    return ", ".join(positional)
+    return ", ".join(_listed(positional, keyword))
+
+
+def _listed(positional: list[str], keyword: list[str]) -> list[str]:
+    return [*positional, "*", *keyword] if keyword else positional
 
 
 def server_signature(op: Operation) -> str:
@@ -331,44 +333,73 @@ def route_path(op: Operation) -> str:
 
 
 def route_signature(op: Operation) -> str:
-    required: list[str] = []
-    optional: list[str] = []
+    return ", ".join(blackstyle.flat(param) for param in _route_params(op))
+
+
+def route_def(op: Operation) -> str:
+    """The route function's `async def` line(s), inside `_add_routes`."""
+    return blackstyle.define("    ", f"async def {op.method_name}(", _route_params(op),
+                             ") -> Response:")
+
+
+def service_def(op: Operation) -> str:
+    """The service method's `async def` line(s), in `ServiceBase`."""
+    params = ["self", *_positional_part(op)]
+    keywords = _keyword_part(op)
+    return blackstyle.define("    ", f"async def {op.method_name}(",
+                             [*params, "*", *keywords] if keywords else params,
+                             f") -> {server_result(op)}:")
+
+
+def _annotated(name: str, kind: str, marker: str, arguments: Sequence[str],
+               default: str | None = None) -> blackstyle.Expr:
+    """`name: Annotated[kind, marker(arguments)]`, then ` = default` when there is one."""
+    closer = "]" if default is None else f"] = {default}"
+    return blackstyle.Group(f"{name}: Annotated[",
+                            (kind, blackstyle.call(f"{marker}(", arguments)), closer)
+
+
+def _route_params(op: Operation) -> list[blackstyle.Expr]:
+    required: list[blackstyle.Expr] = []
+    optional: list[blackstyle.Expr] = []
     for param in op.path_params:
-        kwargs = ", ".join(f"{k}={v}" for k, v in param.type.constraints)
-        required.append(f"{param.name}: Annotated[{param_annotation(param)}, Path({kwargs})]")
+        kwargs = [f"{k}={v}" for k, v in param.type.constraints]
+        required.append(_annotated(param.name, param_annotation(param), "Path", kwargs))
     if op.body is not None and op.body.kind == "json":
         if op.body.required:
-            required.append(f"body: Annotated[{body_annotation(op)}, Body()]")
+            required.append(_annotated("body", body_annotation(op), "Body", []))
         else:
-            optional.append(f"body: Annotated[{body_annotation(op)}, Body()] = None")
+            optional.append(_annotated("body", body_annotation(op), "Body", [], "None"))
     elif op.body is not None and op.body.is_form:
         for field in op.body.form_fields:
             marker = "File" if field.is_file or field.is_file_list else "Form"
-            alias = f"alias={literal(field.wire)}" if field.name != field.wire else ""
+            alias = [f"alias={literal(field.wire)}"] if field.name != field.wire else []
             kind = form_field_type(field)
             if field.required:
-                required.append(f"{field.name}: Annotated[{kind}, {marker}({alias})]")
+                required.append(_annotated(field.name, kind, marker, alias))
             else:
-                optional.append(f"{field.name}: Annotated[{kind} | None, {marker}({alias})] = None")
+                optional.append(_annotated(field.name, f"{kind} | None", marker, alias, "None"))
     elif op.body is not None:
         required.append("request: Request")
     for param in op.keyword_params:
-        text = (f"{param.name}: Annotated[{param_annotation(param)}, "
-                f"{param.fastapi_marker}({param_marker_arguments(param)})]")
         default = param_default(param)
-        if default is None:
-            required.append(text)
-        else:
-            optional.append(f"{text} = {default}")
-    return ", ".join(required + optional)
+        annotated = _annotated(param.name, param_annotation(param), param.fastapi_marker,
+                               param_marker_arguments(param), default)
+        (required if default is None else optional).append(annotated)
+    return required + optional
 
 
 def call_arguments(op: Operation) -> str:
+    return ", ".join(call_argument_list(op))
+
+
+def call_argument_list(op: Operation) -> list[str]:
+    """The route's arguments to its service method."""
     args = [p.name for p in op.path_params]
     if op.body is not None:
         args.append("form" if op.body.is_form else "body")
     args.extend(f"{p.name}={p.name}" for p in op.keyword_params)
-    return ", ".join(args)
+    return args
 
 
 def accept_overloads(op: Operation) -> list[tuple[str, str]]:
@@ -422,13 +453,23 @@ def accept_header(op: Operation) -> str:
 
 
 def client_signature(op: Operation) -> str:
+    return ", ".join(client_params(op))
+
+
+def client_params(op: Operation) -> list[str]:
+    """The request builder's parameters."""
     form = op.body is not None and op.body.is_form
-    return _join(_positional_part(op, body=not form), _client_keyword_part(op))
+    return _listed(_positional_part(op, body=not form), _client_keyword_part(op))
 
 
 def method_signature(op: Operation) -> str:
+    return ", ".join(method_params(op))
+
+
+def method_params(op: Operation) -> list[str]:
+    """A client method's parameters."""
     form = op.body is not None and op.body.is_form
-    return _join(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
+    return _listed(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
 
 
 def client_path(op: Operation) -> str:
