@@ -15,7 +15,6 @@ import string
 
 import black
 import pytest
-
 from contractgen.emit import blackstyle
 from contractgen.emit.blackstyle import call
 from contractgen.emit.formatting import _mode
@@ -119,7 +118,8 @@ def test_docstrings_close_where_black_closes_them(indent: int) -> None:
 def _type(rng: random.Random) -> str:
     name = f"models.{_word(rng, 3, 60)}"
     return rng.choice([name, f"{name} | Reply[{name}, {_word(rng, 3, 40)}Headers]", "None",
-                       f"list[{name}]"])
+                       f"list[{name}]", f"Answer[{name}, {_word(rng, 3, 40)}Headers]",
+                       f"Iterator[Event[{name}]]"])
 
 
 @pytest.mark.parametrize("indent", ["", "    "])
@@ -127,19 +127,20 @@ def test_defs_split_like_black(indent: str) -> None:
     rng = random.Random(len(indent))
     laid_out = 0
     for _ in range(300):
-        params = [f"{_word(rng, 0, 25)}: {rng.choice(['str', 'int | None = None', _type(rng)])}"
+        params = [f"{_word(rng, 0, 25)}: {rng.choice(['str', 'int | None', _type(rng)])}"
+                  + rng.choice(["", "", " = None", f" = models.{_word(rng, 5, 30)}.{_word(rng, 5, 30)}"])
                   for _ in range(rng.randint(0, 7))]
         params.sort(key=lambda param: " = " in param)  # defaults last
         if rng.random() < 0.4:
             params.insert(0, "self")
         if rng.random() < 0.3 and len(params) > 1:
             params.insert(rng.randint(1, len(params) - 1), "*")
-        head, tail = f"def {_word(rng, 3, 50)}(", f") -> {_type(rng)}:"
+        head, tail = f"def {_word(rng, 3, 90)}(", f") -> {_type(rng)}:"
         text = blackstyle.define(indent, head, params, tail)
         wrap = "class A:\n" if indent else ""
         flat = f"{wrap}{indent}{head}{', '.join(params)}{tail}\n{indent}    pass\n"
         laid_out += _as_black(f"{wrap}{text}\n{indent}    pass\n", flat)
-    assert laid_out > 200
+    assert laid_out > 180
 
 
 def test_route_parameters_split_like_black() -> None:
@@ -163,16 +164,37 @@ def test_route_parameters_split_like_black() -> None:
 
 def test_calls_in_statements_split_like_black() -> None:
     rng = random.Random(9)
+    laid_out = 0
     for _ in range(300):
         entries = [f"{literal(_word(rng, 1, 20))}: {_word(rng, 1, 20)}"
                    for _ in range(rng.randint(0, 8))]
-        head = rng.choice(["return ", "_headers = ", "result = await ", "await ", ""])
+        head = rng.choice(["return ", "_headers = ", "result = await ", "await ", "",
+                           f"{_word(rng, 10, 70)}_detailed = "])
         value = rng.choice([
             call(f"{_word(rng, 1, 30)}(", [call("{", entries, "}")]),
-            call(f"service.{_word(rng, 1, 40)}(", entries and [e.split(": ")[1] for e in entries]),
+            call(f"service.{_word(rng, 1, 90)}(", entries and [e.split(": ")[1] for e in entries]),
+            call("_call_detailed(", [f"_build_{_word(rng, 10, 70)}", f"_parse_{_word(rng, 10, 70)}"]),
             call("cast(", [literal(f"models.{_word(rng, 5, 50)}"),
                            call("_json(", [f"models.{_word(rng, 5, 50)}", "response"])]),
         ])
         text = blackstyle.statement("        ", head, value)
         flat = f"        {head}{blackstyle.flat(value)}"
-        assert _as_black(f"def f():\n    if x:\n{text}\n", f"def f():\n    if x:\n{flat}\n")
+        laid_out += _as_black(f"def f():\n    if x:\n{text}\n", f"def f():\n    if x:\n{flat}\n")
+    assert laid_out > 250
+
+
+def test_annotated_fields_split_like_black() -> None:
+    rng = random.Random(13)
+    laid_out = 0
+    for _ in range(400):
+        name = _word(rng, 1, 40)
+        annotation = rng.choice([
+            f"models.{_word(rng, 10, 80)} | None", f"list[{_word(rng, 10, 80)}] | None",
+            f"{_word(rng, 10, 80)}", f"Annotated[str, Field(max_length={rng.randint(1, 99)})] | None",
+            f"Annotated[str, Field(min_length=34, pattern={literal(_word(rng, 5, 40))})] | None"])
+        value = rng.choice(["None", literal(_word(rng, 0, 30)), None,
+                            call("Field(", ["default=None", f"description={literal(_word(rng, 0, 70))}"])])
+        text = blackstyle.annotated("    ", name, annotation, value)
+        flat = f"    {name}: {annotation}" + ("" if value is None else f" = {blackstyle.flat(value)}")
+        laid_out += _as_black(f"class A:\n{text}\n", f"class A:\n{flat}\n")
+    assert laid_out > 300

@@ -21,6 +21,8 @@ _STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
 # literal, each optionally a keyword argument's value. Anything else (brackets, operators, a
 # chain of attributes) black might split, so a long one is left to black.
 _UNSPLITTABLE = re.compile(rf"(?:\w+=)?(?:{_STRING}|-?\w+(?:\.\w+)?)")
+# `name: annotation` with an optional ` = default`; no quotes or `=` in the annotation.
+_PARAMETER = re.compile(rf"(\w+): ([^'\"=]+?)((?: = (?:{_STRING}|-?[\w.]+))?)")
 
 
 @dataclass(frozen=True)
@@ -64,18 +66,26 @@ def define(indent: str, head: str, params: Sequence[Expr], tail: str) -> str:
     closing one), as black's left-hand split writes it: the parameters on their own line when
     they fit, else one per line; a single parameter gets a trailing comma either way."""
     line = indent + head + ", ".join(flat(p) for p in params) + tail
-    if len(line) <= LINE_LENGTH or not params:
+    if len(line) <= LINE_LENGTH:
+        return line
+    if not params:  # nothing to split but the return annotation, which goes in parentheses
+        annotation = tail[5:-1]
+        if (tail.startswith(") -> ") and tail.endswith(":")
+                and _UNSPLITTABLE.fullmatch(annotation) and "=" not in annotation):
+            return "\n".join([indent + head + ") -> (", indent + "    " + annotation,
+                              indent + "):"])
         return line
     first, inner = indent + head, indent + "    "
     last = _def_tail(indent, tail)
-    if last is not None and len(params) > 1 and any(line.endswith(",") for line in last):
-        # A member of the parenthesized return annotation is split one item per line: black
-        # then keeps the parameters beside the name when they fit there, before `-> (`.
-        opening = indent + head + ", ".join(flat(p) for p in params) + ") -> ("
+    if last is not None and len(last) > 1 and len(params) > 1 and any(
+            line.endswith(",") for line in last):
+        # The return annotation is split one item per line: black then keeps the parameters
+        # beside the name when they fit there, before the annotation's opening bracket.
+        opening = indent + head + ", ".join(flat(p) for p in params) + last[0][len(indent):]
         if len(opening) <= LINE_LENGTH:
             return "\n".join([opening, *last[1:]])
     body = _item(inner, params[0], ",") if len(params) == 1 else _body(inner, tuple(params))
-    if len(first) > LINE_LENGTH or last is None or body is None:
+    if last is None or body is None:  # a long first line: black has no other split either
         return line
     return "\n".join([first, *body, *last])
 
@@ -86,19 +96,12 @@ def _def_tail(indent: str, tail: str) -> list[str] | None:
         return [indent + tail]
     if not (tail.startswith(") -> ") and tail.endswith(":")):
         return None
-    members = _top_level_split(tail[5:-1], " | ")
     inner = indent + "    "
-    if len(members) < 2:
-        return None
-    if len(inner + tail[5:-1]) <= LINE_LENGTH:
-        return [indent + ") -> (", inner + tail[5:-1], indent + "):"]
-    lines = [indent + ") -> ("]
-    for index, member in enumerate(members):
-        laid = _item(inner, _subscript(member), "", "| " if index else "")
-        if laid is None:
-            return None
-        lines += laid
-    return [*lines, indent + "):"]
+    if len(_top_level_split(tail[5:-1], " | ")) < 2:
+        subscript = _subscript(tail[5:-1])  # `-> Answer[...]:` splits at its bracket
+        return _lay(indent, ") -> ", subscript, ":") if isinstance(subscript, Group) else None
+    laid = _annotation(inner, tail[5:-1])
+    return None if laid is None else [indent + ") -> (", *laid, indent + "):"]
 
 
 def _subscript(text: str) -> Expr:
@@ -126,15 +129,72 @@ def _top_level_split(text: str, separator: str) -> list[str]:
     return [*parts, text[start:]]
 
 
+def annotated(indent: str, name: str, annotation: str, value: Expr | None = None) -> str:
+    """`name: annotation = value` in a class body (a model field, a dataclass field)."""
+    head = f"{name}: {annotation}"
+    line = indent + head + ("" if value is None else " = " + flat(value))
+    if len(line) <= LINE_LENGTH or value is None:
+        return line
+    laid = None
+    if isinstance(value, Group) and len(indent + head + " = " + value.opener) <= LINE_LENGTH:
+        laid = _lay(indent, head + " = ", value, "")
+    elif len(indent + head + " = (") <= LINE_LENGTH:
+        # black wraps the value in parentheses when the statement fits before them.
+        inner = _item(indent + "    ", value, "")
+        laid = None if inner is None else [indent + head + " = (", *inner, indent + ")"]
+    else:
+        # Else the annotation goes in parentheses, split at its `|` when it is still too long.
+        members = _annotation(indent + "    ", annotation)
+        rest = _lay(indent, ") = ", value, "") or _item(indent, value, "", ") = ")
+        if members is not None and rest is not None and len(indent + name + ": (") <= LINE_LENGTH:
+            laid = [indent + name + ": (", *members, *rest]
+    return line if laid is None else "\n".join(laid)
+
+
+def _annotation(indent: str, annotation: str, tail: str = "") -> list[str] | None:
+    """A type expression on its line, else split before each top-level `|` (black's split at
+    its delimiter), each member split at its brackets when it is still too long."""
+    if len(indent + annotation + tail) <= LINE_LENGTH:
+        return [indent + annotation + tail]
+    members = _top_level_split(annotation, " | ")
+    if len(members) < 2:
+        return None
+    lines: list[str] = []
+    for index, member in enumerate(members):
+        end = tail if index == len(members) - 1 else ""
+        laid = _item(indent, _subscript(member), end, "| " if index else "")
+        if laid is None:
+            return None
+        lines += laid
+    return lines
+
+
 def _lay(indent: str, head: str, expr: Expr, tail: str) -> list[str] | None:
     line = indent + head + flat(expr) + tail
     if len(line) <= LINE_LENGTH:
         return [line]
-    if not isinstance(expr, Group) or not expr.items:
+    if not isinstance(expr, Group):
         return None
     first = indent + head + expr.opener
     last = indent + expr.closer + tail
-    if len(first) > LINE_LENGTH or len(last) > LINE_LENGTH:
+    assigned = head.find(" = ") + 3 if " = " in head else 7 if head.startswith("return ") else 0
+    if not expr.items:
+        if not assigned or tail or len(last) > LINE_LENGTH:
+            return None
+        # An empty call after `=` or `return`: black puts it in parentheses, however long.
+        return [indent + head[:assigned] + "(", indent + "    " + head[assigned:] + flat(expr),
+                indent + ")"]
+    if len(first) > LINE_LENGTH and assigned and not tail:
+        # After `=` or `return`, black's second opinion: the value in parentheses, taken
+        # when every line of that fits.
+        laid = _lay(indent + "    ", head[assigned:], expr, "")
+        if laid is not None:
+            laid = [indent + head[:assigned] + "(", *laid, indent + ")"]
+            if all(len(line) <= LINE_LENGTH for line in laid):
+                return laid
+    # A first line too long is black's split too when it has no other bracket to split at.
+    if ((len(first) > LINE_LENGTH and any(c in head + expr.opener[:-1] for c in "([{"))
+            or len(last) > LINE_LENGTH):
         return None
     body = _body(indent + "    ", expr.items)
     return None if body is None else [first, *body, last]
@@ -157,9 +217,22 @@ def _body(indent: str, items: tuple[Expr, ...]) -> list[str] | None:
 
 def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | None:
     laid = _lay(indent, head, item, tail)
-    if laid is None and isinstance(item, str) and _UNSPLITTABLE.fullmatch(item):
+    if laid is not None or not isinstance(item, str):
+        return laid
+    if _UNSPLITTABLE.fullmatch(item):
         return [indent + head + item + tail]  # too long, and black cannot split it either
-    return laid
+    if head:
+        return None
+    parameter = _PARAMETER.fullmatch(item)
+    if parameter and _UNSPLITTABLE.fullmatch(parameter[2]):
+        return [indent + item + tail]  # `name: T = default`: nothing black splits at
+    if parameter and len(_top_level_split(parameter[2], " | ")) > 1:
+        # A parameter annotated with a union: black puts the annotation in parentheses.
+        members = _annotation(indent + "    ", parameter[2])
+        return None if members is None else [
+            indent + parameter[1] + ": (", *members, indent + ")" + parameter[3] + tail]
+    members = _annotation(indent, item, tail)  # a union beside no comma: split at its `|`
+    return None if members is None or len(members) < 2 else members
 
 
 def class_line(name: str, bases: Sequence[str]) -> str:

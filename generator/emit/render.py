@@ -130,7 +130,8 @@ def _environment(overrides: str | None = None) -> Any:
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["pyrepr"] = literal
-    env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call)
+    env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
+                       annotated=blackstyle.annotated)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(

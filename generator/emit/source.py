@@ -139,10 +139,7 @@ def _field_value(field: FieldDef) -> blackstyle.Expr | None:
 
 def field_statement(field: FieldDef, annotation: str) -> str:
     """A model field's line(s) in its class body: `name: annotation = Field(...)`."""
-    value = _field_value(field)
-    if value is None:
-        return f"    {field.name}: {annotation}"
-    return blackstyle.statement("    ", f"{field.name}: {annotation} = ", value)
+    return blackstyle.annotated("    ", field.name, annotation, _field_value(field))
 
 
 def class_constant(name: str, annotation: str, function: str, items: Sequence[str]) -> str:
@@ -169,14 +166,15 @@ def param_default(param: Parameter) -> str | None:
     return param.default if param.default is not None else "None"
 
 
-def param_marker_arguments(param: Parameter) -> list[str]:
+def param_marker_arguments(param: Parameter) -> list[blackstyle.Expr]:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.parsed:
-        exploded = f", keys={literal(param.keys)}, others={literal(param.others)}" if param.exploded else ""
-        return [f"query_parameter({literal(param.wire)}, {literal(param.style)}, {literal(param.shape)}, "
-                f"{type_source(param.effective_type, 'models.')}, {param_default(param)}"
-                f"{exploded})"]
-    kwargs = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
+        exploded = ([f"keys={literal(param.keys)}", f"others={literal(param.others)}"]
+                    if param.exploded else [])
+        return [blackstyle.call("query_parameter(", [
+            literal(param.wire), literal(param.style), literal(param.shape),
+            type_source(param.effective_type, "models."), str(param_default(param)), *exploded])]
+    kwargs: list[blackstyle.Expr] = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
     kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
     return kwargs
 
@@ -248,16 +246,15 @@ def headers_sources() -> Callable[[Operation], str]:
         lines = []
         for header in sorted(op.response_headers, key=lambda h: not h.required):
             kind = type_source(header.type, "models.")
-            wire = "{" + f'"wire": {literal(header.wire)}' + "}"
-            if header.required:
-                lines.append(f"    {header.name}: {kind} = dataclasses.field(metadata={wire})")
-            else:
-                lines.append(f"    {header.name}: {kind} | None = "
-                             f"dataclasses.field(default=None, metadata={wire})")
+            wire = blackstyle.call("metadata={", [f'"wire": {literal(header.wire)}'], "}")
+            field = blackstyle.call("dataclasses.field(", [
+                *([] if header.required else ["default=None"]), wire])
+            lines.append(blackstyle.annotated(
+                "    ", header.name, kind if header.required else f"{kind} | None", field))
         fields = "\n".join(lines)
         base = first.setdefault(fields, str(op.headers_class))
         if base != op.headers_class:
-            return (f"class {op.headers_class}({base}):\n"
+            return (blackstyle.class_line(str(op.headers_class), [base]) + "\n"
                     f'    """Response headers of {op.id}: the fields of {base}."""')
         return "\n".join(["@dataclasses.dataclass(frozen=True)", f"class {op.headers_class}:",
                           f'    """Response headers of {op.id} (field: wire name)."""', "",
@@ -351,7 +348,7 @@ def service_def(op: Operation) -> str:
                              f") -> {server_result(op)}:")
 
 
-def _annotated(name: str, kind: str, marker: str, arguments: Sequence[str],
+def _annotated(name: str, kind: str, marker: str, arguments: Sequence[blackstyle.Expr],
                default: str | None = None) -> blackstyle.Expr:
     """`name: Annotated[kind, marker(arguments)]`, then ` = default` when there is one."""
     closer = "]" if default is None else f"] = {default}"
@@ -402,7 +399,7 @@ def call_argument_list(op: Operation) -> list[str]:
     return args
 
 
-def accept_overloads(op: Operation) -> list[tuple[str, str]]:
+def accept_overloads(op: Operation) -> list[tuple[list[str], str]]:
     """(signature, result) of a client method per media type its `accept` may choose, then
     the one without a choice (any declared type may come back): for `typing.overload`s."""
     if not op.negotiates:
@@ -413,8 +410,8 @@ def accept_overloads(op: Operation) -> list[tuple[str, str]]:
     for media in op.media_types:
         kinds = [r for s in op.success for r in s.representations if r.media_type == media]
         result = " | ".join(dict.fromkeys(m for r in kinds for m in _representation_source(r, "bytes")))
-        overloads.append((_join(positional, _client_keyword_part(op, f"Literal[{literal(media)}]")), result))
-    overloads.append((_join(positional, _client_keyword_part(op, "None = None")),
+        overloads.append((_listed(positional, _client_keyword_part(op, f"Literal[{literal(media)}]")), result))
+    overloads.append((_listed(positional, _client_keyword_part(op, "None = None")),
                       result_annotation(op)))
     return overloads
 
