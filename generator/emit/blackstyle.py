@@ -113,10 +113,16 @@ def _subscript(text: str) -> Expr:
 
 
 def _top_level_split(text: str, separator: str) -> list[str]:
-    """`text` split at `separator` outside brackets (type expressions hold no strings)."""
+    """`text` split at `separator` outside brackets and string literals."""
     parts, depth, start, index = [], 0, 0, 0
     while index < len(text):
         char = text[index]
+        if char in "'\"":
+            literal = re.compile(_STRING).match(text, index)
+            if literal is None:  # not a literal this module knows: no split at all
+                return [text]
+            index = literal.end()
+            continue
         if char in "([{":
             depth += 1
         elif char in ")]}":

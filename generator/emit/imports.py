@@ -58,8 +58,11 @@ class ImportSet:
             sections[self._section(module)].append(f"import {module}")
         for module in sorted(self._names, key=lambda m: m.lower()):
             names = sorted(self._names[module], key=name_key)
+            line = f"from {module} import {', '.join(names)}"
+            if len(line) > 88:  # black's layout of a long import: one name per line
+                line = "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
             if names:
-                sections[self._section(module)].append(f"from {module} import {', '.join(names)}")
+                sections[self._section(module)].append(line)
         return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
     @staticmethod

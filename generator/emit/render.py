@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation, SecurityScheme
+from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
@@ -133,6 +133,8 @@ def _environment(overrides: str | None = None) -> Any:
     env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
                        annotated=blackstyle.annotated)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
+    env.filters["all_statement"] = lambda names: blackstyle.laid(
+        "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")
     env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(
         ("# " + line).rstrip() for line in str(text).splitlines()
@@ -309,21 +311,6 @@ def _error_media(op: Operation) -> dict[str, str]:
     return media if any(m != "application/json" for m in media.values()) else {}
 
 
-def _challenge(scheme: SecurityScheme, title: str) -> str:
-    """The WWW-Authenticate challenge a 401 of `scheme` carries."""
-    if scheme.kind == "basic":
-        return f'Basic realm="{_quoted(title)}"'
-    if scheme.kind == "api_key":
-        return f'APIKey in="{scheme.location}", name="{_quoted(scheme.parameter or "")}"'
-    if scheme.kind == "other" and scheme.http_scheme:
-        return scheme.http_scheme.capitalize()
-    return "Bearer"
-
-
-def _quoted(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def _success_media(op: Operation) -> str | None:
     return op.success[0].media_type if op.success else None
 
@@ -444,7 +431,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "call_argument_list": source.call_argument_list,
         "route_def": source.route_def,
         "service_def": source.service_def,
-        "challenge": _challenge,
+        "challenge": source.challenge,
         "headers_source": source.headers_sources(),
         "error_media": _error_media,
         "success_kind": media.success_kind,

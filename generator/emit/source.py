@@ -17,6 +17,7 @@ from ..model.ir import (
     Parameter,
     Representation,
     Response,
+    SecurityScheme,
 )
 from ..model.literal import literal
 from ..model.typeref import TypeRef
@@ -476,3 +477,18 @@ def client_path(op: Operation) -> str:
     for param in op.path_params:
         path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
     return "f" + literal(path)
+
+
+def challenge(scheme: SecurityScheme, title: str) -> str:
+    """The WWW-Authenticate challenge a 401 of `scheme` carries."""
+    if scheme.kind == "basic":
+        return f'Basic realm="{_quoted(title)}"'
+    if scheme.kind == "api_key":
+        return f'APIKey in="{scheme.location}", name="{_quoted(scheme.parameter or "")}"'
+    if scheme.kind == "other" and scheme.http_scheme:
+        return scheme.http_scheme.capitalize()
+    return "Bearer"
+
+
+def _quoted(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
