@@ -11,9 +11,10 @@ out as always: nothing here decides what the output is, only how much of it blac
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 LINE_LENGTH = 88
 _STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
@@ -32,16 +33,22 @@ class Group:
     opener: str
     items: tuple[Expr, ...]
     closer: str
+    # The group on one line, computed once: every level of a layout asks for it.
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self.opener + ", ".join(
+            item if isinstance(item, str) else item.text for item in self.items) + self.closer)
 
     def flat(self) -> str:
-        return self.opener + ", ".join(flat(item) for item in self.items) + self.closer
+        return self.text
 
 
 Expr = str | Group
 
 
 def flat(expr: Expr) -> str:
-    return expr if isinstance(expr, str) else expr.flat()
+    return expr if isinstance(expr, str) else expr.text
 
 
 def call(opener: str, items: Sequence[Expr], closer: str = ")") -> Group:
@@ -114,25 +121,27 @@ def _subscript(text: str) -> Expr:
 
 def _top_level_split(text: str, separator: str) -> list[str]:
     """`text` split at `separator` outside brackets and string literals."""
-    parts, depth, start, index = [], 0, 0, 0
-    while index < len(text):
-        char = text[index]
-        if char in "'\"":
-            literal = re.compile(_STRING).match(text, index)
-            if literal is None:  # not a literal this module knows: no split at all
-                return [text]
-            index = literal.end()
-            continue
-        if char in "([{":
+    if separator not in text:
+        return [text]
+    parts, depth, start = [], 0, 0
+    for found in _splitter(separator).finditer(text):
+        token = found.group()
+        if token in "([{":
             depth += 1
-        elif char in ")]}":
+        elif token in ")]}":
             depth -= 1
-        elif depth == 0 and text.startswith(separator, index):
-            parts.append(text[start:index])
-            start = index = index + len(separator)
-            continue
-        index += 1
+        elif token in "'\"":  # a quote that opens no literal this module knows: no split
+            return [text]
+        elif token == separator and depth == 0:
+            parts.append(text[start:found.start()])
+            start = found.end()
     return [*parts, text[start:]]
+
+
+@functools.cache
+def _splitter(separator: str) -> re.Pattern[str]:
+    # String literals first (skipped whole), then brackets, a stray quote, the separator.
+    return re.compile(rf"{_STRING}|[\[\](){{}}'\"]|{re.escape(separator)}")
 
 
 def annotated(indent: str, name: str, annotation: str, value: Expr | None = None) -> str:
