@@ -6,7 +6,10 @@ black's layout costs half as much to format. These helpers lay out the common st
 way black's right-hand split does: the statement on one line when it fits in 88 columns, else
 split after its last bracket, the contents on one line when they fit, else one item per line
 with a trailing comma. A shape they are not sure of is written on one line, and black lays it
-out as always: nothing here decides what the output is, only how much of it black rewrites.
+out as always. A layout that is black's own leaves the output as it was; one that is not would
+still be formatted, but a trailing comma it added would stay (black keeps a "magic" trailing
+comma), so every shape is checked against black's output for its one-line spelling
+(tests/test_blackstyle.py) and whole packages against the previous output (the goldens).
 """
 
 from __future__ import annotations
@@ -39,9 +42,6 @@ class Group:
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", self.opener + ", ".join(
             item if isinstance(item, str) else item.text for item in self.items) + self.closer)
-
-    def flat(self) -> str:
-        return self.text
 
 
 Expr = str | Group
