@@ -200,7 +200,7 @@ def test_annotated_fields_split_like_black() -> None:
             f"Annotated[str, Field(min_length=34, pattern={literal(_word(rng, 5, 40))})] | None",
             literal(f"Annotated[list[{_word(rng, 5, 40)}], AfterValidator(check)] | None"),
             f"{literal(_word(rng, 20, 60))} | None"])
-        value = rng.choice(["None", literal(_word(rng, 0, 30)), None,
+        value = rng.choice(["None", literal(_word(rng, 0, 30)), None, literal(_word(rng, 40, 90)),
                             call("Field(", ["default=None", f"description={literal(_word(rng, 0, 70))}"])])
         text = blackstyle.annotated("    ", name, annotation, value)
         flat = f"    {name}: {annotation}" + ("" if value is None else f" = {blackstyle.flat(value)}")
@@ -220,3 +220,30 @@ def test_seed_modules_are_mostly_blacks_fixed_points(spec: Path, overlay: Path |
         assert found is not None
         fixed = sum(len(b.text) for b in found if _black(b.text) == b.text)
         assert fixed / sum(len(b.text) for b in found) >= floor, name
+
+
+def test_displays_split_one_item_per_line_like_black() -> None:
+    """A dict or list display that black splits gets one item per line, even when its items
+    would fit on one line (a call's arguments would stay together)."""
+    rng = random.Random(17)
+    for _ in range(400):
+        entries = [f"{literal(_word(rng, 1, 12))}: {_word(rng, 1, 12)}"
+                   for _ in range(rng.randint(1, 4))]
+        value = rng.choice([call("{", entries, "}"), call("[", [e.split(": ")[0] for e in entries], "]"),
+                            call("f(", [call("{", entries, "}")]), call("g(", entries and [
+                                e.split(": ")[1] for e in entries])])
+        head = f"{literal(_word(rng, 30, 70))}: " if rng.random() < 0.5 else f"{_word(rng, 20, 70)} = "
+        tail = "," if head.endswith(": ") else ""
+        text = blackstyle.statement("    ", head, value, tail)
+        flat = f"    {head}{blackstyle.flat(value)}{tail}"
+        wrap_open, wrap_close = ("x = {\n", "}\n") if tail else ("if x:\n", "")
+        _as_black(f"{wrap_open}{text}\n{wrap_close}", f"{wrap_open}{flat}\n{wrap_close}")
+
+
+def test_long_enum_members_split_like_black() -> None:
+    rng = random.Random(19)
+    for _ in range(300):
+        target = _word(rng, 5, 60).upper()
+        value = rng.choice([literal(_word(rng, 5, 80)), str(rng.randint(0, 10**30))])
+        text = blackstyle.assignment("    ", target, value)
+        _as_black(f"class E:\n{text}\n", f"class E:\n    {target} = {value}\n")

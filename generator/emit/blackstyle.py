@@ -154,9 +154,11 @@ def annotated(indent: str, name: str, annotation: str, value: Expr | None = None
     if isinstance(value, Group) and len(indent + head + " = " + value.opener) <= LINE_LENGTH:
         laid = _lay(indent, head + " = ", value, "")
     elif len(indent + head + " = (") <= LINE_LENGTH:
-        # black wraps the value in parentheses when the statement fits before them.
+        # black wraps the value in parentheses when the statement fits before them (an atom:
+        # when it fits inside them too).
         inner = _item(indent + "    ", value, "")
-        laid = None if inner is None else [indent + head + " = (", *inner, indent + ")"]
+        if inner is not None and (isinstance(value, Group) or len(inner[0]) <= LINE_LENGTH):
+            laid = [indent + head + " = (", *inner, indent + ")"]
     else:
         # Else the annotation goes in parentheses, split at its `|` when it is still too long.
         members = _annotation(indent + "    ", annotation)
@@ -164,6 +166,17 @@ def annotated(indent: str, name: str, annotation: str, value: Expr | None = None
         if members is not None and rest is not None and len(indent + name + ": (") <= LINE_LENGTH:
             laid = [indent + name + ": (", *members, *rest]
     return line if laid is None else "\n".join(laid)
+
+
+def assignment(indent: str, target: str, value: str) -> str:
+    """`target = value` for a value black cannot split (an enum member): in parentheses when
+    the line is too long and every line fits that way."""
+    line = f"{indent}{target} = {value}"
+    if len(line) <= LINE_LENGTH or not _UNSPLITTABLE.fullmatch(value):
+        return line
+    if len(f"{indent}{target} = (") > LINE_LENGTH or len(f"{indent}    {value}") > LINE_LENGTH:
+        return line  # black's parentheses only when every line then fits
+    return f"{indent}{target} = (\n{indent}    {value}\n{indent})"
 
 
 def _annotation(indent: str, annotation: str, tail: str = "") -> list[str] | None:
@@ -211,13 +224,20 @@ def _lay(indent: str, head: str, expr: Expr, tail: str) -> list[str] | None:
     if ((len(first) > LINE_LENGTH and any(c in head + expr.opener[:-1] for c in "([{"))
             or len(last) > LINE_LENGTH):
         return None
-    body = _body(indent + "    ", expr.items)
+    body = _body(indent + "    ", expr.items, explode=_display(expr.opener))
     return None if body is None else [first, *body, last]
 
 
-def _body(indent: str, items: tuple[Expr, ...]) -> list[str] | None:
+def _display(opener: str) -> bool:
+    """A list, dict or set display (not a call or a subscript): split, black puts each of its
+    several items on a line of its own even when they would fit on one."""
+    return opener.endswith("{") or (opener.endswith("[") and (
+        len(opener) == 1 or not (opener[-2].isalnum() or opener[-2] in "_)]")))
+
+
+def _body(indent: str, items: tuple[Expr, ...], explode: bool = False) -> list[str] | None:
     joined = indent + ", ".join(flat(item) for item in items)
-    if len(joined) <= LINE_LENGTH:
+    if len(joined) <= LINE_LENGTH and not (explode and len(items) > 1):
         return [joined]
     if len(items) == 1:  # no comma to split at: black splits the item's own brackets
         return _item(indent, items[0], "")

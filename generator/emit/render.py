@@ -130,8 +130,10 @@ def _environment(overrides: str | None = None) -> Any:
         bytecode_cache=_bytecode_cache(),
     )
     env.filters["pyrepr"] = literal
+    env.filters["entries"] = lambda pairs, values=False: [
+        f"{literal(k)}: {literal(v) if values else v}" for k, v in pairs]
     env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
-                       annotated=blackstyle.annotated)
+                       annotated=blackstyle.annotated, assignment=blackstyle.assignment)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["all_statement"] = lambda names: blackstyle.laid(
         "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")
@@ -434,6 +436,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),
         "error_media": _error_media,
+        "error_media_ops": [op for op in api.operations if _error_media(op)],
         "success_kind": media.success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
