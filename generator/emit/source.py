@@ -241,25 +241,25 @@ def headers_sources() -> Callable[[Operation], str]:
     """`headers_class_source` for one module's operations in order: an operation declaring the
     same headers as an earlier one gets a subclass of that one's class (its own name, type and
     repr, a few lines instead of a dozen per header; Twilio declares the same five on all)."""
-    first: dict[str, str] = {}
+    first: dict[tuple[tuple[str, str, bool, str], ...], str] = {}
 
     def source(op: Operation) -> str:
-        lines = []
-        for header in sorted(op.response_headers, key=lambda h: not h.required):
-            kind = type_source(header.type, "models.")
-            wire = blackstyle.call("metadata={", [f'"wire": {literal(header.wire)}'], "}")
-            field = blackstyle.call("dataclasses.field(", [
-                *([] if header.required else ["default=None"]), wire])
-            lines.append(blackstyle.annotated(
-                "    ", header.name, kind if header.required else f"{kind} | None", field))
-        fields = "\n".join(lines)
-        base = first.setdefault(fields, str(op.headers_class))
+        headers = tuple((h.name, type_source(h.type, "models."), h.required, h.wire)
+                        for h in sorted(op.response_headers, key=lambda h: not h.required))
+        base = first.setdefault(headers, str(op.headers_class))
         if base != op.headers_class:
             return (blackstyle.class_line(str(op.headers_class), [base]) + "\n"
                     f'    """Response headers of {op.id}: the fields of {base}."""')
+        lines = []
+        for name, kind, required, wire_name in headers:
+            wire = blackstyle.call("metadata={", [f'"wire": {literal(wire_name)}'], "}")
+            field = blackstyle.call("dataclasses.field(", [
+                *([] if required else ["default=None"]), wire])
+            lines.append(blackstyle.annotated(
+                "    ", name, kind if required else f"{kind} | None", field))
         return "\n".join(["@dataclasses.dataclass(frozen=True)", f"class {op.headers_class}:",
                           f'    """Response headers of {op.id} (field: wire name)."""', "",
-                          fields])
+                          *lines])
 
     return source
 
