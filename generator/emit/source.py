@@ -311,16 +311,14 @@ def _positional_part(op: Operation, body: bool = True) -> list[str]:
     return parts
 
 
-def _join(positional: list[str], keyword: list[str]) -> str:
-    return ", ".join(_listed(positional, keyword))
-
-
 def _listed(positional: list[str], keyword: list[str]) -> list[str]:
     return [*positional, "*", *keyword] if keyword else positional
 
 
 def server_signature(op: Operation) -> str:
-    return _join(["self", *_positional_part(op)], _keyword_part(op))
+    """The service method's parameters on one line (templates overriding `service_def`'s
+    place may still use it; the built-in one lays them out with `service_def`)."""
+    return ", ".join(_listed(["self", *_positional_part(op)], _keyword_part(op)))
 
 
 def route_path(op: Operation) -> str:
@@ -342,10 +340,8 @@ def route_def(op: Operation) -> str:
 
 def service_def(op: Operation) -> str:
     """The service method's `async def` line(s), in `ServiceBase`."""
-    params = ["self", *_positional_part(op)]
-    keywords = _keyword_part(op)
-    return blackstyle.define("    ", f"async def {op.method_name}(",
-                             [*params, "*", *keywords] if keywords else params,
+    params = _listed(["self", *_positional_part(op)], _keyword_part(op))
+    return blackstyle.define("    ", f"async def {op.method_name}(", params,
                              f") -> {server_result(op)}:")
 
 
