@@ -73,7 +73,8 @@ def define(indent: str, head: str, params: Sequence[Expr], tail: str) -> str:
     """A `def` statement (`head` ends with its opening parenthesis, `tail` starts with the
     closing one), as black's left-hand split writes it: the parameters on their own line when
     they fit, else one per line; a single parameter gets a trailing comma either way."""
-    line = indent + head + ", ".join(flat(p) for p in params) + tail
+    joined = ", ".join(flat(p) for p in params)
+    line = indent + head + joined + tail
     if len(line) <= LINE_LENGTH:
         return line
     if not params:  # nothing to split but the return annotation, which goes in parentheses
@@ -89,7 +90,7 @@ def define(indent: str, head: str, params: Sequence[Expr], tail: str) -> str:
             line.endswith(",") for line in last):
         # The return annotation is split one item per line: black then keeps the parameters
         # beside the name when they fit there, before the annotation's opening bracket.
-        opening = indent + head + ", ".join(flat(p) for p in params) + last[0][len(indent):]
+        opening = indent + head + joined + last[0][len(indent):]
         if len(opening) <= LINE_LENGTH:
             return "\n".join([opening, *last[1:]])
     body = _item(inner, params[0], ",") if len(params) == 1 else _body(inner, tuple(params))
@@ -163,7 +164,7 @@ def annotated(indent: str, name: str, annotation: str, value: Expr | None = None
     else:
         # Else the annotation goes in parentheses, split at its `|` when it is still too long.
         members = _annotation(indent + "    ", annotation)
-        rest = _lay(indent, ") = ", value, "") or _item(indent, value, "", ") = ")
+        rest = _item(indent, value, "", ") = ")
         if members is not None and rest is not None and len(indent + name + ": (") <= LINE_LENGTH:
             laid = [indent + name + ": (", *members, *rest]
     return line if laid is None else "\n".join(laid)

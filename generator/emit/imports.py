@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .blackstyle import LINE_LENGTH
+
 _STDLIB = frozenset(
     {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
      "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
@@ -58,11 +60,12 @@ class ImportSet:
             sections[self._section(module)].append(f"import {module}")
         for module in sorted(self._names, key=lambda m: m.lower()):
             names = sorted(self._names[module], key=name_key)
+            if not names:
+                continue
             line = f"from {module} import {', '.join(names)}"
-            if len(line) > 88:  # black's layout of a long import: one name per line
+            if len(line) > LINE_LENGTH:  # black's layout of a long import: one name per line
                 line = "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
-            if names:
-                sections[self._section(module)].append(line)
+            sections[self._section(module)].append(line)
         return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
     @staticmethod

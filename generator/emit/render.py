@@ -436,7 +436,9 @@ def _server_context(api: Api) -> dict[str, Any]:
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),
         "error_media": _error_media,
-        "error_media_ops": [op for op in api.operations if _error_media(op)],
+        # Operation id -> its error media types, for operations where one is not JSON's.
+        "declared_error_media": {op.id: found for op in api.operations
+                                 if (found := _error_media(op))},
         "success_kind": media.success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
