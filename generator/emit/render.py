@@ -480,13 +480,19 @@ def _client_context(api: Api) -> dict[str, Any]:
 
 
 def _init_context(api: Api) -> dict[str, Any]:
-    imports = ImportSet().name(".", "errors", "models")
-    imports.name(".errors", "ApiError", "UnexpectedStatus")
-    exported = ["ApiError", "UnexpectedStatus", "errors", "models"]
+    # The names the package exports, by the module that defines them: imported for type
+    # checkers only, and at run time on first use (the template's `__getattr__`).
+    modules = {"errors": ".errors", "models": ".models", "ApiError": ".errors",
+               "UnexpectedStatus": ".errors"}
     if "client" in api.parts:
-        imports.name(".client", "AsyncClient", "Client")
-        exported += ["AsyncClient", "Client"]
+        modules |= {"AsyncClient": ".client", "Client": ".client"}
     if "server" in api.parts:
-        imports.name(".server", "ServiceBase", "create_app", "create_router")
-        exported += ["ServiceBase", "create_app", "create_router"]
-    return {"imports": imports.render(), "exported_package": sorted(exported)}
+        modules |= {name: ".server" for name in ("ServiceBase", "create_app", "create_router")}
+    imports = ImportSet()
+    for name, module in modules.items():
+        if module == "." + name:
+            imports.name(".", name)
+        else:
+            imports.name(module, name)
+    return {"imports": imports.render(), "exported_package": sorted(modules),
+            "lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}
