@@ -219,12 +219,16 @@ def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
+# Each operation's `_build_` and `_parse_` make four methods (sync, async, and their
+# `_detailed` forms): their signatures are read once, not four times, as the client is imported.
+_signature = functools.cache(inspect.signature)
+
 
 def _named(
     method: Any, build: Callable[..., _Request], name: str, result: Any, doc: str
 ) -> None:
     """Give a method made by `_call`, `_acall`... its name, docstring and signature."""
-    signature = inspect.signature(build)
+    signature = _signature(build)
     parameters = signature.parameters.values()
     method.__name__ = method.__qualname__ = name
     method.__doc__ = doc
@@ -261,7 +265,7 @@ def _call(
         return parse(self._send(build(*args, **kwargs)))
 
     name = build.__name__.removeprefix("_build_")
-    result = inspect.signature(parse).return_annotation
+    result = _signature(parse).return_annotation
     _named(method, build, name, result, build.__doc__ or "")
     return method
 
@@ -273,7 +277,7 @@ def _acall(
         return parse(await self._send(build(*args, **kwargs)))
 
     name = build.__name__.removeprefix("_build_")
-    result = inspect.signature(parse).return_annotation
+    result = _signature(parse).return_annotation
     _named(method, build, name, result, build.__doc__ or "")
     return method
 
@@ -302,9 +306,7 @@ def _call_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    result = typing.cast(Any, Answer)[
-        inspect.signature(parse).return_annotation, headers
-    ]
+    result = typing.cast(Any, Answer)[_signature(parse).return_annotation, headers]
     _named(method, build, name + "_detailed", result, doc)
     return method
 
@@ -335,8 +337,6 @@ def _acall_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    result = typing.cast(Any, Answer)[
-        inspect.signature(parse).return_annotation, headers
-    ]
+    result = typing.cast(Any, Answer)[_signature(parse).return_annotation, headers]
     _named(method, build, name + "_detailed", result, doc)
     return method
