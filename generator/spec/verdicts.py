@@ -4,8 +4,8 @@ openapi-spec-validator stays the validator of record; its verdict is a pure func
 document (its data, its text, for positions, and its path, which problems name) and of the code
 that judges it, so `validate`, `generate` and `check` of an unchanged contract read the verdict
 back instead of re-validating (seconds on a large contract). The key covers the versions of
-openapi-spec-validator and jsonschema and a hash of contractgen's own sources, so an edited
-lint or a new validator release never serves an old verdict.
+openapi-spec-validator, jsonschema and openapi-spec-validator-rs and a hash of contractgen's own
+sources, so an edited lint or a new validator release never serves an old verdict.
 
 A contract edited in its prose only (the common edit) keeps the validator's verdict too: every
 `description` of the OpenAPI objects is a plain string to openapi-spec-validator (no length,
@@ -44,8 +44,16 @@ def _code_fingerprint() -> str:
     return digest.hexdigest()[:32]
 
 
+def _version(distribution: str) -> str:
+    try:
+        return version_of(distribution)
+    except ImportError:  # importlib.metadata.PackageNotFoundError: not installed
+        return "none"
+
+
 def _cache() -> TextCache:
-    versions = "-".join(version_of(name) for name in ("openapi-spec-validator", "jsonschema"))
+    versions = "-".join(_version(name) for name in (
+        "openapi-spec-validator", "jsonschema", "openapi-spec-validator-rs"))
     return TextCache(f"verdicts-{versions}-{_code_fingerprint()}")
 
 
