@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from gen_support import OTARI_SPEC
+from test_allof import mypy_strict
 
 
 @pytest.fixture(scope="module")
@@ -85,12 +86,7 @@ def test_mypy_sees_the_exported_names_and_nothing_else(package: Path) -> None:
         "service: type[ServiceBase] = lazy_otari.ServiceBase\n"
         "kind: object = models\n"
         "lazy_otari.Clinet\n", encoding="utf-8")
-    config = package.parent / "mypy.ini"
-    config.write_text("[mypy]\nstrict = True\nplugins = pydantic.mypy\n", encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-error-summary",
-         "--cache-dir", str(package.parent / "mypy_cache"), str(user)],
-        capture_output=True, text=True, check=False, cwd=package.parent)
+    proc = mypy_strict(user)
     errors = [line for line in proc.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and 'has no attribute "Clinet"' in errors[0], proc.stdout
     assert errors[0].startswith("user_code.py:7:"), errors
