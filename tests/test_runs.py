@@ -115,3 +115,30 @@ def test_a_new_contract_hash_alone_reuses_every_module(
     assert files == render(spec)[0]
     assert formatting.BLACK_RUNS > before
     assert files["models.py"] != read_package(out)["models.py"]  # the new hash in its header
+
+
+def test_a_run_collects_rarely_and_restores_the_callers_collector(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The young-generation threshold is raised for the run (the formatting processes fork
+    inside it and inherit it) and the caller's own setting is back afterwards."""
+    import gc
+
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(SPEC))
+    (tmp_path / "common.json").write_text(json.dumps(COMMON))
+    during: list[tuple[int, int, int]] = []
+
+    def watching(spec: Any, overlay: Any = None) -> Any:
+        during.append(gc.get_threshold())
+        return real_load(spec, overlay=overlay)
+
+    monkeypatch.setattr(api, "load", watching)
+    before = gc.get_threshold()
+    gc.set_threshold(700, 11, 12)
+    try:
+        render(spec)
+        assert gc.get_threshold() == (700, 11, 12)
+    finally:
+        gc.set_threshold(*before)
+    assert during == [(api._YOUNG_THRESHOLD, 11, 12)]
+    assert api._YOUNG_THRESHOLD >= 1_000_000
