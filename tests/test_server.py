@@ -362,3 +362,53 @@ def test_an_error_status_with_its_own_body_shape_keeps_it(generate: Any) -> None
         missing = httpx.put(f"{base_url}/things", json={"name": "n"})  # not implemented
         assert missing.status_code == 501
         assert missing.json()["code"] == "NOT_IMPLEMENTED" and "message" in missing.json()
+
+
+def test_parameters_declared_alike_share_one_annotation_and_keep_their_own_checks(
+        generate: Any) -> None:
+    """A parameter annotation that several routes declare alike is written once at module
+    level (`_PathId`); one that differs under the same name gets its own (`_PathId2`); a
+    parameter declared once stays inline. Each route still checks its own constraints."""
+    def get(operation_id: str, pattern: str, limit: bool = False) -> dict[str, Any]:
+        parameters: list[dict[str, Any]] = [
+            {"name": "id", "in": "path", "required": True,
+             "schema": {"type": "string", "pattern": pattern}}]
+        if limit:
+            parameters.append({"name": "limit", "in": "query",
+                               "schema": {"type": "integer", "maximum": 5}})
+        return {"get": {"operationId": operation_id, "parameters": parameters,
+                        "responses": {"204": {"description": "ok"}}}}
+
+    pkg = generate(openapi({
+        "/a/{id}": get("getA", "^a[0-9]+$", limit=True),
+        "/b/{id}": get("getB", "^a[0-9]+$"),
+        "/c/{id}": get("getC", "^c[0-9]+$"),
+        "/d/{id}": get("getD", "^c[0-9]+$"),
+    }))
+    source = (pkg.dir / "server.py").read_text(encoding="utf-8")
+    assert "\n_PathId = Annotated[str, Path(pattern=\"^a[0-9]+$\")]\n" in source
+    assert "\n_PathId2 = Annotated[str, Path(pattern=\"^c[0-9]+$\")]\n" in source
+    assert "async def get_b(id: _PathId) -> Response:" in source
+    assert "async def get_d(id: _PathId2) -> Response:" in source
+    assert 'limit: Annotated[int | None, Query(le=5)] = None' in source  # declared once
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[name-defined,misc]
+        async def get_a(self, id: str, *, limit: int | None = None) -> None:
+            return None
+
+        async def get_b(self, id: str) -> None:
+            return None
+
+        async def get_c(self, id: str) -> None:
+            return None
+
+        async def get_d(self, id: str) -> None:
+            return None
+
+    with serve(pkg.server.create_app(Service())) as base_url:
+        assert httpx.get(f"{base_url}/a/a1", params={"limit": 5}).status_code == 204
+        assert httpx.get(f"{base_url}/a/a1", params={"limit": 6}).status_code == 422
+        assert httpx.get(f"{base_url}/b/a1").status_code == 204
+        assert httpx.get(f"{base_url}/b/c1").status_code == 422
+        assert httpx.get(f"{base_url}/c/c1").status_code == 204
+        assert httpx.get(f"{base_url}/d/a1").status_code == 422

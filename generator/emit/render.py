@@ -13,7 +13,7 @@ from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import blackstyle, client_source, hooks, media, source
+from . import blackstyle, client_source, hooks, media, routes, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
@@ -162,13 +162,9 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     Templates in the folder `templates` replace the built-in ones of the same name.
     """
     env = _environment(str(templates.resolve()) if templates is not None else None)
-    contexts = {
-        "models.py": _models_context,
-        "errors.py": _errors_context,
-        "server.py": _server_context,
-        "client.py": _client_context,
-        "__init__.py": _init_context,
-    }
+    contexts = {"models.py": _models_context, "errors.py": _errors_context,
+                "server.py": _server_context, "client.py": _client_context,
+                "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
     files: dict[str, str] = {}
@@ -427,11 +423,12 @@ def _server_context(api: Api) -> dict[str, Any]:
         "exported_server": sorted(exported),
         "server_signature": source.server_signature,
         "server_result": source.server_result,
-        "route_path": source.route_path,
-        "route_signature": source.route_signature,
-        "call_arguments": source.call_arguments,
-        "call_argument_list": source.call_argument_list,
-        "route_def": source.route_def,
+        "route_path": routes.route_path,
+        "route_signature": routes.route_signature,
+        "call_arguments": routes.call_arguments,
+        "call_argument_list": routes.call_argument_list,
+        "route_def": routes.route_def,
+        "route_aliases": routes.route_aliases(api.operations),
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),

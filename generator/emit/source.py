@@ -321,79 +321,11 @@ def server_signature(op: Operation) -> str:
     return ", ".join(_listed(["self", *_positional_part(op)], _keyword_part(op)))
 
 
-def route_path(op: Operation) -> str:
-    path = op.path
-    for param in op.path_params:
-        path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
-    return path
-
-
-def route_signature(op: Operation) -> str:
-    return ", ".join(blackstyle.flat(param) for param in _route_params(op))
-
-
-def route_def(op: Operation) -> str:
-    """The route function's `async def` line(s), inside `_add_routes`."""
-    return blackstyle.define("    ", f"async def {op.method_name}(", _route_params(op),
-                             ") -> Response:")
-
-
 def service_def(op: Operation) -> str:
     """The service method's `async def` line(s), in `ServiceBase`."""
     params = _listed(["self", *_positional_part(op)], _keyword_part(op))
     return blackstyle.define("    ", f"async def {op.method_name}(", params,
                              f") -> {server_result(op)}:")
-
-
-def _annotated(name: str, kind: str, marker: str, arguments: Sequence[blackstyle.Expr],
-               default: str | None = None) -> blackstyle.Expr:
-    """`name: Annotated[kind, marker(arguments)]`, then ` = default` when there is one."""
-    closer = "]" if default is None else f"] = {default}"
-    return blackstyle.Group(f"{name}: Annotated[",
-                            (kind, blackstyle.call(f"{marker}(", arguments)), closer)
-
-
-def _route_params(op: Operation) -> list[blackstyle.Expr]:
-    required: list[blackstyle.Expr] = []
-    optional: list[blackstyle.Expr] = []
-    for param in op.path_params:
-        kwargs = [f"{k}={v}" for k, v in param.type.constraints]
-        required.append(_annotated(param.name, param_annotation(param), "Path", kwargs))
-    if op.body is not None and op.body.kind == "json":
-        if op.body.required:
-            required.append(_annotated("body", body_annotation(op), "Body", []))
-        else:
-            optional.append(_annotated("body", body_annotation(op), "Body", [], "None"))
-    elif op.body is not None and op.body.is_form:
-        for field in op.body.form_fields:
-            marker = "File" if field.is_file or field.is_file_list else "Form"
-            alias = [f"alias={literal(field.wire)}"] if field.name != field.wire else []
-            kind = form_field_type(field)
-            if field.required:
-                required.append(_annotated(field.name, kind, marker, alias))
-            else:
-                optional.append(_annotated(field.name, f"{kind} | None", marker, alias, "None"))
-    elif op.body is not None:
-        required.append("request: Request")
-    for param in op.keyword_params:
-        default = param_default(param)
-        annotated = _annotated(param.name, param_annotation(param), param.fastapi_marker,
-                               param_marker_arguments(param), default)
-        (required if default is None else optional).append(annotated)
-    return required + optional
-
-
-def call_arguments(op: Operation) -> str:
-    return ", ".join(call_argument_list(op))
-
-
-def call_argument_list(op: Operation) -> list[str]:
-    """The route's arguments to its service method."""
-    args = [p.name for p in op.path_params]
-    if op.body is not None:
-        args.append("form" if op.body.is_form else "body")
-    args.extend(f"{p.name}={p.name}" for p in op.keyword_params)
-    return args
 
 
 def accept_overloads(op: Operation) -> list[tuple[list[str], str]]:
