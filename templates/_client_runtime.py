@@ -21,6 +21,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from . import errors
 
 BodyT = TypeVar("BodyT")
+_K = TypeVar("_K")
 HeadersT = TypeVar("HeadersT")
 
 # Each scheme: (kind, where an API key goes, its header/query/cookie name).
@@ -188,7 +189,16 @@ def _path(value: Any) -> str:
     return quote(_text(value), safe="")
 
 
+@typing.overload
+def _json(kind: type[_K], response: httpx.Response) -> _K: ...
+
+
+@typing.overload
+def _json(kind: Any, response: httpx.Response) -> Any: ...
+
+
 def _json(kind: Any, response: httpx.Response) -> Any:
+    """The response's JSON body validated as `kind` (a class: an instance of it)."""
     if kind is Any and not response.content:
         return None
     return _adapter(kind).validate_json(response.content)

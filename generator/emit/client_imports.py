@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model.ir import Api, Operation
+from .client_source import parsed_directly
 from .imports import ImportSet
 
 RUNTIME = "._client_runtime"
@@ -56,7 +57,8 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     parsed = [r for op in ops if not op.streams_events for r in op.success]
     if any(r.kind == "json" and len(r.representations) <= 1 for r in parsed):
         imports.name(RUNTIME, "_json")
-    if any(r.kind == "json" or len(r.representations) > 1 for r in parsed):
+    direct = parsed_directly(api)
+    if any((r.kind == "json" and not direct(r)) or len(r.representations) > 1 for r in parsed):
         imports.name("typing", "cast")
     if any(len(r.representations) > 1 and r.kind != "json" for r in parsed):
         imports.name("typing", "Any")

@@ -4,9 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..model.ir import FormField, Operation
+from ..model.ir import AliasDef, Api, EnumDef, FormField, ModelDef, Operation, Response
 from ..model.literal import literal
+from ..model.typeref import TypeRef
 from .source import accept_header
+
+
+def parsed_directly(api: Api) -> Callable[[Response], bool]:
+    """Whether `_parse_<op>` returns `_json(<type>, response)` for a success response as it is,
+    without a `cast`: when mypy reads what comes back from the runtime's typed overload
+    (`type[K] -> K`), i.e. the body's type is a class, a builtin, a `list`/`dict`/`tuple` or an
+    alias of one (constrained or not); a union, a `Literal`, `Any`, a nullable type or an
+    inline constrained one (`Annotated[...]`) is cast."""
+    classes = {d.name for d in api.definitions if isinstance(d, (ModelDef, EnumDef))}
+    aliases = {d.name: d.type for d in api.definitions
+               if isinstance(d, AliasDef) and not d.recursive}
+
+    def inferred(ref: TypeRef, seen: frozenset[str] = frozenset()) -> bool:
+        # mypy reads through an alias's `Annotated[...]` (not an inline one): `seen` is set
+        # behind an alias.
+        if ref.is_nullable or (not seen and (ref.constraints or ref.checks or ref.discriminator
+                                             or ref.excluded is not None)):
+            return False
+        if ref.kind == "model":
+            if ref.name in aliases and ref.name not in seen:
+                return inferred(aliases[ref.name], seen | {ref.name})
+            return ref.name in classes
+        return (ref.kind == "builtin" and ref.name != "None") or ref.kind in (
+            "list", "dict", "tuple")
+
+    def direct(response: Response) -> bool:
+        return (response.kind == "json" and len(response.representations) <= 1
+                and response.type is not None and inferred(response.type))
+
+    return direct
 
 
 def header_entries(op: Operation) -> list[str]:

@@ -473,6 +473,7 @@ def _client_context(api: Api) -> dict[str, Any]:
         **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
+        "parsed_directly": client_source.parsed_directly(api),
     }
 
 
