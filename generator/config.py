@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +56,8 @@ def find_config(start: Path | None = None) -> Path | None:
 
 
 def _tool_table(path: Path) -> dict[str, Any]:
+    import tomllib  # here: a run without a config file never needs it
+
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)

@@ -142,3 +142,29 @@ def test_a_run_collects_rarely_and_restores_the_callers_collector(
         gc.set_threshold(*before)
     assert during == [(api._YOUNG_THRESHOLD, 11, 12)]
     assert api._YOUNG_THRESHOLD >= 1_000_000
+
+
+REPLAY_PROBE = """
+import sys
+from contractgen.cli import main
+code = main(["generate", "api.json", "--out", "out"])
+heavy = ["contractgen.emit.render", "contractgen.model.ir", "jinja2", "yaml", "black", "tomllib"]
+print(code, [name for name in heavy if name in sys.modules])
+"""
+
+
+def test_a_replayed_run_imports_neither_the_model_nor_the_renderer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replaying an unchanged run is a fresh process's floor plus hashing: it does not import
+    the model, the templates' renderer, Jinja, PyYAML, black or (without a config file)
+    tomllib (their imports were a fifth of such a run)."""
+    import subprocess
+    import sys
+
+    _project(tmp_path, monkeypatch)
+    first = subprocess.run([sys.executable, "-c", REPLAY_PROBE], capture_output=True, text=True,
+                           check=True, cwd=tmp_path)
+    assert first.stdout.split("\n")[-2].startswith("0 [") and "jinja2" in first.stdout
+    again = subprocess.run([sys.executable, "-c", REPLAY_PROBE], capture_output=True, text=True,
+                           check=True, cwd=tmp_path)
+    assert again.stdout.split("\n")[-2] == "0 []", again.stdout

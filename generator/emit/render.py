@@ -17,6 +17,7 @@ from . import blackstyle, client_source, hooks, media, routes, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
+from .templates import templates_dir
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
@@ -31,15 +32,6 @@ TEMPLATE_FILES = {
     "client.py": "client.py.jinja",
     "__init__.py": "__init__.py.jinja",
 }
-
-
-def templates_dir() -> Path:
-    """Installed wheels carry the templates inside the package; a checkout keeps them beside."""
-    package = Path(__file__).resolve().parent.parent  # contractgen/, or generator/ in a checkout
-    for candidate in (package / "templates", package.parent / "templates"):
-        if (candidate / "models.py.jinja").is_file():
-            return candidate
-    raise FileNotFoundError("contractgen templates not found")
 
 
 BUILTIN_PREFIX = "builtin/"

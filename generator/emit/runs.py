@@ -45,7 +45,7 @@ def _sha256(data: bytes) -> str:
 @functools.cache
 def _code_fingerprint() -> str:
     """A hash of contractgen's sources and built-in templates, and of the libraries' versions."""
-    from .render import templates_dir
+    from .templates import templates_dir
 
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(f"{__version__} {sys.version_info[:2]}".encode())

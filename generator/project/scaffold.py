@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..emit.render import templates_dir
+from ..emit.templates import templates_dir
 
 PART_CHOICES = ("both", "server", "client")
 

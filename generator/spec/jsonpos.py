@@ -26,12 +26,19 @@ Past `_QUICK_ANSWERS` questions the caller composes the tree all the same.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections.abc import Callable
 
+
 # PyYAML's Reader.NON_PRINTABLE, and the line breaks its Reader counts.
-_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+@functools.cache
+def _non_printable() -> re.Pattern[str]:
+    """What YAML does not allow unescaped (compiled on first use: a few ms at import)."""
+    return re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
 _BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = re.compile(r"[ \n\r]*")
 _SIMPLE_KEY = 1000  # PyYAML drops a simple key longer than 1024 characters
@@ -67,7 +74,7 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
     """A function from pointer tokens to the 1-based (line, column) of the deepest node on that
     path (as `Document.position` reads it from the composed tree); None when this text is one
     the composer might read differently."""
-    if "\t" in text or "\ufeff" in text or _NON_PRINTABLE.search(text):
+    if "\t" in text or "\ufeff" in text or _non_printable().search(text):
         return None
     decode = _DECODER().raw_decode
     # Line numbers: where "\n" is the only line break PyYAML counts ("\r" only in "\r\n"),
