@@ -420,7 +420,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "call_arguments": routes.call_arguments,
         "call_argument_list": routes.call_argument_list,
         "route_def": routes.route_def,
-        "route_aliases": routes.route_aliases(api.operations),
+        "route_params": routes.RouteParams(api.operations),
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),

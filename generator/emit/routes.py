@@ -4,7 +4,7 @@ module-level aliases of the annotations several routes declare alike."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 
 from ..model.ir import Operation
 from ..model.literal import literal
@@ -29,64 +29,82 @@ def route_signature(op: Operation) -> str:
     return ", ".join(blackstyle.flat(param) for param in _route_params(op))
 
 
-def route_def(op: Operation, aliases: Mapping[str, tuple[str, str]] | None = None) -> str:
-    """The route function's `async def` line(s), inside `_add_routes`; a parameter whose
-    annotation is one of `aliases` (`route_aliases`) is annotated with the alias's name."""
-    return blackstyle.define("    ", f"async def {op.method_name}(", _route_params(op, aliases),
-                             ") -> Response:")
+def route_def(op: Operation) -> str:
+    """The route function's `async def` line(s), every parameter annotated inline (for template
+    overrides; the built-in template uses `RouteParams.define`)."""
+    return _define(op, _route_params(op))
+
+
+def _define(op: Operation, params: list[blackstyle.Expr]) -> str:
+    return blackstyle.define("    ", f"async def {op.method_name}(", params, ") -> Response:")
 
 
 # A route parameter: name, type, FastAPI marker, the marker's arguments, default (None: required).
 _RouteParam = tuple[str, str, str, list[blackstyle.Expr], str | None]
 
 
-def _annotation(kind: str, marker: str, arguments: Sequence[blackstyle.Expr]) -> blackstyle.Group:
+def _annotation(param: _RouteParam) -> blackstyle.Group:
+    """`Annotated[kind, marker(arguments)]`."""
+    _, kind, marker, arguments, _ = param
     return blackstyle.call("Annotated[", [kind, blackstyle.call(f"{marker}(", arguments)], "]")
 
 
-def route_aliases(operations: Iterable[Operation]) -> dict[str, tuple[str, str]]:
-    """Route parameter annotations that more than one parameter declares alike (Twilio 2010:
-    the account SID's pattern in 195 routes), each written once at module level: annotation
-    text -> (alias, its definition). The alias is named after the marker and the parameter
-    that declares it most often (the first of those: `_PathAccountSid`), numbered when two
-    annotations would get one name (`_QueryStatus2`)."""
-    uses: dict[str, list[_RouteParam]] = {}
-    for op in operations:
-        for param in _route_parts(op):
-            if not isinstance(param, str):
-                uses.setdefault(_annotation(*param[1:4]).text, []).append(param)
-    aliases: dict[str, tuple[str, str]] = {}
-    taken: set[str] = set()
-    for text, params in uses.items():
-        if len(params) < 2:
-            continue
-        _, kind, marker, arguments, _ = params[0]
-        name = Counter(param[0] for param in params).most_common(1)[0][0]
-        base = "_" + marker + "".join(word[:1].upper() + word[1:] for word in name.split("_"))
-        alias, number = base, 1
-        while alias in taken:
-            number += 1
-            alias = f"{base}{number}"
-        taken.add(alias)
-        aliases[text] = (alias, blackstyle.statement("", f"{alias} = ",
-                                                     _annotation(kind, marker, arguments)))
-    return aliases
+class RouteParams:
+    """Every route's parameters, read once, and the annotations that more than one parameter
+    declares alike (Twilio 2010: the account SID's pattern in 195 routes), each written once at
+    module level (`definitions`) and named there by the routes (`define`). An alias is named
+    after its marker and the parameter that declares it most often (the first of those:
+    `_PathAccountSid`), numbered when two annotations would get one name (`_QueryStatus2`)."""
+
+    def __init__(self, operations: Iterable[Operation]) -> None:
+        # Per route (by its method name): a parameter written as it is (`request: Request`),
+        # or one with its annotation.
+        self.parts: dict[str, list[str | tuple[_RouteParam, blackstyle.Group]]] = {
+            op.method_name: [param if isinstance(param, str) else (param, _annotation(param))
+                             for param in _route_parts(op)] for op in operations}
+        uses: dict[str, list[tuple[_RouteParam, blackstyle.Group]]] = {}
+        for parts in self.parts.values():
+            for part in parts:
+                if not isinstance(part, str):
+                    uses.setdefault(part[1].text, []).append(part)
+        self.aliases: dict[str, str] = {}  # annotation text -> alias
+        self.definitions: list[str] = []
+        taken: set[str] = set()
+        for text, found in uses.items():
+            if len(found) < 2:
+                continue
+            name = Counter(param[0] for param, _ in found).most_common(1)[0][0]
+            base = "_" + found[0][0][2] + "".join(
+                word[:1].upper() + word[1:] for word in name.split("_"))
+            alias, number = base, 1
+            while alias in taken:
+                number += 1
+                alias = f"{base}{number}"
+            taken.add(alias)
+            self.aliases[text] = alias
+            self.definitions.append(blackstyle.statement("", f"{alias} = ", found[0][1]))
+
+    def define(self, op: Operation) -> str:
+        """The route function's `async def` line(s), inside `_add_routes`; a parameter whose
+        annotation has an alias is annotated with its name."""
+        return _define(op, [part if isinstance(part, str)
+                            else _annotated(*part, self.aliases.get(part[1].text))
+                            for part in self.parts[op.method_name]])
 
 
-def _annotated(param: _RouteParam, aliases: Mapping[str, tuple[str, str]] | None
-               ) -> blackstyle.Expr:
+def _annotated(param: _RouteParam, annotation: blackstyle.Group | None = None,
+               alias: str | None = None) -> blackstyle.Expr:
     """`name: Annotated[kind, marker(arguments)]` (or `name: alias`), then ` = default`."""
-    name, kind, marker, arguments, default = param
-    closer = "]" if default is None else f"] = {default}"
-    if aliases and (alias := aliases.get(_annotation(kind, marker, arguments).text)):
-        return f"{name}: {alias[0]}" + ("" if default is None else f" = {default}")
-    return blackstyle.Group(f"{name}: Annotated[",
-                            (kind, blackstyle.call(f"{marker}(", arguments)), closer)
+    name, default = param[0], param[4]
+    if alias is not None:
+        return f"{name}: {alias}" + ("" if default is None else f" = {default}")
+    items = (annotation or _annotation(param)).items
+    return blackstyle.Group(f"{name}: Annotated[", items,
+                            "]" if default is None else f"] = {default}")
 
 
-def _route_params(op: Operation, aliases: Mapping[str, tuple[str, str]] | None = None
-                  ) -> list[blackstyle.Expr]:
-    return [param if isinstance(param, str) else _annotated(param, aliases)
+def _route_params(op: Operation) -> list[blackstyle.Expr]:
+    return [param if isinstance(param, str) else _annotated(param)
             for param in _route_parts(op)]
 
 
