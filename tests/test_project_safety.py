@@ -114,6 +114,31 @@ def test_a_generated_file_edited_by_hand_is_not_overwritten_without_force(tmp_pa
     assert "LOCAL_TWEAK" not in models.read_text("utf-8")
 
 
+def test_writing_a_package_reads_each_file_once_and_rewrites_only_changed_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from contractgen.api import write_package
+    from contractgen.emit.package import with_manifest
+
+    out = tmp_path / "api"
+    first = with_manifest({"models.py": "A = 1\n", "server.py": "B = 2\n"}, [])
+    write_package(out, first)
+    for path in out.iterdir():
+        os.utime(path, ns=(10**18, 10**18))  # a stamp no write of this test can leave
+    reads: list[str] = []
+    read_text = Path.read_text
+
+    def counted(self: Path, *args: Any, **kwargs: Any) -> str:
+        reads.append(self.name)
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", counted)
+    write_package(out, with_manifest({"models.py": "A = 1\n", "server.py": "B = 3\n"}, []))
+    assert sorted(reads) == sorted([MANIFEST, "models.py", "server.py"])
+    assert (out / "models.py").stat().st_mtime_ns == 10**18  # unchanged: not rewritten
+    assert (out / "server.py").stat().st_mtime_ns != 10**18
+    assert (out / "server.py").read_text("utf-8") == "B = 3\n"
+
+
 @pytest.mark.slow
 def test_a_package_generated_before_manifests_is_adopted(tmp_path: Path) -> None:
     """Packages from earlier releases carry no manifest: their headers say they are ours."""

@@ -65,14 +65,20 @@ def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> l
     if out.exists() and not out.is_dir():
         raise OwnershipError(f"{display_path(out)} is a file, not a folder: give --out the folder "
                              "of the generated package (a new one, or one contractgen wrote)")
-    owned = _owned_files(out)
+    # Each file read once: for the ownership checks and to leave unchanged files untouched.
+    manifest = _text_or_none(out / MANIFEST) if (out / MANIFEST).is_file() else None
+    recorded = _parse_manifest(manifest) if manifest is not None else {}
+    owned = _owned_files(out, recorded)
+    current = {p.name: _text_or_none(p) for p in owned}
+    current[MANIFEST] = manifest
     if not force:
-        _refuse_foreign(out, owned, files)
+        _refuse_foreign(out, files, recorded.get("files", {}), current)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name, text in sorted(files.items()):
         path = out / name
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
+        now = current[name] if name in current else _text_or_none(path)
+        if now != text:
             path.write_text(text, encoding="utf-8")
         written.append(path)
     for stale in owned:
@@ -81,10 +87,18 @@ def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> l
     return written
 
 
-def _refuse_foreign(out: Path, owned: list[Path], files: dict[str, str]) -> None:
+def _text_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _refuse_foreign(out: Path, files: dict[str, str], recorded: dict[str, str],
+                    current: dict[str, str | None]) -> None:
     if not out.is_dir():
         return
-    ours = {p.name for p in owned} | {MANIFEST}
+    ours = set(current) | {MANIFEST}
     foreign = sorted(p.name for p in out.iterdir() if p.name not in ours | IGNORED)
     where = display_path(out)
     if foreign:
@@ -93,10 +107,9 @@ def _refuse_foreign(out: Path, owned: list[Path], files: dict[str, str]) -> None
             "writes only into a folder of its own, where it replaces and removes its files: give "
             f"--out a new folder or the generated package (e.g. {where}/api), or pass --force to "
             "write here anyway (its files replace any of the same name; others are left alone)")
-    recorded = _recorded(out).get("files", {})
-    edited = sorted(p.name for p in owned if p.name in recorded
-                    and _sha256(p.read_text(encoding="utf-8")) != recorded[p.name]
-                    and p.read_text(encoding="utf-8") != files.get(p.name))
+    edited = sorted(name for name, text in current.items() if name in recorded
+                    and text is not None and text != files.get(name)
+                    and _sha256(text) != recorded[name])
     if edited:
         names = ", ".join(f"{where}/{name}" for name in edited)
         raise OwnershipError(
@@ -132,12 +145,14 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _owned_files(out: Path) -> list[Path]:
+def _owned_files(out: Path, recorded: dict[str, Any] | None = None) -> list[Path]:
     """What contractgen wrote in `out`: the files its manifest lists; without a manifest (a
-    package generated before them), the modules carrying its header and their openapi.json."""
+    package generated before them), the modules carrying its header and their openapi.json.
+    `recorded`: the manifest's content, when the caller has read it."""
     if not out.is_dir():
         return []
-    recorded = _recorded(out)
+    if recorded is None:
+        recorded = _recorded(out)
     if recorded:
         return sorted(out / name for name in recorded.get("files", {}) if (out / name).is_file())
     headed = [p for p in out.iterdir() if p.is_file() and p.suffix in (".py", ".pyi")
