@@ -1,7 +1,5 @@
 """`python -m contractgen`: the same as the `contractgen` command."""
 
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

@@ -8,7 +8,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .config import PARTS
 from .emit.package import OwnershipError
@@ -304,8 +304,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script."""
+    """The command line: parse `argv` (default: the process's), run the command, return its
+    exit code."""
+    global _COMMAND  # noqa: PLW0603  (read by `entry`)
     args = build_parser().parse_args(argv)
+    _COMMAND = args.command
     try:
         code: int = args.func(args)
     except SpecError as exc:
@@ -323,6 +326,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
+
+
+# The commands that hold a whole contract in memory and leave nothing for exit to do: what
+# they write is written and closed, their child processes end on their own (`emit.formatting`).
+_QUICK_EXIT = frozenset({"generate", "check", "validate", "diff"})
+_COMMAND: str | None = None
+
+
+def entry() -> NoReturn:
+    """The console script (and `python -m contractgen`): `main`, then the process's exit.
+
+    After the commands of `_QUICK_EXIT` the interpreter is not torn down: freeing a large
+    contract's document, model and rendered modules object by object, and the collection that
+    finalization runs over them, took 20-30 ms of a 0.5 s regeneration of Twilio 2010, with
+    nothing to show for it (mypy ends the same way). Output is flushed first."""
+    code = main()
+    if _COMMAND not in _QUICK_EXIT:
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: report it as a failure, as exit would
+        code = code or EXIT_FAIL
+    os._exit(code)
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -356,4 +383,4 @@ def _file_on_the_way(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
