@@ -273,3 +273,37 @@ def test_no_external_refs_is_a_fast_path_without_prance() -> None:
         "assert not any(m.startswith(('prance', 'openapi_spec_validator')) for m in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(("suffix", "text", "sites"), [
+    # Only references inside the document: no walk.
+    (".json", '{"a": {"$ref": "#/b"}, "b": {"$ref" : "#/c"}, "c": {}}', None),
+    (".yaml", "a: {$ref: '#/b'}\nb:\n  $ref: \"#/c\"\nc: {}\nd: costs $5\n", None),
+    # Anything that may spell another file's reference is walked, and found exactly.
+    (".json", '{"a": {"$ref": "#/b"}, "b": {"$ref": "x.json"}}', ["x.json"]),
+    (".json", '{"a": {"\\u0024ref": "x.json"}}', ["x.json"]),
+    (".json", '{"a": {"$\\u0072ef": "x.json"}}', ["x.json"]),
+    (".json", '{"a": {"$ref": "\\u0023/b"}, "b": {}}', []),  # `#` escaped: walked, internal
+    (".yaml", "a: {$ref: x.yaml}\n", ["x.yaml"]),
+    (".yaml", "a:\n  $ref:\n    x.yaml\n", ["x.yaml"]),
+    (".yaml", 'a: {"\\x24ref": x.yaml}\n', ["x.yaml"]),
+    (".yaml", "b: &b {$ref: x.yaml}\na: *b\n", ["x.yaml", "x.yaml"]),
+    (".yaml", "a: {description: see $refs, x: 1}\n", []),  # a mention: walked, nothing found
+])
+def test_a_document_is_walked_for_references_to_other_files_only_when_it_may_hold_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str, text: str,
+        sites: list[str] | None) -> None:
+    from contractgen.spec import resolve
+
+    doc = load_document(write(tmp_path, f"main{suffix}", text))
+    walked: list[int] = []
+    walk = resolve.walk_objects
+
+    def counted(data: object) -> object:
+        walked.append(1)
+        return walk(data)
+
+    monkeypatch.setattr(resolve, "walk_objects", counted)
+    found = [ref for _, ref in resolve._external_sites(doc)]
+    assert found == (sites or [])
+    assert bool(walked) is (sites is not None)

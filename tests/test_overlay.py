@@ -279,3 +279,26 @@ DATA: dict[str, Any] = {
 )
 def test_jsonpath_subset(query: str, paths: list[tuple[Any, ...]]) -> None:
     assert jsonpath.find(DATA, query) == paths
+
+
+def test_a_reference_to_another_file_that_an_overlay_adds_is_bundled(tmp_path: Path) -> None:
+    """The spec refers only inside itself; the overlay's reference to another file is found
+    (the spec's text alone would say there is none) and bundled."""
+    import json
+
+    from contractgen.spec import load
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+        "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"},
+                                   "B": {"type": "string"}}}}), "utf-8")
+    (tmp_path / "count.yaml").write_text("type: integer\n", "utf-8")
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n"
+                       "  - target: $.components.schemas.B\n"
+                       "    update: {properties: {n: {$ref: count.yaml}}}\n", "utf-8")
+    document, _ = load(spec, overlay)
+    schemas = document.data["components"]["schemas"]
+    assert schemas["B"]["properties"]["n"] == {"$ref": "#/components/schemas/count"}
+    assert schemas["count"] == {"type": "integer"}

@@ -192,3 +192,41 @@ def test_discriminator_on_an_allof_hierarchy_over_http(pkg: Generated) -> None:
         assert httpx.post(f"{url}/pets", json={"petType": "dog", "name": "a"}).status_code == 422
         assert httpx.post(f"{url}/pets", json={"petType": "cow", "name": "a"}).status_code in (
             400, 422)
+
+
+def test_a_warning_in_a_merged_allof_is_located_at_the_nearest_node_of_the_document() -> None:
+    """Conversions of schemas the builder makes (a merged allOf) have no place of their own: a
+    warning there names the innermost node of the document being converted. And the paths of
+    the document's nodes are found only when something warns (a walk of the whole contract)."""
+    from contractgen.model.keywords import Notes
+
+    document = {"components": {"schemas": {"A": {"type": "object"}}}}
+    notes = Notes(document)
+    target = document["components"]["schemas"]["A"]
+    notes.enter(target)
+    notes.enter({"type": "object", "if": {}})  # made on the way: not the document's
+    assert notes._paths is None
+    notes.warn("`if`/`then`/`else` is not enforced")
+    notes.leave()
+    notes.warn("outer")
+    notes.leave()
+    notes.warn("nowhere")
+    assert list(notes.found) == [("/components/schemas/A", "`if`/`then`/`else` is not enforced"),
+                                 ("/components/schemas/A", "outer"), ("", "nowhere")]
+    quiet = Notes(document)
+    quiet.enter(target)
+    quiet.leave()
+    assert quiet._paths is None
+
+
+def test_an_allof_member_that_warns_is_located_in_the_member(tmp_path: Path) -> None:
+    document = openapi({}, {"Base": {"type": "object", "properties": {"id": {"type": "string"}}},
+                            "Both": {"allOf": [{"$ref": "#/components/schemas/Base"}, {
+                                "type": "object", "properties": {"when": {
+                                    "type": "object", "if": {"required": ["a"]},
+                                    "then": {"required": ["b"]}}}}]}})
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(document, indent=1))
+    _, warnings = contractgen.render(spec)
+    assert {(w.pointer, w.message.split(":")[0]) for w in warnings} >= {
+        ("/components/schemas/Both/allOf/1/properties/when", "`if`/`then`/`else` is not enforced")}

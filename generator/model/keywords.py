@@ -94,28 +94,35 @@ class Notes:
 
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
-        # The path of every node (spelt as a pointer only where a warning needs it).
+        # The path of every node, found on the first warning that needs one (a walk of the whole
+        # document, ~15 ms on a large contract: most conversions warn nothing).
         self._paths: dict[int, tuple[str | int, ...]] | None = None
-        self._stack: list[tuple[str | int, ...]] = []
+        # The nodes under conversion, innermost last: nodes of the document, and schemas made
+        # on the way (a merged allOf), which have no path.
+        self._stack: list[Any] = []
         self.found: dict[tuple[str, str], None] = {}
 
-    def enter(self, node: Any) -> bool:
-        """Make `node` the current place when it is a node of the document."""
-        if self._paths is None:
-            self._paths = {id(obj): path for path, obj in walk_objects(self.document)}
-        path = self._paths.get(id(node))
-        if path is None:
-            return False
-        self._stack.append(path)
-        return True
+    def enter(self, node: Any) -> None:
+        """Make `node` the current place (until `leave`); a node that is not the document's
+        leaves the place where it was."""
+        self._stack.append(node)
 
     def leave(self) -> None:
         self._stack.pop()
 
     def warn(self, message: str, pointer: str | None = None) -> None:
         if pointer is None:
-            pointer = make_pointer(self._stack[-1]) if self._stack else ""
+            pointer = make_pointer(self._place())
         self.found[(pointer, message)] = None
+
+    def _place(self) -> tuple[str | int, ...]:
+        if self._paths is None:
+            self._paths = {id(obj): path for path, obj in walk_objects(self.document)}
+        for node in reversed(self._stack):
+            path = self._paths.get(id(node))
+            if path is not None:
+                return path
+        return ()
 
 
 def excluded_by(target: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[object, ...]] | None:

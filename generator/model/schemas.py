@@ -200,15 +200,14 @@ class SchemaConverter:
     # -- conversion --------------------------------------------------------------------------
     def convert(self, schema: Any, hint: str, *, named: bool = True) -> TypeRef:
         """The type of `schema`; `hint` names any class an inline object or enum needs."""
-        located = self.notes.enter(schema)
+        self.notes.enter(schema)
         try:
             if isinstance(schema, dict):
                 for message in unenforced(schema):
                     self.notes.warn(message)
             return self._convert(schema, hint, named)
         finally:
-            if located:
-                self.notes.leave()
+            self.notes.leave()
 
     def _convert(self, schema: Any, hint: str, named: bool) -> TypeRef:
         if schema is True or schema is None or schema == {}:
