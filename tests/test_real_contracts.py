@@ -189,6 +189,38 @@ def test_corpus_contract_generates_typed_routed_deterministic_code(
     assert sorted(disagreements) == sorted(KNOWN_DISAGREEMENTS.get(name, {})), disagreements
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CORPUS_SPECS)
+def test_a_one_field_edit_regenerates_what_a_run_without_caches_writes(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's edit (one property's description): the regeneration reuses the server's and
+    client's rendered text (`emit/memo.py`) and the formatted blocks, and writes the package a
+    run with no cache at all writes."""
+    from contractgen.emit import render as rendering
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    spec = _corpus_spec(name, tmp_path)
+    out = tmp_path / "out"
+    contractgen.generate(spec, out)
+    sys.path.insert(0, str(_ROOT / "bench"))
+    try:
+        from generate import edit_one_field  # the bench's own edit
+    finally:
+        sys.path.remove(str(_ROOT / "bench"))
+    edited = tmp_path / f"{name}.edited.json"
+    edited.write_text(json.dumps(edit_one_field(json.loads(spec.read_text("utf-8")))), "utf-8")
+    rendered: list[str] = []
+    for context in ("_server_context", "_client_context"):
+        original = getattr(rendering, context)
+        monkeypatch.setattr(rendering, context, lambda api, original=original, context=context: (
+            rendered.append(context), original(api))[1])
+    files, _ = contractgen.api.render(edited, previous=read_package(out))
+    assert rendered == []
+    monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
+    fresh, _ = contractgen.api.render(edited)
+    assert files == fresh
+
+
 def _imported(base: Path, package: str) -> types.SimpleNamespace:
     if str(base) not in sys.path:
         sys.path.insert(0, str(base))

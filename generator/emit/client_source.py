@@ -16,9 +16,9 @@ def parsed_directly(api: Api) -> Callable[[Response], bool]:
     (`type[K] -> K`), i.e. the body's type is a class, a builtin, a `list`/`dict`/`tuple` or an
     alias of one (constrained or not); a union, a `Literal`, `Any`, a nullable type or an
     inline constrained one (`Annotated[...]`) is cast."""
-    classes = {d.name for d in api.definitions if isinstance(d, (ModelDef, EnumDef))}
-    aliases = {d.name: d.type for d in api.definitions
-               if isinstance(d, AliasDef) and not d.recursive}
+    names, typed = definition_facts(api)
+    classes = set(names)
+    aliases = dict(typed)
 
     def inferred(ref: TypeRef, seen: frozenset[str] = frozenset()) -> bool:
         # mypy reads through an alias's `Annotated[...]` (not an inline one): `seen` is set
@@ -38,6 +38,16 @@ def parsed_directly(api: Api) -> Callable[[Response], bool]:
                 and response.type is not None and inferred(response.type))
 
     return direct
+
+
+def definition_facts(api: Api) -> tuple[tuple[str, ...], tuple[tuple[str, TypeRef], ...]]:
+    """All the client reads of the definitions (`parsed_directly`): the names of the classes,
+    and each alias that is not recursive with its type. The client's rendered text is reused
+    while these (and the operations) stay the same (`memo`)."""
+    classes = tuple(d.name for d in api.definitions if isinstance(d, (ModelDef, EnumDef)))
+    aliases = tuple((d.name, d.type) for d in api.definitions
+                    if isinstance(d, AliasDef) and not d.recursive)
+    return classes, aliases
 
 
 def header_entries(op: Operation) -> list[str]:

@@ -17,6 +17,7 @@ from . import blackstyle, client_source, hooks, media, routes, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
+from .memo import RenderMemo
 from .templates import templates_dir
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
@@ -159,10 +160,18 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
+    # server.py and client.py read no model (`memo`): reused after an edit to one.
+    memo = RenderMemo(api) if templates is None else None
+    facts = {"server.py": None, "client.py": client_source.definition_facts(api)}
     files: dict[str, str] = {}
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
-        files[name] = template.render(api=api, **contexts[name](api))
+
+        def rendered(template: Any = template, name: str = name) -> str:
+            return str(template.render(api=api, **contexts[name](api)))
+
+        files[name] = (memo.text(name, facts[name], rendered) if memo is not None
+                       and name in facts else rendered())
     for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
