@@ -254,3 +254,12 @@ def test_each_sibling_is_read_once(indent: int | None, monkeypatch: pytest.Monke
     assert max(Counter(memo_reads).values()) == 1  # no key nor value decoded twice
     assert max(Counter(fresh_reads).values()) > 50  # what the memo saves
     assert len(memo_reads) * 10 < len(fresh_reads), (len(memo_reads), len(fresh_reads))
+
+
+def test_the_ascii_check_for_characters_yaml_refuses_is_pyyaml_s() -> None:
+    import yaml
+    from contractgen.spec import jsonpos
+
+    for code in [*range(128), 0x85, 0xA0, 0xD7FF, 0xE000, 0xFFFE, 0x10000]:
+        text = f"ab{chr(code)}c"
+        assert jsonpos._printable(text) is (yaml.reader.Reader.NON_PRINTABLE.search(text) is None)

@@ -6,6 +6,7 @@ responses and bodies); `emit.source` turns it into Python text. Every value set 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -414,13 +415,22 @@ class Api:
     @property
     def uses_excluding(self) -> bool:
         """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
-        return any(ref.excluded is not None for ref in self._type_refs())
+        return self._type_facts[0]
 
     @property
     def checks(self) -> tuple[Check, ...]:
         """The `check_<name>` validators some type uses, so models.py defines them."""
-        used = {c for ref in self._type_refs() for c in ref.checks}
-        return tuple(sorted(used))
+        return self._type_facts[1]
+
+    @functools.cached_property
+    def _type_facts(self) -> tuple[bool, tuple[Check, ...]]:
+        # One walk of every type expression, however often the templates ask (five times).
+        excluding = False
+        used: set[Check] = set()
+        for ref in self._type_refs():
+            excluding = excluding or ref.excluded is not None
+            used.update(ref.checks)
+        return excluding, tuple(sorted(used))
 
     def _type_refs(self) -> Iterable[TypeRef]:
         """Every type expression of the contract, nested ones included."""

@@ -39,6 +39,8 @@ def _non_printable() -> re.Pattern[str]:
     return re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
+# The same, for a text that is ASCII (most JSON contracts): a small class, quick to compile.
+_ASCII_NON_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = re.compile(r"[ \n\r]*")
 _SIMPLE_KEY = 1000  # PyYAML drops a simple key longer than 1024 characters
@@ -70,11 +72,17 @@ class _Array:
         self.broken = False  # reading on raised
 
 
+def _printable(text: str) -> bool:
+    """No character YAML refuses unescaped (`_non_printable`)."""
+    pattern = _ASCII_NON_PRINTABLE if text.isascii() else _non_printable()
+    return pattern.search(text) is None
+
+
 def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
     """A function from pointer tokens to the 1-based (line, column) of the deepest node on that
     path (as `Document.position` reads it from the composed tree); None when this text is one
     the composer might read differently."""
-    if "\t" in text or "\ufeff" in text or _non_printable().search(text):
+    if "\t" in text or "\ufeff" in text or not _printable(text):
         return None
     decode = _DECODER().raw_decode
     # Line numbers: where "\n" is the only line break PyYAML counts ("\r" only in "\r\n"),
