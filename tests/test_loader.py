@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -307,3 +308,31 @@ def test_a_document_is_walked_for_references_to_other_files_only_when_it_may_hol
     found = [ref for _, ref in resolve._external_sites(doc)]
     assert found == (sites or [])
     assert bool(walked) is (sites is not None)
+
+
+@pytest.mark.parametrize(("text", "may"), [
+    ('{"a": {"type": "string", "description": "no such word"}}', False),
+    ('{"a": {"discriminator": {"propertyName": "k"}}}', True),
+    ('{"a": {"\\u0064iscriminator": {"propertyName": "k"}}}', True),  # an escaped letter
+    ('{"a": {"description": "caf\\u00e9 \\u2019"}}', False),  # escapes of other characters
+    ('a: {"\\x64iscriminator": {propertyName: k}}\n', True),
+    ('a:\n  ? "discrim\\\n    inator"\n  : {propertyName: k}\n', True),  # a line fold joins
+    ("a: {Discriminator: 1}\n", True),  # any case: the cautious side
+])
+def test_a_document_may_spell_a_word_unless_no_text_of_it_can(
+        tmp_path: Path, text: str, may: bool) -> None:
+    suffix = ".json" if text.startswith("{") else ".yaml"
+    doc = load_document(write(tmp_path, f"main{suffix}", text))
+    assert doc.may_spell("discriminator") is may
+    assert may or "discriminator" not in json.dumps(doc.data).lower()  # never a miss
+
+
+def test_the_files_bundled_into_a_document_are_read_for_a_word_too(tmp_path: Path) -> None:
+    from contractgen.spec import load
+
+    write(tmp_path, "pets.yaml", "Pet:\n  oneOf: [{$ref: '#/Cat'}]\n  discriminator: {propertyName: kind}\n"
+          "Cat: {type: object, properties: {kind: {type: string}}}\n")
+    main = write(tmp_path, "main.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
+                 "paths: {}\ncomponents:\n  schemas:\n    Pet: {$ref: 'pets.yaml#/Pet'}\n")
+    document, _ = load(main)
+    assert "discriminator" not in document.text and document.may_spell("discriminator")

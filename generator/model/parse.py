@@ -46,7 +46,7 @@ def build_api(
     `templates` (folder as shown, sha256 of its files) names template overrides in the header.
     """
     data = document.data
-    converter = SchemaConverter(data)
+    converter = SchemaConverter(data, discriminated=document.may_spell("discriminator"))
     converter.convert_components()
     builder = OperationBuilder(data, converter, extension_notes)
     operations = builder.build()

@@ -47,7 +47,8 @@ from .typeref import ANY, TypeRef
 class SchemaConverter:
     """Turns schemas into `TypeRef`s, creating named definitions for objects and enums."""
 
-    def __init__(self, document: Mapping[str, Any]) -> None:
+    def __init__(self, document: Mapping[str, Any], *, discriminated: bool = True) -> None:
+        # `discriminated`: False when the document holds no discriminator (saves a walk).
         self.document = document
         self.is_31 = str(document.get("openapi", "")).startswith("3.1")
         self.definitions: dict[str, Definition] = {}
@@ -60,7 +61,7 @@ class SchemaConverter:
             self._component_names[key] = self.claim(ClassName(key))
         self._hierarchies = hierarchies(document)
         self._discriminator_values = {**hierarchy_tags(self._hierarchies),
-                                      **discriminator_values(document)}
+                                      **(discriminator_values(document) if discriminated else {})}
         self._unions: dict[tuple[str, Side], TypeRef] = {}
         self.access = AccessMap(document)
         self.notes = Notes(document)

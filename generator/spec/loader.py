@@ -57,6 +57,14 @@ class Document:
         """Where each node was written; found on first use for JSON (YAML has it already)."""
         return self.locate()
 
+    def may_spell(self, word: str) -> bool:
+        """Whether `word` (ASCII) may be written in the texts this document was read from (its
+        own, its overlay's, the files bundled into it): False only when none holds it, nor an
+        escape of one of its letters, nor a YAML line fold (which joins words)."""
+        pattern = _spelling(word)
+        return any(pattern.search(text) for text in (self.text, *(o.text for _, o, _ in
+                                                                   self.origins)))
+
     def position(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at `pointer`, else of its deepest existing ancestor."""
         if self.quick_position is not None and "positions" not in self.__dict__:
@@ -88,6 +96,16 @@ class Document:
         pos = self.position(pointer)
         line, col = pos if pos else (None, None)
         return Problem(level, message, str(self.path), line, col, pointer, hint)
+
+
+@functools.cache
+def _spelling(word: str) -> re.Pattern[str]:
+    """`word`, or an escape (JSON `\\uXXXX`, YAML `\\xXX`, `\\uXXXX`, `\\UXXXXXXXX`) of one of its
+    characters, or a backslash before a line break; any case (the cautious side)."""
+    assert word.isascii()
+    codes = "|".join(sorted({f"{ord(c):02x}" for c in word}))
+    return re.compile(rf"{re.escape(word)}|\\(?:x|u00|U000000)(?:{codes})|\\[\r\n]",
+                      re.IGNORECASE)
 
 
 def document_from_data(
