@@ -6,7 +6,7 @@ import contextlib
 import hashlib
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,18 +52,64 @@ def _file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _start_validation(document: Document) -> Callable[[], list[Problem]]:
+class _Validation:
+    """The verdict on a contract, and its `openapi.json` text: from a forked child when one was
+    started (`_start_validation`), else the verdict given and the text computed when asked."""
+
+    def __init__(self, document: Document, receiver: Any = None, child: Any = None,
+                 problems: list[Problem] | None = None) -> None:
+        self.document, self.receiver, self.child, self.problems = (
+            document, receiver, child, problems)
+        self._text: str | None = None
+        self._text_received = False  # the child's first message is read
+
+    def _receive(self) -> Any:
+        try:
+            return self.receiver.recv()
+        except EOFError:  # the child died: the caller does its part here
+            self.receiver = None
+            return None
+
+    def spec_json(self) -> str:
+        """The bundled document as `openapi.json` serves it (`dumps_indented`)."""
+        if not self._text_received and self.receiver is not None:
+            self._text = self._receive()  # None when it could not
+            self._text_received = True
+        if self._text is None:
+            from .model.jsontext import dumps_indented
+
+            self._text = dumps_indented(self.document.data) + "\n"
+        return self._text
+
+    def __call__(self) -> list[Problem]:
+        if self.problems is None:
+            if self.receiver is not None and not self._text_received:
+                self._text = self._receive()
+                self._text_received = True
+            problems = self._receive() if self.receiver is not None else None
+            if problems is None:
+                from .spec.validate import validate_document
+
+                problems = validate_document(self.document)
+            self.problems = problems
+            if self.child is not None:
+                self.child.join()
+        return self.problems
+
+
+def _start_validation(document: Document) -> _Validation:
     """Validate while the caller renders: in a forked child when that is safe, else inline.
 
     Importing and running openapi-spec-validator is a third of a generator run; on a machine with
     a spare core it overlaps with building the model and rendering (cheap, and stopped by the
-    errors it may raise) but never with formatting, which waits for its verdict.
+    errors it may raise) but never with formatting, which waits for its verdict. The child first
+    writes the contract's `openapi.json` text (~40 ms of pure Python on a large contract, off
+    the caller's critical path), which the model takes (`build_api(spec_json=...)`).
     """
-    from .spec.validate import validate_document
-
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
-        problems = validate_document(document)
-        return lambda: problems
+        from .spec.validate import validate_document
+
+        return _Validation(document, problems=validate_document(document))
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
@@ -71,22 +117,24 @@ def _start_validation(document: Document) -> Callable[[], list[Problem]]:
     child = context.Process(target=_validate_into, args=(document, sender), daemon=True)
     child.start()
     sender.close()
-
-    def result() -> list[Problem]:
-        try:
-            problems: list[Problem] = receiver.recv()
-        except EOFError:  # the child died: validate here instead
-            problems = validate_document(document)
-        child.join()
-        return problems
-
-    return result
+    return _Validation(document, receiver, child)
 
 
 def _validate_into(document: Document, sender: Any) -> None:
+    from .model.jsontext import dumps_indented
     from .spec.validate import validate_document
 
-    sender.send(validate_document(document))
+    try:
+        text: str | None = dumps_indented(document.data) + "\n"
+    except Exception:  # the caller's own call raises it, as it always did
+        text = None
+    # Sent aside: the pipe holds 64 KiB, and the caller reads the text only when its model is
+    # built; meanwhile this process validates.
+    sending = threading.Thread(target=sender.send, args=(text,))
+    sending.start()
+    problems = validate_document(document)
+    sending.join()
+    sender.send(problems)
     sender.close()
 
 
@@ -182,6 +230,7 @@ def render(
         try:
             api = build_api(
                 document,
+                spec_json=validation.spec_json if validation is not None else None,
                 spec_display=shown[0] or "",
                 spec_sha256=_file_sha256(spec),
                 overlay_display=shown[1],

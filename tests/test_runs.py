@@ -206,3 +206,46 @@ def test_the_console_script_ends_a_generate_without_tearing_the_interpreter_down
         assert done.stderr.startswith("missing.json: error: /: cannot read the file")
     else:
         assert done.stdout.startswith("usage: contractgen new")
+
+
+def test_the_validation_child_also_writes_openapi_json_and_the_caller_can_do_without_it(
+        tmp_path: Path) -> None:
+    """The forked validator sends the contract's openapi.json text first (it is pure Python
+    work taken off the caller's path), then its verdict; the text is the one `dumps_indented`
+    writes here, even for a contract far over a pipe's 64 KiB, and when the child cannot give
+    one the caller writes it itself."""
+    from contractgen.model.jsontext import dumps_indented
+    from contractgen.spec import load
+    from contractgen.spec.validate import validate_document
+
+    schemas = {f"S{i}": {"type": "object", "description": "x" * 200,
+                         "properties": {"n": {"type": "integer"}}} for i in range(600)}
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(openapi({}, schemas)), "utf-8")
+    document, _ = load(spec)
+    expected = dumps_indented(document.data) + "\n"
+    assert len(expected) > 200_000
+    validation = api._start_validation(document)
+    assert validation.spec_json() == expected
+    assert validation() == validate_document(document) == []
+    # A verdict asked for before the text: both still arrive, in order.
+    validation = api._start_validation(document)
+    assert validation() == [] and validation.spec_json() == expected
+
+    class Gone:
+        def __init__(self, *answers: object) -> None:
+            self.answers = list(answers)
+
+        def recv(self) -> object:
+            if not self.answers:
+                raise EOFError
+            return self.answers.pop(0)
+
+    class Joined:
+        def join(self) -> None:
+            pass
+
+    for answers in [(None, []), ()]:  # no text; a child that died at once
+        validation = api._Validation(document, Gone(*answers), Joined())
+        assert validation.spec_json() == expected
+        assert validation() == []

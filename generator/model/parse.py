@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..problems import Level, sorted_problems
@@ -38,12 +38,15 @@ def build_api(
     parts: tuple[str, ...] = PARTS,
     extension_notes: Mapping[str, str] | None = None,
     templates: tuple[str, str] | None = None,
+    spec_json: Callable[[], str] | None = None,
 ) -> Api:
     """The intermediate model of `document` (already validated, external refs resolved).
 
     `extension_notes` maps a vendor extension (`x-...`) to a sentence added to the documentation
     of every operation where it is set (truthy); the generator gives extensions no other meaning.
     `templates` (folder as shown, sha256 of its files) names template overrides in the header.
+    `spec_json` gives the bundled document's `openapi.json` text when another process wrote it
+    (`api._start_validation`); by default it is written here.
     """
     data = document.data
     converter = SchemaConverter(data, discriminated=document.may_spell("discriminator"))
@@ -63,7 +66,7 @@ def build_api(
         security_schemes=_security_schemes(data),
         header=header(spec_display, spec_sha256 or document.sha256, overlay_display,
                       overlay_sha256, templates),
-        spec_json=dumps_indented(data) + "\n",
+        spec_json=spec_json() if spec_json is not None else dumps_indented(data) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
         problems=problems,
