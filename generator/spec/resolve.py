@@ -56,16 +56,17 @@ def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, st
 # Where the text may hold a reference to another file: a `$` before `r` or an escape that is
 # not `$ref` with a value starting `#` (`"$ref": "#/...`, `$ref: '#/...'`), or an escaped `$`.
 # A `$ref` key is spelt with `$` and `r` or with escapes, so a text without a match refers to
-# no other file (a match, even in a description, only means the document is walked).
-_MAYBE_EXTERNAL = re.compile(
-    r"""\$(?!ref["']?[ \t]*:[ \t]*["']?#)(?:r|\\)|\\(?:[xX]24|u0024|U00000024)""")
+# no other file (a match, even in a description, only means the document is walked). Two
+# patterns, each led by a literal: ~1 ms over a 1 MB contract (one alternation took 9 ms).
+_MAYBE_EXTERNAL = (re.compile(r"""\$(?!ref["']?[ \t]*:[ \t]*["']?#)(?:r|\\)"""),
+                   re.compile(r"\\(?:[xX]24|u0024|U00000024)"))
 
 
 def _external_sites(doc: Document) -> list[tuple[tuple[Part, ...], str]]:
     """Every `$ref` to another file, with its path; without walking a document whose text
     (the spec's, and its overlay's) has only references inside it (a walk is ~15 ms on a
     large contract)."""
-    if not _MAYBE_EXTERNAL.search(doc.text):
+    if not any(pattern.search(doc.text) for pattern in _MAYBE_EXTERNAL):
         return []
     sites = []
     for path, obj in walk_objects(doc.data):
