@@ -4,6 +4,7 @@ do not enforce: nothing a contract declares is dropped silently."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -38,9 +39,17 @@ def string_type(schema: Mapping[str, Any]) -> TypeRef:
     if schema.get("contentEncoding") == "base64" or fmt == "byte":
         name = "str"
     if name != "str":
-        return TypeRef("builtin", name)
+        return _plain(name)
     checks = (CHECKED_FORMATS[fmt],) if isinstance(fmt, str) and fmt in CHECKED_FORMATS else ()
-    return TypeRef("builtin", "str", constraints=string_constraints(dict(schema)), checks=checks)
+    constraints = string_constraints(schema)
+    if not constraints and not checks:
+        return _plain("str")  # most strings of a contract: one immutable value for all
+    return TypeRef("builtin", "str", constraints=constraints, checks=checks)
+
+
+@functools.cache
+def _plain(name: str) -> TypeRef:
+    return TypeRef("builtin", name)
 
 
 def unchecked_format(schema: Any) -> str | None:

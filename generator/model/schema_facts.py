@@ -172,7 +172,7 @@ def is_null_schema(schema: Any) -> bool:
     )
 
 
-def string_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+def string_constraints(schema: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     out = list(bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
@@ -227,7 +227,7 @@ def is_nullable(schema: dict[str, Any]) -> bool:
     return False
 
 
-def bounds(schema: dict[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+def bounds(schema: Mapping[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
     """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
     out: list[tuple[str, str]] = []
     for key, name in pairs:
