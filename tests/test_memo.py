@@ -136,18 +136,13 @@ def test_what_the_client_reads_of_the_models_is_part_of_its_key(
     assert "cast(" in files["client.py"] and "cast(" not in first["client.py"]
 
 
-def _overriding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Path:
-    """A folder of template overrides holding a copy of the built-in template `name`."""
+def test_template_overrides_are_never_served_from_the_memo(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     overrides = tmp_path / "templates"
     overrides.mkdir()
-    (overrides / name).write_text((rendering.templates_dir() / name).read_text("utf-8"), "utf-8")
-    return overrides
-
-
-def test_template_overrides_are_never_served_from_the_memo(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    overrides = _overriding(tmp_path, monkeypatch, "models.py.jinja")
+    (overrides / "models.py.jinja").write_text(
+        (rendering.templates_dir() / "models.py.jinja").read_text("utf-8"), "utf-8")
     spec = _spec(tmp_path, json.loads(json.dumps(FEATURES)))
     render(spec, templates=overrides)
     renders = _renders(monkeypatch)
@@ -161,52 +156,3 @@ def test_definition_facts_are_what_parsed_directly_decides_by() -> None:
     classes, aliases = client_source.definition_facts(api)
     assert classes and all(isinstance(name, str) for name in classes)
     assert all(not d.recursive for d in api.definitions if d.name in dict(aliases))
-
-
-def _definition_memos(monkeypatch: pytest.MonkeyPatch) -> list[memo.DefinitionMemo]:
-    made: list[memo.DefinitionMemo] = []
-
-    class Recorded(memo.DefinitionMemo):
-        def __init__(self, api: Any) -> None:
-            super().__init__(api)
-            made.append(self)
-
-    monkeypatch.setattr(rendering, "DefinitionMemo", Recorded)
-    return made
-
-
-def test_an_edited_model_is_the_only_definition_rendered_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    document = json.loads(json.dumps(FEATURES))
-    spec = _spec(tmp_path, document)
-    made = _definition_memos(monkeypatch)
-    render(spec)
-    everything = sorted(made[-1].rendered)
-    assert len(everything) > 5
-
-    schemas = document["components"]["schemas"]
-    edited = next(name for name in sorted(schemas) if "properties" in schemas[name])
-    first = sorted(schemas[edited]["properties"])[0]
-    schemas[edited]["properties"][first]["description"] = "Edited here."
-    spec = _spec(tmp_path, document)
-    files, _ = render(spec)
-    assert made[-1].rendered == [edited]
-    assert files == _fresh(spec, monkeypatch)
-    assert "Edited here." in files["models.py"]
-
-    # A new schema changes the names: every definition is rendered (and the same as fresh).
-    schemas["Brand"] = {"type": "object", "properties": {"n": {"type": "integer"}}}
-    spec = _spec(tmp_path, document)
-    files, _ = render(spec)
-    assert sorted(made[-1].rendered) == sorted([*everything, "Brand"])
-    assert files == _fresh(spec, monkeypatch)
-
-
-def test_template_overrides_render_every_definition(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    overrides = _overriding(tmp_path, monkeypatch, "_macros.jinja")
-    made = _definition_memos(monkeypatch)
-    spec = _spec(tmp_path, json.loads(json.dumps(FEATURES)))
-    render(spec, templates=overrides)
-    assert made == []

@@ -13,18 +13,6 @@ from . import source
 from .imports import ImportSet
 
 
-def error_media(op: Operation) -> dict[str, str]:
-    """Each declared error status's JSON media type, when one of them is not application/json."""
-    media = {e.response.status.upper() if e.response.status != "default" else "default":
-             e.response.media_type for e in op.errors
-             if e.response.kind == "json" and e.response.media_type}
-    return media if any(m != "application/json" for m in media.values()) else {}
-
-
-def success_media(op: Operation) -> str | None:
-    return op.success[0].media_type if op.success else None
-
-
 def success_kind(op: Operation) -> str:
     """The kind `respond` gets for the first success response (`json-events`: typed events)."""
     if not op.success:

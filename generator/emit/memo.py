@@ -16,7 +16,6 @@ holds the templates to this: rendering either module reads nothing else of the c
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -72,56 +71,3 @@ class RenderMemo:
         if text.startswith(self.header) and self.header not in body:
             self.cache.put_many({address: body})
         return text
-
-
-class DefinitionMemo:
-    """models.py's definitions reused one by one: a regeneration after an edit to one schema
-    renders that schema's class (and whatever else changed), not the hundreds of others.
-
-    The text of a definition is the macro's (`model_class`, `enum_class`) for the definition and
-    its arguments, a pure function of those and of the code (`runs._code_fingerprint`). A run
-    keeps the texts of the previous run of a contract with the same definition names, in one
-    cache entry (the names change when a schema is added or renamed: then all are rendered),
-    and looks each definition up by the hash of its pickle."""
-
-    def __init__(self, api: Api) -> None:
-        from .runs import _code_fingerprint
-
-        self.cache = TextCache(f"definitions-{__version__}")
-        names = "\0".join(d.name for d in api.definitions)
-        self.address = self.cache.key(f"{_code_fingerprint()}\0{names}")
-        self.known: dict[str, str] = {}
-        if self.cache.enabled:
-            stored = self.cache.get(self.address)
-            try:
-                self.known = json.loads(stored) if stored is not None else {}
-            except ValueError:
-                self.known = {}
-        self.used: dict[str, str] = {}
-        self.rendered: list[str] = []  # the definitions rendered here (the tests read it)
-
-    def __call__(self, macro: Callable[..., Any], definition: Any, *args: Any) -> str:
-        """`macro(definition, *args)`'s text, rendered or as the previous run had it."""
-        # A set's pickle follows the process's string hashing: sorted, for a stable digest.
-        stable = tuple(sorted(a) if isinstance(a, set | frozenset) else a for a in args)
-        try:
-            data = pickle.dumps((definition, stable), protocol=5)
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            return str(macro(definition, *args))
-        digest = hashlib.sha256(data).hexdigest()
-        text = self.known.get(digest)
-        if text is None:
-            text = str(macro(definition, *args))
-            self.rendered.append(definition.name)
-        self.used[digest] = text
-        return text
-
-    def save(self) -> None:
-        """Keep this run's texts for the next (only when something was rendered)."""
-        if self.cache.enabled and self.rendered:
-            self.cache.put_many({self.address: json.dumps(self.used)})
-
-
-def unmemoized(macro: Callable[..., Any], definition: Any, *args: Any) -> str:
-    """`DefinitionMemo`'s stand-in where there is none (template overrides)."""
-    return str(macro(definition, *args))

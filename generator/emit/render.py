@@ -17,7 +17,7 @@ from . import blackstyle, client_source, hooks, media, routes, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
-from .memo import DefinitionMemo, RenderMemo, unmemoized
+from .memo import RenderMemo
 from .templates import templates_dir
 
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
@@ -160,18 +160,15 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
-    # server.py and client.py read no model (`memo`): reused after an edit to one; and
-    # models.py's definitions are reused one by one.
+    # server.py and client.py read no model (`memo`): reused after an edit to one.
     memo = RenderMemo(api) if templates is None else None
-    definitions = DefinitionMemo(api) if templates is None else None
     facts = {"server.py": None, "client.py": client_source.definition_facts(api)}
     files: dict[str, str] = {}
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
 
         def rendered(template: Any = template, name: str = name) -> str:
-            extra = {"memo": definitions or unmemoized} if name == "models.py" else {}
-            return str(template.render(api=api, **contexts[name](api), **extra))
+            return str(template.render(api=api, **contexts[name](api)))
 
         files[name] = (memo.text(name, facts[name], rendered) if memo is not None
                        and name in facts else rendered())
@@ -187,8 +184,6 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
             path = templates / static
         files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
     files["openapi.json"] = api.spec_json
-    if definitions is not None:
-        definitions.save()
     return files
 
 
@@ -305,6 +300,18 @@ def _op_types(op: Operation) -> Iterable[TypeRef]:
 
 def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
+
+
+def _error_media(op: Operation) -> dict[str, str]:
+    """Each declared error status's JSON media type, when one of them is not application/json."""
+    media = {e.response.status.upper() if e.response.status != "default" else "default":
+             e.response.media_type for e in op.errors
+             if e.response.kind == "json" and e.response.media_type}
+    return media if any(m != "application/json" for m in media.values()) else {}
+
+
+def _success_media(op: Operation) -> str | None:
+    return op.success[0].media_type if op.success else None
 
 
 def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
@@ -426,12 +433,12 @@ def _server_context(api: Api) -> dict[str, Any]:
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),
-        "error_media": media.error_media,
+        "error_media": _error_media,
         # Operation id -> its error media types, for operations where one is not JSON's.
         "declared_error_media": {op.id: found for op in api.operations
-                                 if (found := media.error_media(op))},
+                                 if (found := _error_media(op))},
         "success_kind": media.success_kind,
-        "success_media": media.success_media,
+        "success_media": _success_media,
         "form_field_type": source.form_field_type,
     }
 
