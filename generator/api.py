@@ -70,11 +70,15 @@ class _Validation:
             self.receiver = None
             return None
 
+    def _take_text(self) -> None:
+        """Read the child's first message (the text, None when it could not), once."""
+        if not self._text_received and self.receiver is not None:
+            self._text = self._receive()
+        self._text_received = True
+
     def spec_json(self) -> str:
         """The bundled document as `openapi.json` serves it (`dumps_indented`)."""
-        if not self._text_received and self.receiver is not None:
-            self._text = self._receive()  # None when it could not
-            self._text_received = True
+        self._take_text()
         if self._text is None:
             from .model.jsontext import dumps_indented
 
@@ -83,9 +87,7 @@ class _Validation:
 
     def __call__(self) -> list[Problem]:
         if self.problems is None:
-            if self.receiver is not None and not self._text_received:
-                self._text = self._receive()
-                self._text_received = True
+            self._take_text()
             problems = self._receive() if self.receiver is not None else None
             if problems is None:
                 from .spec.validate import validate_document

@@ -162,7 +162,6 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
     # server.py and client.py read no model (`memo`): reused after an edit to one.
     memo = RenderMemo(api) if templates is None else None
-    facts = {"server.py": None, "client.py": client_source.definition_facts(api)}
     files: dict[str, str] = {}
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
@@ -170,8 +169,12 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         def rendered(template: Any = template, name: str = name) -> str:
             return str(template.render(api=api, **contexts[name](api)))
 
-        files[name] = (memo.text(name, facts[name], rendered) if memo is not None
-                       and name in facts else rendered())
+        if memo is not None and name in ("server.py", "client.py"):
+            # What each reads of the models besides the operations: the client, a few facts.
+            facts = client_source.definition_facts(api) if name == "client.py" else None
+            files[name] = memo.text(name, facts, rendered)
+        else:
+            files[name] = rendered()
     for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
