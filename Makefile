@@ -77,6 +77,7 @@ regen: setup
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python bench/generate.py
+	$(BIN)/python bench/diff.py
 	$(BIN)/python bench/otari_sandbox.py
 	$(BIN)/python bench/tpmjs_executor.py
 
