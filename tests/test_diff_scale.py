@@ -149,3 +149,23 @@ def test_corpus_edits_report_what_the_full_walk_reports(
         assert len(report) >= len(done) // 2
         assert skipped > 0
     assert diff_documents(old, copy.deepcopy(old)) == []
+
+
+@pytest.mark.parametrize(("old_schema", "new_schema"), [
+    # OpenAPI 3.0's boolean `exclusiveMinimum` beside its 3.1 number: equal to Python's `==`
+    ({"type": "integer", "minimum": 1, "exclusiveMinimum": True},
+     {"type": "integer", "minimum": 1, "exclusiveMinimum": 1}),
+    ({"type": "number", "default": 1}, {"type": "number", "default": 1.0}),
+    ({"type": "integer", "enum": [0, 1]}, {"type": "integer", "enum": [False, True]}),
+], ids=["exclusive-minimum-3.0-to-3.1", "default-1-to-1.0", "enum-numbers-to-booleans"])
+def test_values_python_takes_for_equal_are_compared(
+        old_schema: Doc, new_schema: Doc, monkeypatch: pytest.MonkeyPatch) -> None:
+    def with_note(schema: Doc) -> Doc:
+        doc = copy.deepcopy(BASE)
+        doc["components"]["schemas"]["Item"]["properties"]["note"] = schema
+        return doc
+
+    old, new = with_note(old_schema), with_note(new_schema)
+    report, _ = _skipping(old, new, monkeypatch)
+    assert report == _full_walk(old, new, monkeypatch)
+    assert report, "the full walk finds a change here"

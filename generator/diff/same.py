@@ -9,8 +9,10 @@ of components used by many operations).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import unquote
 
 from .rules import Json, Side
@@ -34,7 +36,7 @@ class Unchanged:
         self._refs: dict[int, tuple[Json, frozenset[str]]] = {}
 
     def same(self, old: Json, new: Json) -> bool:
-        if old is not new and old != new:
+        if not _equal(old, new):
             return False
         refs = self._refs_in(old)
         self._discover(refs)
@@ -69,7 +71,7 @@ class Unchanged:
                 continue
             self._known.add(target)
             old, new = self._old.lookup(target), self._new.lookup(target)
-            if old is not new and old != new:
+            if not _equal(old, new):
                 self._mark(target)
                 continue  # what it refers to is looked at when something asks for it
             for inner in self._refs_in(old):
@@ -88,3 +90,20 @@ class Unchanged:
                 continue
             self._changed.add(item)
             stack.extend(self._users.get(item, ()))
+
+
+def _equal(old: Json, new: Json) -> bool:
+    """Equal as JSON: Python's `==` takes `true` for `1` and `1` for `1.0`, which the rules do
+    not (a 3.0 boolean `exclusiveMinimum` is not the 3.1 number; a default of `1.0` is shown as
+    such), so equal values are also compared as their JSON text. Keys in another order read as
+    a difference: the schema is then compared rule by rule, as it would be without this."""
+    return old is new or (old == new and _text(old) == _text(new))
+
+
+def _text(value: Json) -> str:
+    return json.dumps(value, default=_other)
+
+
+def _other(value: Any) -> str:
+    """A value JSON has no spelling for (a YAML timestamp in an example), by type and value."""
+    return f"{type(value).__name__}:{value!r}"
