@@ -13,7 +13,7 @@ from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import blackstyle, client_source, hooks, media, routes, source
+from . import blackstyle, client_source, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
 from .docs import operation_doc
 from .imports import ImportSet, add_type_names, all_key
@@ -403,8 +403,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     uses_models = _uses_models(api)
     if uses_models:
         imports.name(".", "models")
-    headers = [op.headers_class for op in api.operations if op.headers_class]
-    if headers:
+    if headers := [op.headers_class for op in api.operations if op.headers_class]:
         imports.module("dataclasses")
         imports.name("._server_runtime", "Reply")
     builders, per_op = _error_builders(api)
@@ -433,6 +432,7 @@ def _server_context(api: Api) -> dict[str, Any]:
         "call_argument_list": routes.call_argument_list,
         "route_def": routes.route_def,
         "route_params": routes.RouteParams(api.operations),
+        "routed_operations": matching.routed(api.operations),
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),

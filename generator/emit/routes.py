@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from ..model.ir import Operation
 from ..model.literal import literal
+from ..model.paths import bare
 from . import blackstyle
 from .source import (
     body_annotation,
@@ -19,7 +20,8 @@ from .source import (
 
 
 def route_path(op: Operation) -> str:
-    path = op.path
+    """The path the route is added at: parameters by their Python names, no `#fragment`."""
+    path = bare(op.path)
     for param in op.path_params:
         path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
     return path

@@ -12,6 +12,7 @@ from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
 from .jsontext import dumps_indented
 from .operations import OperationBuilder
+from .paths import fragment_notes
 from .schemas import SchemaConverter
 
 PARTS = ("models", "server", "client")
@@ -54,8 +55,9 @@ def build_api(
     builder = OperationBuilder(data, converter, extension_notes)
     operations = builder.build()
     hooks = hook_models(data, builder, converter.notes)
+    notes = [*converter.notes.found, *(fragment_notes(operations) if "server" in parts else ())]
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
-                                     for pointer, message in converter.notes.found))
+                                     for pointer, message in notes))
     info = data.get("info") or {}
     return Api(
         title=str(info.get("title") or "API"),

@@ -1,0 +1,59 @@
+"""Paths whose key carries a `#fragment`, and which operation answers their requests.
+
+Some contracts list one URL twice by adding a fragment to the path key (Box:
+`/files/{file_id}#get_shared_link` beside `/files/{file_id}`, a GET that differs only by its
+query). A request never carries a fragment (clients strip it), so the client sends such an
+operation as a request to the bare path, and on the server only one operation per method and
+bare path can answer: the one spelled without a fragment when there is one, else the first the
+contract lists. The server registers no route for the others, and the generator says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..spec.tree import escape
+from .ir import Operation
+
+
+def bare(path: str) -> str:
+    """The path a request for `path` goes to: without its `#fragment`."""
+    return path.partition("#")[0]
+
+
+def answered_by(operations: Iterable[Operation]) -> dict[str, Operation]:
+    """Each operation the server cannot route to (its id) -> the operation that answers the
+    requests it describes."""
+    serving: dict[tuple[str, str], Operation] = {}
+    variants: list[Operation] = []
+    for op in operations:
+        key = (op.http_method.upper(), bare(op.path))
+        if "#" not in op.path:
+            serving[key] = op
+        else:
+            variants.append(op)
+    shadowed: dict[str, Operation] = {}
+    for op in variants:
+        key = (op.http_method.upper(), bare(op.path))
+        if key in serving:
+            shadowed[op.id] = serving[key]
+        else:
+            serving[key] = op
+    return shadowed
+
+
+def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
+    """(pointer, message) warnings for the operations the server cannot route to."""
+    notes = []
+    for op_id, other in answered_by(operations := list(operations)).items():
+        op = next(o for o in operations if o.id == op_id)
+        method = op.http_method.upper()
+        fragment = op.path.partition("#")[2]
+        notes.append((
+            f"/paths/{escape(op.path)}/{op.http_method.lower()}",
+            f"`{method} {op.path}`: requests carry no `#{fragment}`, so the server routes them "
+            f"to `{method} {other.path}` ({other.id}) and never calls `{op.method_name}` (the "
+            f"client sends it to `{bare(op.path)}`; hint: one operation per method and path: "
+            f"merge the variants, or give each a path of its own)",
+        ))
+    return notes
