@@ -92,6 +92,17 @@ def openapi(paths: dict[str, Any] | None = None, schemas: dict[str, Any] | None 
     return doc
 
 
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+def contract_operations(data: dict[str, Any]) -> list[types.SimpleNamespace]:
+    """The operations of a contract as `model.paths` and `emit.matching` read them: `id` (its
+    operationId), `path`, `http_method` (upper case), in the contract's order."""
+    return [types.SimpleNamespace(id=item[method].get("operationId"), path=path,
+                                  http_method=method.upper())
+            for path, item in data["paths"].items() for method in item if method in HTTP_METHODS]
+
+
 @pytest.fixture
 def generate(tmp_path: Path) -> GenerateFn:
     """`generate(spec_dict)` -> namespace with models, errors, server, client modules."""

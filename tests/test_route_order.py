@@ -16,7 +16,7 @@ import httpx
 import pytest
 from contractgen.emit.matching import in_match_order
 from contractgen.model.paths import answered_by, bare
-from gen_support import GenerateFn, generate_package, openapi, serve
+from gen_support import GenerateFn, contract_operations, generate_package, openapi, serve
 from starlette.routing import Match
 from test_real_contracts import CORPUS, CORPUS_SPECS
 
@@ -156,11 +156,7 @@ def test_every_corpus_operation_is_routed_to_itself(name: str, tmp_path: Path) -
     pkg = generate_package(data, tmp_path)
     app = pkg.server.create_app(pkg.server.ServiceBase(), insecure_no_auth=True,
                                 base_path="")
-    methods = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-    ops = _ops(*(f"{m.upper()} {path}" for path, item in data["paths"].items()
-                 for m in item if m in methods))
-    for op in ops:
-        op.id = data["paths"][op.path][op.http_method.lower()]["operationId"]
+    ops = contract_operations(data)
     # Box's `/x#variant` paths: one operation per method and bare path answers (model/paths.py)
     answering = answered_by(ops)
     astray = []

@@ -369,7 +369,7 @@ def _server_context(api: Api) -> dict[str, Any]:
     if serve_docs:
         runtime.append("install_docs")
     if any(op.body is not None and op.body.is_form for op in api.operations):
-        runtime.append("form_of")
+        runtime.append("form_body")
     imports.names("._server_runtime", runtime)
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
@@ -395,11 +395,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         if op.body is not None and op.body.is_form:
             forms.append(op.body)
             imports.name("dataclasses", "dataclass")
-            for field in op.body.form_fields:
-                if field.is_file or field.is_file_list:
-                    imports.name("fastapi", "File", "UploadFile")
-                else:
-                    imports.name("fastapi", "Form")
+            if any(field.is_file or field.is_file_list for field in op.body.form_fields):
+                imports.name("fastapi", "UploadFile")
     uses_models = _uses_models(api)
     if uses_models:
         imports.name(".", "models")

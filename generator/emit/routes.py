@@ -12,7 +12,6 @@ from ..model.paths import bare
 from . import blackstyle
 from .source import (
     body_annotation,
-    form_field_type,
     param_annotation,
     param_default,
     param_marker_arguments,
@@ -122,15 +121,13 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
         else:
             optional.append(("body", body_annotation(op), "Body", [], "None"))
     elif op.body is not None and op.body.is_form:
-        for field in op.body.form_fields:
-            marker = "File" if field.is_file or field.is_file_list else "Form"
-            alias: list[blackstyle.Expr] = (
-                [f"alias={literal(field.wire)}"] if field.name != field.wire else [])
-            kind = form_field_type(field)
-            if field.required:
-                required.append((field.name, kind, marker, alias, None))
-            else:
-                optional.append((field.name, f"{kind} | None", marker, alias, "None"))
+        # Read by the runtime's `form_body`, which keeps `a=` as "" (FastAPI's Form() drops it).
+        form_class = op.body.form_class or ""
+        renamed = {f.name: f.wire for f in op.body.form_fields if f.name != f.wire}
+        reader = [form_class, *([literal(renamed)] if renamed else []),
+                  *([] if op.body.required else ["required=False"])]
+        kind = form_class if op.body.required else f"{form_class} | None"
+        required.append(("form", kind, "Depends", [blackstyle.call("form_body(", reader)], None))
     elif op.body is not None:
         required.append("request: Request")
     for param in op.keyword_params:

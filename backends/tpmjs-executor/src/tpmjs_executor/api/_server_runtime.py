@@ -11,6 +11,8 @@ import datetime
 import enum
 import json
 import logging
+import types
+import typing
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
@@ -121,11 +123,58 @@ def default_error_body(
 FormT = TypeVar("FormT")
 
 
-def form_of(cls: type[FormT], values: Mapping[str, Any]) -> FormT:
-    """The form dataclass `cls` filled from a route's arguments (its `locals()`)."""
-    return cls(
-        **{item.name: values[item.name] for item in dataclasses.fields(cast(Any, cls))}
-    )
+def form_body(
+    cls: type[FormT], wire: Mapping[str, str] | None = None, *, required: bool = True
+) -> Callable[[Request], Awaitable[FormT | None]]:
+    """A dependency reading a form-urlencoded or multipart body into the form dataclass `cls`,
+    validated like any other parameter: each field from its wire name (`wire` lists the fields
+    whose Python name differs), every value of a list field, and `a=` as the empty string it
+    is (FastAPI's own form parameters read it as `a` missing). A body that is not required and
+    sends no field is None."""
+    names = {
+        item.name: (wire or {}).get(item.name, item.name)
+        for item in dataclasses.fields(cast(Any, cls))
+    }
+    known: list[tuple[TypeAdapter[FormT], frozenset[str]]] = []
+
+    async def read(request: Request) -> FormT | None:
+        if not known:  # on the first request, like the routes' own parameters
+            hints = typing.get_type_hints(cls)
+            lists = frozenset(name for name in names if _is_list(hints[name]))
+            known.append((TypeAdapter(cls), lists))
+        adapter, lists = known[0]
+        form = await request.form()
+        data: dict[str, Any] = {}
+        for name, key in names.items():
+            if name in lists:
+                if values := form.getlist(key):
+                    data[name] = values
+            elif key in form:
+                data[name] = form[key]
+        if not data and not required:
+            return None
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as exc:
+            # Located by wire name, as FastAPI locates its own form parameters.
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *_wire(e["loc"], names))} for e in exc.errors()]
+            ) from None
+
+    return read
+
+
+def _wire(
+    loc: tuple[int | str, ...], names: Mapping[str, str]
+) -> tuple[int | str, ...]:
+    return (names.get(str(loc[0]), loc[0]), *loc[1:]) if loc else ()
+
+
+def _is_list(hint: Any) -> bool:
+    """Whether a form field's type is a list (optional or not)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_is_list(arg) for arg in typing.get_args(hint))
+    return typing.get_origin(hint) is list
 
 
 def query_parameter(
