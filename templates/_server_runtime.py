@@ -14,7 +14,7 @@ import typing
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
@@ -122,13 +122,18 @@ FormT = TypeVar("FormT")
 
 
 def form_body(
-    cls: type[FormT], wire: Mapping[str, str] | None = None, *, required: bool = True
+    cls: type[FormT],
+    wire: Mapping[str, str] | None = None,
+    *,
+    json: tuple[str, ...] = (),
+    required: bool = True,
 ) -> Callable[[Request], Awaitable[FormT | None]]:
     """A dependency reading a form-urlencoded or multipart body into the form dataclass `cls`,
     validated like any other parameter: each field from its wire name (`wire` lists the fields
-    whose Python name differs), every value of a list field, and `a=` as the empty string it
-    is (FastAPI's own form parameters read it as `a` missing). A body that is not required and
-    sends no field is None."""
+    whose Python name differs), every value of a list field, the fields in `json` from the
+    JSON text of their part, and `a=` as the empty string it is (FastAPI's own form
+    parameters read it as `a` missing). A body that is not required and sends no field is
+    None."""
     names = {
         item.name: (wire or {}).get(item.name, item.name)
         for item in dataclasses.fields(cast(Any, cls))
@@ -144,7 +149,9 @@ def form_body(
         form = await request.form()
         data: dict[str, Any] = {}
         for name, key in names.items():
-            if name in lists:
+            if name in json and key in form:
+                data[name] = await _json_part(form[key], key)
+            elif name in lists:
                 if values := form.getlist(key):
                     data[name] = values
             elif key in form:
@@ -160,6 +167,17 @@ def form_body(
             ) from None
 
     return read
+
+
+async def _json_part(part: Any, key: str) -> Any:
+    """The value a multipart part carries as JSON (a field, or a file part holding it)."""
+    text = await part.read() if isinstance(part, UploadFile) else part
+    try:
+        return _ANY.validate_json(text)
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", key, *e["loc"])} for e in exc.errors()]
+        ) from None
 
 
 def _wire(

@@ -52,6 +52,17 @@ SPEC = openapi(
     {"Problem": {"type": "object", "required": ["code", "message"], "properties": {
         "code": {"type": "string"}, "message": {"type": "string"}}}},
 )
+# Box's upload: an object part (JSON, OpenAPI's default for it) before the file.
+SPEC["paths"]["/uploads"] = _post("upload", "multipart/form-data", {
+    "type": "object", "required": ["attributes", "file"],
+    "properties": {
+        "attributes": {"type": "object", "required": ["name", "parent"], "properties": {
+            "name": {"type": "string"},
+            "parent": {"type": "object", "required": ["id"], "properties": {
+                "id": {"type": "string"}}}}},
+        "tags": {"type": "array", "items": {"type": "object", "properties": {
+            "label": {"type": "string"}}}},
+        "file": {"type": "string", "format": "binary"}}})
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +83,11 @@ def url(pkg: Generated) -> Iterator[str]:
 
         async def put_file(self, form: Any) -> Any:
             return {"path": form.path, "size": len(await form.file.read())}
+
+        async def upload(self, form: Any) -> Any:
+            return {"name": form.attributes.name, "parent": form.attributes.parent.id,
+                    "tags": [t.label for t in form.tags or ()],
+                    "size": len(await form.file.read())}
 
     with serve(pkg.server.create_app(Service())) as base:
         yield base
@@ -126,3 +142,37 @@ def test_multipart_files_and_empty_text_parts(url: str, pkg: Generated) -> None:
         echoed = client.create_role(FriendlyName="", Permission=["a", "b"], StatusCallback="")
         assert (echoed["FriendlyName"], echoed["Permission"], echoed["StatusCallback"]) == (
             "", ["a", "b"], "")
+
+
+def test_an_object_part_is_json_validated_as_its_schema(url: str, pkg: Generated) -> None:
+    models = pkg.models
+    with pkg.client.Client(url) as client:
+        attributes = models.UploadFormAttributes(
+            name="a.txt", parent=models.UploadFormAttributesParent(id="0"))
+        sent = client.upload(attributes=attributes, file=("a.txt", b"hello"),
+                             tags=[models.UploadFormTagsItem(label="x")])
+    assert sent == {"name": "a.txt", "parent": "0", "tags": ["x"], "size": 5}
+    for part, where in (('{"name": "a"}', "attributes.parent: "), ("{nope", "attributes: "),
+                        ('{"name": 5, "parent": {"id": "0"}}', "attributes.name: ")):
+        answer = httpx.post(url + "/uploads", data={"attributes": part},
+                            files={"file": ("a", b"x")})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()["message"].startswith(where), answer.text
+
+
+def test_a_structured_urlencoded_field_is_text_with_a_located_warning(tmp_path: Any) -> None:
+    import json
+
+    import contractgen.api
+
+    spec = openapi({"/prefs": _post("setPrefs", FORM, {"type": "object", "properties": {
+        "Options": {"type": "object", "properties": {"dark": {"type": "boolean"}}}}})},
+        SPEC["components"]["schemas"])
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    files, problems = contractgen.api.render(path)
+    (warning,) = [p for p in problems if "`Options`" in p.message]
+    assert warning.pointer == (
+        "/paths/~1prefs/post/requestBody/content/application~1x-www-form-urlencoded/schema")
+    assert "read and sent as its text" in warning.message
+    assert "    Options: str | None = None" in files["server.py"]

@@ -40,11 +40,11 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.module("dataclasses")
     params = [p for op in ops for p in op.query_params]
     fields = [f for op in ops if op.body and op.body.is_form for f in op.body.form_fields]
-    if params or any(not (f.is_file or f.is_file_list) for f in fields):
+    if params or any(not (f.is_file or f.is_file_list or f.json) for f in fields):
         imports.name(RUNTIME, "_queries")
     forms = [op.body for op in ops if op.body and op.body.is_form]
-    if any(body.kind == "multipart" or all(f.is_file or f.is_file_list for f in body.form_fields)
-           for body in forms):
+    if any(body.kind == "multipart" or all(f.is_file or f.is_file_list or f.json
+                                           for f in body.form_fields) for body in forms):
         imports.name("typing", "Any")  # `_files: list[tuple[str, Any]]`, `_data: dict[str, Any]`
     if any(op.header_params or op.negotiates or op.streams_events for op in ops):
         imports.name(RUNTIME, "_texts")
@@ -52,7 +52,7 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name(RUNTIME, "_cookie")
     if any(op.path_params for op in ops):
         imports.name(RUNTIME, "_path")
-    if any(op.body and op.body.kind == "json" for op in ops):
+    if any(op.body and op.body.kind == "json" for op in ops) or any(f.json for f in fields):
         imports.name(RUNTIME, "_dump")
     parsed = [r for op in ops if not op.streams_events for r in op.success]
     if any(r.kind == "json" and len(r.representations) <= 1 for r in parsed):

@@ -124,7 +124,9 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
         # Read by the runtime's `form_body`, which keeps `a=` as "" (FastAPI's Form() drops it).
         form_class = op.body.form_class or ""
         renamed = {f.name: f.wire for f in op.body.form_fields if f.name != f.wire}
+        parts = tuple(f.name for f in op.body.form_fields if f.json)
         reader = [form_class, *([literal(renamed)] if renamed else []),
+                  *([f"json={literal(parts)}"] if parts else []),
                   *([] if op.body.required else ["required=False"])]
         kind = form_class if op.body.required else f"{form_class} | None"
         required.append(("form", kind, "Depends", [blackstyle.call("form_body(", reader)], None))

@@ -178,6 +178,7 @@ class FormField:
     is_file: bool = False
     is_file_list: bool = False
     description: str | None = None
+    json: bool = False  # a multipart part carrying JSON (an object, an array of them, a union)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any, cast, get_args
 
 from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
+from ..spec.tree import escape
 from .access import access
 from .errorbodies import body_expression
 from .ir import (
@@ -77,7 +78,8 @@ class OperationBuilder:
         self._ids.add(method_name(op_id))
         prefix = pascal_case(op_id)
         params = self._parameters(shared, raw.get("parameters") or [], prefix)
-        body = self._request_body(raw.get("requestBody"), prefix)
+        body = self._request_body(raw.get("requestBody"), prefix,
+                                  f"/paths/{escape(path)}/{method}/requestBody")
         success, errors, error_schemas = self._responses(raw.get("responses") or {}, prefix, op_id)
         security = raw.get("security", self._global_security)
         alternatives: tuple[tuple[str, ...], ...] | None = None
@@ -231,7 +233,7 @@ class OperationBuilder:
         return "scalar"
 
     # -- request bodies ----------------------------------------------------------------------
-    def _request_body(self, raw: Any, prefix: str) -> RequestBody | None:
+    def _request_body(self, raw: Any, prefix: str, at: str) -> RequestBody | None:
         body = self._deref(raw)
         content = body.get("content")
         if not isinstance(content, dict) or not content:
@@ -250,14 +252,19 @@ class OperationBuilder:
         for media, kind in forms:
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
-                fields = self._form_fields(schema, prefix)
+                fields = self._form_fields(schema, prefix, kind,
+                                           f"{at}/content/{escape(media)}/schema")
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,
                                    description)
         media = media_types[0]
         return RequestBody("text" if media.startswith("text/") else "binary", media, required,
                            description=description)
 
-    def _form_fields(self, schema: dict[str, Any], prefix: str) -> tuple[FormField, ...]:
+    def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str
+                     ) -> tuple[FormField, ...]:
+        """The fields of a form body. A structured field (an object, an array of objects, a
+        union) of a multipart body is a JSON part, OpenAPI's default for it; of a urlencoded one
+        it is read as its text, with a warning."""
         required = set(schema.get("required") or [])
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
@@ -268,17 +275,34 @@ class OperationBuilder:
             items = self._deref(prop.get("items") or {})
             is_list = prop.get("type") == "array" and (
                 items.get("format") == "binary" or "contentMediaType" in items)
+            structured = ""
             if is_file or is_list:
                 type_ref = TypeRef("builtin", "bytes")
             else:
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
-                if type_ref.kind not in ("builtin", "literal", "model", "list") or (
-                    type_ref.kind == "model" and not self._is_enum(type_ref)):
+                structured = self._structured(type_ref)
+                if structured and kind == "form":
+                    self.schemas.notes.warn(
+                        f"form field `{wire}` is structured ({structured}): read and sent as "
+                        "its text, not validated as its schema (hint: a multipart body carries "
+                        "it as a JSON part)", at)
                     type_ref = TypeRef("builtin", "str")
+                elif type_ref.kind == "any":
+                    type_ref = TypeRef("builtin", "str")  # any value: its text
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
-                                    is_file, is_list, _text(prop.get("description"))))
+                                    is_file, is_list, _text(prop.get("description")),
+                                    json=kind == "multipart" and bool(structured)))
         return tuple(fields)
+
+    def _structured(self, type_ref: TypeRef) -> str:
+        """What makes a form field's type more than a value, a list of values or an enum
+        ("" when nothing does)."""
+        if type_ref.kind == "list":
+            return self._structured(type_ref.args[0]) if type_ref.args else ""
+        if type_ref.kind == "model" and not self._is_enum(type_ref):
+            return "an object"
+        return {"dict": "a map", "tuple": "a tuple", "union": "a union"}.get(type_ref.kind, "")
 
     def _is_enum(self, type_ref: TypeRef) -> bool:
         return isinstance(self.schemas.definitions.get(type_ref.name), EnumDef)
