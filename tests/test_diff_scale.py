@@ -6,8 +6,6 @@ contracts."""
 from __future__ import annotations
 
 import copy
-import gzip
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +14,7 @@ from contractgen.diff import Change, diff_documents
 from contractgen.diff.rules import Side
 from contractgen.diff.same import Unchanged
 from test_diff import BASE, CASES, mutated
-from test_real_contracts import CORPUS, CORPUS_SPECS
+from test_real_contracts import CORPUS_SPECS, corpus_data
 
 Doc = dict[str, Any]
 
@@ -97,14 +95,6 @@ def test_identical_subtrees_behind_changed_references_are_compared() -> None:
 # --- the corpus ---------------------------------------------------------------------------------
 
 
-def _corpus(name: str) -> Doc:
-    source = CORPUS / f"{name}.openapi.json.gz"
-    if not source.exists():
-        pytest.skip(f"corpus contract {source} is not here")
-    data: Doc = json.loads(gzip.decompress(source.read_bytes()))
-    return data
-
-
 def _edits(schemas: dict[str, Any]) -> Iterator[str]:
     """Edit about 24 component schemas with properties, spread over the document, each in one of
     six ways the rules read (a type, requiredness, a property gone, a bound, an enum value, a new
@@ -139,7 +129,7 @@ def _edits(schemas: dict[str, Any]) -> Iterator[str]:
 @pytest.mark.parametrize("name", CORPUS_SPECS)
 def test_corpus_edits_report_what_the_full_walk_reports(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    old = _corpus(name)
+    old = corpus_data(name)
     new = copy.deepcopy(old)
     done = list(_edits(new["components"]["schemas"]))
     assert len(done) >= 10, done

@@ -138,12 +138,22 @@ _RUFF_RULES = ["--select", "E,F,I,UP,B,RUF", "--ignore", "E501,RUF001,RUF002,RUF
 
 
 def _corpus_spec(name: str, tmp_path: Path) -> Path:
+    spec = tmp_path / f"{name}.openapi.json"
+    spec.write_bytes(_corpus_bytes(name))
+    return spec
+
+
+def corpus_data(name: str) -> dict[str, Any]:
+    """A corpus contract's document (the test is skipped when the corpus is not here)."""
+    data: dict[str, Any] = json.loads(_corpus_bytes(name))
+    return data
+
+
+def _corpus_bytes(name: str) -> bytes:
     source = Path(os.environ.get("CONTRACTGEN_CORPUS", CORPUS)) / f"{name}.openapi.json.gz"
     if not source.exists():
         pytest.skip(f"corpus contract {source} is not here")
-    spec = tmp_path / f"{name}.openapi.json"
-    spec.write_bytes(gzip.decompress(source.read_bytes()))
-    return spec
+    return gzip.decompress(source.read_bytes())
 
 
 def _rendered_under(seed: str, spec: Path, out: Path) -> dict[str, str]:

@@ -5,7 +5,6 @@ of the corpus contracts through the app's own router."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from pathlib import Path
@@ -18,7 +17,7 @@ from contractgen.emit.matching import in_match_order
 from contractgen.model.paths import answered_by, bare
 from gen_support import GenerateFn, contract_operations, generate_package, openapi, serve
 from starlette.routing import Match
-from test_real_contracts import CORPUS, CORPUS_SPECS
+from test_real_contracts import CORPUS_SPECS, corpus_data
 
 
 def _get(operation_id: str, *params: str) -> dict[str, Any]:
@@ -149,10 +148,7 @@ def _sample_url(path: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", CORPUS_SPECS)
 def test_every_corpus_operation_is_routed_to_itself(name: str, tmp_path: Path) -> None:
-    source = CORPUS / f"{name}.openapi.json.gz"
-    if not source.exists():
-        pytest.skip(f"corpus contract {source} is not here")
-    data = json.loads(gzip.decompress(source.read_bytes()))
+    data = corpus_data(name)
     pkg = generate_package(data, tmp_path)
     app = pkg.server.create_app(pkg.server.ServiceBase(), insecure_no_auth=True,
                                 base_path="")
