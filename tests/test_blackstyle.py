@@ -247,3 +247,22 @@ def test_long_enum_members_split_like_black() -> None:
         value = rng.choice([literal(_word(rng, 5, 80)), str(rng.randint(0, 10**30))])
         text = blackstyle.assignment("    ", target, value)
         _as_black(f"class E:\n{text}\n", f"class E:\n    {target} = {value}\n")
+
+
+def test_form_routes_are_blacks_fixed_points(tmp_path: Path) -> None:
+    """A form body's reader names its wire names (`AutoCreation.Enabled`): written in the route
+    it made the whole `_add_routes` (every route of a contract) one block black laid out again,
+    its second pass. It is an alias, laid out on its own."""
+    import json
+
+    from test_form_bodies import SPEC
+
+    path = tmp_path / "forms.json"
+    path.write_text(json.dumps(SPEC), encoding="utf-8")
+    document, _ = load(path)
+    server = render_package(build_api(document, spec_display=path.name))["server.py"]
+    found = blocks.split(server)
+    assert found is not None
+    (routes,) = [b for b in found if b.text.startswith("def _add_routes(")]
+    assert _black(routes.text) == routes.text
+    assert "form: _CreateRoleFormBody" in routes.text

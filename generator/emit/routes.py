@@ -4,7 +4,7 @@ module-level aliases of the annotations several routes declare alike."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from ..model.ir import Operation
 from ..model.literal import literal
@@ -55,27 +55,33 @@ class RouteParams:
     declares alike (Twilio 2010: the account SID's pattern in 195 routes), each written once at
     module level (`definitions`) and named there by the routes (`define`). An alias is named
     after its marker and the parameter that declares it most often (the first of those:
-    `_PathAccountSid`), numbered when two annotations would get one name (`_QueryStatus2`)."""
+    `_PathAccountSid`), numbered when two annotations would get one name (`_QueryStatus2`).
+    A form body's reader always has one, after its form class (`_CreateRoleFormBody`)."""
 
-    def __init__(self, operations: Iterable[Operation]) -> None:
+    def __init__(self, operations: Sequence[Operation]) -> None:
         # Per route (by its method name): a parameter written as it is (`request: Request`),
         # or one with its annotation.
         self.parts: dict[str, list[str | tuple[_RouteParam, blackstyle.Group]]] = {
             op.method_name: [param if isinstance(param, str) else (param, _annotation(param))
                              for param in _route_parts(op)] for op in operations}
         uses: dict[str, list[tuple[_RouteParam, blackstyle.Group]]] = {}
-        for parts in self.parts.values():
-            for part in parts:
+        # A form body's reader is always an alias (`_CreateRoleFormBody`): written in the route,
+        # its wire names would make the signature one black must lay out itself.
+        bodies: dict[str, str] = {}
+        for op in operations:
+            for part in self.parts[op.method_name]:
                 if not isinstance(part, str):
                     uses.setdefault(part[1].text, []).append(part)
+                    if op.body is not None and op.body.is_form and part[0][0] == "form":
+                        bodies[part[1].text] = f"_{op.body.form_class}Body"
         self.aliases: dict[str, str] = {}  # annotation text -> alias
         self.definitions: list[str] = []
         taken: set[str] = set()
         for text, found in uses.items():
-            if len(found) < 2:
+            if len(found) < 2 and text not in bodies:
                 continue
             name = Counter(param[0] for param, _ in found).most_common(1)[0][0]
-            base = "_" + found[0][0][2] + "".join(
+            base = bodies.get(text) or "_" + found[0][0][2] + "".join(
                 word[:1].upper() + word[1:] for word in name.split("_"))
             alias, number = base, 1
             while alias in taken:
@@ -125,7 +131,9 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
         form_class = op.body.form_class or ""
         renamed = {f.name: f.wire for f in op.body.form_fields if f.name != f.wire}
         parts = tuple(f.name for f in op.body.form_fields if f.json)
-        reader = [form_class, *([literal(renamed)] if renamed else []),
+        names = blackstyle.call("{", [f"{literal(k)}: {literal(v)}" for k, v in renamed.items()],
+                                "}")
+        reader: list[blackstyle.Expr] = [form_class, *([names] if renamed else []),
                   *([f"json={literal(parts)}"] if parts else []),
                   *([] if op.body.required else ["required=False"])]
         kind = form_class if op.body.required else f"{form_class} | None"
