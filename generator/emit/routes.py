@@ -133,9 +133,10 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
         parts = tuple(f.name for f in op.body.form_fields if f.json)
         names = blackstyle.call("{", [f"{literal(k)}: {literal(v)}" for k, v in renamed.items()],
                                 "}")
-        reader: list[blackstyle.Expr] = [form_class, *([names] if renamed else []),
-                  *([f"json={literal(parts)}"] if parts else []),
-                  *([] if op.body.required else ["required=False"])]
+        reader: list[blackstyle.Expr] = [
+            form_class, *([names] if renamed else []),
+            *([f"json={literal(parts)}"] if parts else []),
+            *([] if op.body.required else ["required=False"])]
         kind = form_class if op.body.required else f"{form_class} | None"
         required.append(("form", kind, "Depends", [blackstyle.call("form_body(", reader)], None))
     elif op.body is not None:
