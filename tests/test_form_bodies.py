@@ -166,7 +166,9 @@ def test_a_structured_urlencoded_field_is_text_with_a_located_warning(tmp_path: 
     import contractgen.api
 
     spec = openapi({"/prefs": _post("setPrefs", FORM, {"type": "object", "properties": {
-        "Options": {"type": "object", "properties": {"dark": {"type": "boolean"}}}}})},
+        "Options": {"type": "object", "properties": {"dark": {"type": "boolean"}}},
+        # A union of values is a value: its text, without a warning, as before.
+        "Mode": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}})},
         SPEC["components"]["schemas"])
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
@@ -176,3 +178,5 @@ def test_a_structured_urlencoded_field_is_text_with_a_located_warning(tmp_path: 
         "/paths/~1prefs/post/requestBody/content/application~1x-www-form-urlencoded/schema")
     assert "read and sent as its text" in warning.message
     assert "    Options: str | None = None" in files["server.py"]
+    assert not [p for p in problems if "`Mode`" in p.message]
+    assert "    Mode: str | None = None" in files["server.py"]

@@ -275,34 +275,35 @@ class OperationBuilder:
             items = self._deref(prop.get("items") or {})
             is_list = prop.get("type") == "array" and (
                 items.get("format") == "binary" or "contentMediaType" in items)
-            structured = ""
+            json_part = False
             if is_file or is_list:
                 type_ref = TypeRef("builtin", "bytes")
             else:
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
                 structured = self._structured(type_ref)
-                if structured and kind == "form":
+                json_part = kind == "multipart" and bool(structured)
+                if structured and not json_part:
                     self.schemas.notes.warn(
                         f"form field `{wire}` is structured ({structured}): read and sent as "
                         "its text, not validated as its schema (hint: a multipart body carries "
                         "it as a JSON part)", at)
-                    type_ref = TypeRef("builtin", "str")
-                elif type_ref.kind == "any":
-                    type_ref = TypeRef("builtin", "str")  # any value: its text
+                if not json_part and (type_ref.kind not in ("builtin", "literal", "model", "list")
+                                      or (type_ref.kind == "model" and not self._is_enum(type_ref))):
+                    type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
                                     is_file, is_list, _text(prop.get("description")),
-                                    json=kind == "multipart" and bool(structured)))
+                                    json=json_part))
         return tuple(fields)
 
     def _structured(self, type_ref: TypeRef) -> str:
-        """What makes a form field's type more than a value, a list of values or an enum
-        ("" when nothing does)."""
-        if type_ref.kind == "list":
-            return self._structured(type_ref.args[0]) if type_ref.args else ""
+        """What makes a form field's type more than a value, a list of values, an enum or a
+        union of those ("" when nothing does)."""
+        if type_ref.kind in ("list", "union"):
+            return next(filter(None, map(self._structured, type_ref.args)), "")
         if type_ref.kind == "model" and not self._is_enum(type_ref):
             return "an object"
-        return {"dict": "a map", "tuple": "a tuple", "union": "a union"}.get(type_ref.kind, "")
+        return {"dict": "a map", "tuple": "a tuple"}.get(type_ref.kind, "")
 
     def _is_enum(self, type_ref: TypeRef) -> bool:
         return isinstance(self.schemas.definitions.get(type_ref.name), EnumDef)
