@@ -44,9 +44,10 @@ def answered_by(operations: Iterable[Operation]) -> dict[str, Operation]:
 
 def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
     """(pointer, message) warnings for the operations the server cannot route to."""
+    by_id = {op.id: op for op in operations}
     notes = []
-    for op_id, other in answered_by(operations := list(operations)).items():
-        op = next(o for o in operations if o.id == op_id)
+    for op_id, other in answered_by(by_id.values()).items():
+        op = by_id[op_id]
         method = op.http_method.upper()
         fragment = op.path.partition("#")[2]
         notes.append((
