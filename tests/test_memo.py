@@ -13,6 +13,7 @@ import pytest
 from contractgen.api import load, render
 from contractgen.emit import client_source, memo
 from contractgen.emit import render as rendering
+from contractgen.emit.environment import environment_of
 from contractgen.model.parse import build_api
 from gen_support import FEATURES, OTARI_SPEC, TPMJS_OVERLAY, TPMJS_SPEC
 
@@ -45,7 +46,7 @@ def _api(spec: Path, overlay: Path | None = None) -> Any:
 @pytest.mark.parametrize("spec", [*CONTRACTS, TPMJS_SPEC], ids=lambda p: p.name)
 def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec: Path) -> None:
     api = _api(spec, TPMJS_OVERLAY if spec == TPMJS_SPEC else None)
-    env = rendering._environment()
+    env = environment_of()
     for name, context in (("server.py", rendering._server_context),
                           ("client.py", rendering._client_context)):
         reading = Reading(api)

@@ -70,6 +70,12 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
 
     where = _run(python, "-c", "import contractgen; print(contractgen.__file__)", cwd=tmp_path)
     assert Path(where.strip()).is_relative_to(venv), where
+    # The built-in templates ship compiled (emit/environment.py), and current for the Jinja there.
+    _run(python, "-c", "from contractgen.emit import environment as e\n"
+         "env = e.environment_of()\n"
+         "for name in e.builtin_templates():\n"
+         "    text = env.loader.get_source(env, name)[0]\n"
+         "    assert e.load(env, name, text, {}) is not None, name\n", cwd=tmp_path)
 
     work = tmp_path / "elsewhere"
     work.mkdir()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import keyword
 from collections import Counter
 from collections.abc import Iterable
@@ -10,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
-from ..model.literal import literal
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import blackstyle, client_source, hooks, matching, media, routes, source
+from . import client_source, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
-from .docs import operation_doc
+from .environment import environment_of
 from .imports import ImportSet, add_type_names, all_key
 from .memo import RenderMemo
 from .templates import templates_dir
@@ -35,7 +33,6 @@ TEMPLATE_FILES = {
 }
 
 
-BUILTIN_PREFIX = "builtin/"
 
 
 def template_names() -> list[str]:
@@ -72,89 +69,12 @@ def check_overrides(folder: Path) -> str:
     return digest.hexdigest()
 
 
-@functools.cache
-def _bytecode_cache() -> Any:
-    """Compiled templates under the cache folder (compiling them is a second per run): Jinja
-    keys each by its name and source checksum; written atomically, as contractgen/cache.py."""
-    import os
-    import tempfile
-
-    import jinja2
-
-    from ..cache import cache_root
-
-    if os.environ.get("CONTRACTGEN_NO_CACHE", "") not in ("", "0"):
-        return None
-    folder = cache_root() / f"jinja-{jinja2.__version__}"
-
-    class AtomicCache(jinja2.FileSystemBytecodeCache):
-        def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-                fd, temp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-                with os.fdopen(fd, "wb") as handle:
-                    bucket.write_bytecode(handle)
-                os.replace(temp, self._get_cache_filename(bucket))
-            except OSError:
-                pass
-
-    return AtomicCache(str(folder))
-
-
-def _environment(overrides: str | None = None) -> Any:
-    """The Jinja environment; templates in `overrides` replace the built-in ones by name.
-
-    Every built-in template also answers as `builtin/NAME`, so an override can
-    `{% extends "builtin/models.py.jinja" %}` and replace one `{% block %}` only.
-    """
-    import jinja2
-
-    builtin = jinja2.FileSystemLoader(str(templates_dir()))
-    loaders: list[jinja2.BaseLoader] = [jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: builtin})]
-    if overrides is not None:
-        loaders.append(jinja2.FileSystemLoader(overrides))
-    env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([*loaders, builtin]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-        bytecode_cache=_bytecode_cache(),
-    )
-    env.filters["pyrepr"] = literal
-    env.filters["entries"] = lambda pairs, values=False: [
-        f"{literal(k)}: {literal(v) if values else v}" for k, v in pairs]
-    env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
-                       annotated=blackstyle.annotated, assignment=blackstyle.assignment)
-    env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
-    env.filters["all_statement"] = lambda names: blackstyle.laid(
-        "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")
-    env.filters["docstring"] = blackstyle.docstring
-    env.filters["comment"] = lambda text: "\n".join(
-        ("# " + line).rstrip() for line in str(text).splitlines()
-    )
-    env.filters["py"] = source.type_source
-    env.filters["enum_bases"] = lambda enum: ", ".join(source.ENUM_BASES[enum.value_type])
-    env.filters["class_line"] = blackstyle.class_line
-    env.filters["enum_class_line"] = lambda enum: blackstyle.class_line(
-        enum.name, source.ENUM_BASES[enum.value_type])
-    env.filters["field_annotation"] = source.field_annotation
-    env.filters["field_value"] = source.field_value
-    env.filters["field_statement"] = source.field_statement
-    env.filters["class_constant"] = lambda items, name, annotation, function: (
-        source.class_constant(name, annotation, function, list(items)))
-    env.filters["operation_doc"] = operation_doc
-    env.filters["firstline"] = lambda text: blackstyle.docstring(str(text).strip().splitlines()[0])
-    return env
-
-
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     """File name -> unformatted source, for every file of the generated package.
 
     Templates in the folder `templates` replace the built-in ones of the same name.
     """
-    env = _environment(str(templates.resolve()) if templates is not None else None)
+    env = environment_of(str(templates.resolve()) if templates is not None else None)
     contexts = {"models.py": _models_context, "errors.py": _errors_context,
                 "server.py": _server_context, "client.py": _client_context,
                 "__init__.py": _init_context}

@@ -1,0 +1,99 @@
+# Template __init__.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = '6435e8e6a485fb94353e5cbc52f95ebd'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = '__init__.py.jinja'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_api = resolve('api')
+    l_0_exported_package = resolve('exported_package')
+    l_0_lazy_modules = resolve('lazy_modules')
+    try:
+        t_1 = environment.filters['all_statement']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'all_statement' found.")
+    try:
+        t_2 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    pass
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield '\n'
+    yield from context.blocks['docstring'][0](context)
+    yield '\nfrom typing import TYPE_CHECKING, Any\n\n'
+    yield from context.blocks['imports'][0](context)
+    yield '\n'
+    yield str(t_1((undefined(name='exported_package') if l_0_exported_package is missing else l_0_exported_package)))
+    yield '\n\n# Where each name is defined. The modules are imported on first use (PEP 562): a program that\n# only calls the service never imports FastAPI, one that only serves it never imports the client.\n_MODULES = {\n'
+    for (l_1_name, l_1_module) in (undefined(name='lazy_modules') if l_0_lazy_modules is missing else l_0_lazy_modules):
+        _loop_vars = {}
+        pass
+        yield '    '
+        yield str(t_2(l_1_name))
+        yield ': '
+        yield str(t_2(l_1_module))
+        yield ',\n'
+    l_1_name = l_1_module = missing
+    yield '}\n\n\ndef _import(name: str) -> Any:\n    """The exported `name`, its module imported now (the package\'s `__getattr__`)."""\n    import importlib\n\n    if name not in _MODULES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    module = importlib.import_module(_MODULES[name], __name__)\n    value = module if _MODULES[name] == "." + name else getattr(module, name)\n    globals()[name] = value\n    return value\n\n\ndef _names() -> list[str]:\n    return sorted({*globals(), *__all__})\n\n\n# Hidden from type checkers, which read the imports above: a misspelt name stays an error.\nif not TYPE_CHECKING:\n    __getattr__ = _import\n    __dir__ = _names\n\n'
+    yield from context.blocks['extra'][0](context)
+
+def block_docstring(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_api = resolve('api')
+    pass
+    yield '"""'
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
+    yield ' (version '
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'version'))
+    yield '): generated models'
+    if ('server' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'parts')):
+        pass
+        yield ', server'
+    if ('client' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'parts')):
+        pass
+        yield ', client'
+    yield '."""\n'
+
+def block_imports(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_imports = resolve('imports')
+    try:
+        t_3 = environment.filters['indent']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'indent' found.")
+    pass
+    yield 'if TYPE_CHECKING:\n'
+    yield str(t_3((undefined(name='imports') if l_0_imports is missing else l_0_imports), 4, first=True))
+    yield '\n'
+
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
+blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
+debug_info = '1=26&2=28&8=30&13=32&18=34&19=38&45=44&2=46&3=56&8=68&10=84&45=87'

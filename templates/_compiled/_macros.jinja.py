@@ -1,0 +1,205 @@
+# Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = '4c02862de09cb1ad4bf4641241757f44'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = '_macros.jinja'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_model_class = l_0_enum_class = l_0_type_alias = missing
+    try:
+        t_1 = environment.filters['class_constant']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'class_constant' found.")
+    try:
+        t_2 = environment.filters['class_line']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'class_line' found.")
+    try:
+        t_3 = environment.filters['comment']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'comment' found.")
+    try:
+        t_4 = environment.filters['docstring']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'docstring' found.")
+    try:
+        t_5 = environment.filters['enum_class_line']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'enum_class_line' found.")
+    try:
+        t_6 = environment.filters['field_annotation']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'field_annotation' found.")
+    try:
+        t_7 = environment.filters['field_statement']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'field_statement' found.")
+    try:
+        t_8 = environment.filters['py']
+    except KeyError:
+        @internalcode
+        def t_8(*unused):
+            raise TemplateRuntimeError("No filter named 'py' found.")
+    try:
+        t_9 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    pass
+    yield '\n'
+    def macro(l_1_model, l_1_quoted):
+        t_10 = []
+        l_1_extra = resolve('extra')
+        if l_1_model is missing:
+            l_1_model = undefined("parameter 'model' was not provided", name='model')
+        if l_1_quoted is missing:
+            l_1_quoted = ()
+        pass
+        t_10.extend((
+            str(t_2(environment.getattr(l_1_model, 'name'), ['_Model'])),
+            '\n',
+        ))
+        if environment.getattr(l_1_model, 'description'):
+            pass
+            t_10.extend((
+                '    """',
+                str(t_4(environment.getattr(l_1_model, 'description'))),
+                '"""\n\n',
+            ))
+        if (environment.getattr(l_1_model, 'extra') != 'allow'):
+            pass
+            t_10.extend((
+                '    model_config = ConfigDict(extra=',
+                str(t_9(environment.getattr(l_1_model, 'extra'))),
+                ')\n',
+            ))
+        if environment.getattr(l_1_model, 'non_nullable'):
+            pass
+            t_10.extend((
+                str(t_1(environment.getattr(l_1_model, 'non_nullable'), 'contractgen_non_nullable', 'ClassVar[frozenset[str]]', 'frozenset')),
+                '\n',
+            ))
+        if environment.getattr(l_1_model, 'dropped'):
+            pass
+            t_10.extend((
+                str(t_1(environment.getattr(l_1_model, 'dropped'), 'contractgen_dropped', 'ClassVar[frozenset[str]]', 'frozenset')),
+                '\n',
+            ))
+        if environment.getattr(l_1_model, 'extra_type'):
+            pass
+            l_1_extra = str_join(('dict[str, ', t_8(environment.getattr(l_1_model, 'extra_type')), ']', ))
+            t_10.extend((
+                '    __pydantic_extra__: ',
+                str((t_9((undefined(name='extra') if l_1_extra is missing else l_1_extra)) if ('__pydantic_extra__' in l_1_quoted) else (undefined(name='extra') if l_1_extra is missing else l_1_extra))),
+                ' = Field(init=False)\n',
+            ))
+        for l_2_field in environment.getattr(l_1_model, 'fields'):
+            l_2_annotation = missing
+            _loop_vars = {}
+            pass
+            if environment.getattr(l_2_field, 'comment'):
+                pass
+                t_10.extend((
+                    '    # ',
+                    str(environment.getattr(l_2_field, 'comment')),
+                    '\n',
+                ))
+            l_2_annotation = t_6(l_2_field)
+            _loop_vars['annotation'] = l_2_annotation
+            t_10.extend((
+                str(t_7(l_2_field, (t_9((undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)) if (environment.getattr(l_2_field, 'name') in l_1_quoted) else (undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)))),
+                '\n',
+            ))
+        l_2_field = l_2_annotation = missing
+        if ((not environment.getattr(l_1_model, 'fields')) and (not environment.getattr(l_1_model, 'extra_type'))):
+            pass
+            t_10.append(
+                '    pass\n',
+            )
+        return concat(t_10)
+    context.exported_vars.add('model_class')
+    context.vars['model_class'] = l_0_model_class = Macro(environment, macro, 'model_class', ('model', 'quoted'), False, False, False, context.eval_ctx.autoescape)
+    yield '\n'
+    def macro(l_1_enum):
+        t_11 = []
+        if l_1_enum is missing:
+            l_1_enum = undefined("parameter 'enum' was not provided", name='enum')
+        pass
+        t_11.extend((
+            str(t_5(l_1_enum)),
+            '\n',
+        ))
+        if environment.getattr(l_1_enum, 'description'):
+            pass
+            t_11.extend((
+                '    """',
+                str(t_4(environment.getattr(l_1_enum, 'description'))),
+                '"""\n\n',
+            ))
+        for (l_2_member, l_2_value) in environment.getattr(l_1_enum, 'members'):
+            l_2_assignment = resolve('assignment')
+            _loop_vars = {}
+            pass
+            t_11.extend((
+                str(context.call((undefined(name='assignment') if l_2_assignment is missing else l_2_assignment), '    ', l_2_member, l_2_value, _loop_vars=_loop_vars)),
+                '\n',
+            ))
+        l_2_member = l_2_value = l_2_assignment = missing
+        return concat(t_11)
+    context.exported_vars.add('enum_class')
+    context.vars['enum_class'] = l_0_enum_class = Macro(environment, macro, 'enum_class', ('enum',), False, False, False, context.eval_ctx.autoescape)
+    yield '\n'
+    def macro(l_1_alias):
+        t_12 = []
+        if l_1_alias is missing:
+            l_1_alias = undefined("parameter 'alias' was not provided", name='alias')
+        pass
+        if environment.getattr(l_1_alias, 'description'):
+            pass
+            t_12.extend((
+                str(t_3(environment.getattr(l_1_alias, 'description'))),
+                '\n',
+            ))
+        if environment.getattr(l_1_alias, 'recursive'):
+            pass
+            t_12.extend((
+                str(environment.getattr(l_1_alias, 'name')),
+                ' = TypeAliasType(',
+                str(t_9(environment.getattr(l_1_alias, 'name'))),
+                ', ',
+                str(t_9(t_8(environment.getattr(l_1_alias, 'type')))),
+                ')\n',
+            ))
+        else:
+            pass
+            t_12.extend((
+                str(environment.getattr(l_1_alias, 'name')),
+                ': TypeAlias = ',
+                str(t_8(environment.getattr(l_1_alias, 'type'))),
+                '\n',
+            ))
+        return concat(t_12)
+    context.exported_vars.add('type_alias')
+    context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
+
+blocks = {}
+debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=107&19=110&21=113&22=117&23=121&25=124&26=127&28=131&33=140&34=146&35=149&36=153&39=156&40=161&44=169&45=174&46=177&48=180&49=183&51=193'

@@ -1,0 +1,105 @@
+# Template errors.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = 'd882df153565b970c23f7b5097fd21c7'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'errors.py.jinja'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_api = resolve('api')
+    l_0_exported_errors = resolve('exported_errors')
+    l_0_errors = resolve('errors')
+    try:
+        t_1 = environment.filters['all_statement']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'all_statement' found.")
+    try:
+        t_2 = environment.filters['class_line']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'class_line' found.")
+    try:
+        t_3 = environment.filters['firstline']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'firstline' found.")
+    try:
+        t_4 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    pass
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield '\n'
+    yield from context.blocks['docstring'][0](context)
+    yield '\n'
+    yield from context.blocks['imports'][0](context)
+    yield '\n'
+    yield str(t_1((undefined(name='exported_errors') if l_0_exported_errors is missing else l_0_exported_errors)))
+    yield '\n\n\n# (operation id, declared status) -> exception class; "default" and ranges ("4XX") as declared.\n# Each declared error below registers itself here.\nERRORS: dict[tuple[str, str], type[ApiError]] = {}\n\n\nclass ApiError(Exception):\n    """An error answer: HTTP status, body and headers."""\n\n    status_code: int = 500\n    operation_id: ClassVar[str | None] = None\n    body_type: ClassVar[Any] = None  # what a client parses the body as\n\n    def __init__(\n        self,\n        body: Any = None,\n        *,\n        headers: Mapping[str, str] | None = None,\n        status_code: int | None = None,\n    ) -> None:\n        if status_code is not None:\n            self.status_code = status_code\n        self.body = body\n        self.headers: dict[str, str] = dict(headers or {})\n        super().__init__(f"HTTP {self.status_code}: {body!r}")\n\n\nclass UnexpectedStatus(ApiError):\n    """A response whose status the contract does not declare for the operation."""\n\n    def __init__(\n        self, status_code: int, text: str, *, headers: Mapping[str, str] | None = None\n    ) -> None:\n        super().__init__(text, headers=headers, status_code=status_code)\n        self.text = text\n\n\nBodyT = TypeVar("BodyT")\n\n\nclass DeclaredError(ApiError, Generic[BodyT]):\n    """A response the contract declares; `body` has the declared type.\n\n    Each subclass below names its operation and declared status (`"404"`, `"4XX"`,\n    `"default"`) in its class statement. That registers it in ERRORS and sets `status_code`,\n    the code it is raised with unless given another (a range\'s floor, 400 for `4XX`; 500 for\n    `default`); a client parses its body as the type argument (kept as the bytes received\n    with `parsed=False`).\n    """\n\n    body: BodyT\n\n    def __init_subclass__(\n        cls,\n        *,\n        operation_id: str | None = None,\n        status: str | None = None,\n        parsed: bool = True,\n        **kwargs: Any,\n    ) -> None:\n        super().__init_subclass__(**kwargs)\n        if operation_id is None or status is None:\n            return  # a subclass of a declared error is that error\n        cls.operation_id = operation_id\n        if status.isdigit():\n            cls.status_code = int(status)\n        else:\n            cls.status_code = int(status[0]) * 100 if status[0].isdigit() else 500\n        arguments = [\n            get_args(base)[0]\n            for base in cls.__dict__.get("__orig_bases__", ())\n            if get_origin(base) is DeclaredError\n        ]\n        body_type = arguments[0] if arguments else None\n        cls.body_type = body_type if parsed and body_type is not type(None) else None\n        ERRORS[(operation_id, status)] = cls\n\n    def __init__(\n        self,\n        body: BodyT,\n        *,\n        headers: Mapping[str, str] | None = None,\n        status_code: int | None = None,\n    ) -> None:\n        super().__init__(body, headers=headers, status_code=status_code)\n'
+    for l_1_error in (undefined(name='errors') if l_0_errors is missing else l_0_errors):
+        l_1_error_body_type = resolve('error_body_type')
+        _loop_vars = {}
+        pass
+        yield '\n\n'
+        yield str(t_2(environment.getattr(l_1_error, 'name'), ([str_join(('DeclaredError[', context.call((undefined(name='error_body_type') if l_1_error_body_type is missing else l_1_error_body_type), l_1_error, _loop_vars=_loop_vars), ']', )), str_join(('operation_id=', t_4(environment.getattr(l_1_error, 'operation_id')), )), str_join(('status=', t_4(environment.getattr(environment.getattr(l_1_error, 'response'), 'status')), ))] + (['parsed=False'] if ((not environment.getattr(environment.getattr(l_1_error, 'response'), 'type')) and (environment.getattr(environment.getattr(l_1_error, 'response'), 'kind') != 'empty')) else []))))
+        yield '\n    """'
+        yield str(environment.getattr(l_1_error, 'operation_id'))
+        yield ': '
+        yield str(environment.getattr(environment.getattr(l_1_error, 'response'), 'status'))
+        if environment.getattr(environment.getattr(l_1_error, 'response'), 'description'):
+            pass
+            yield ' — '
+            yield str(t_3(environment.getattr(environment.getattr(l_1_error, 'response'), 'description')))
+        yield '"""\n'
+    l_1_error = l_1_error_body_type = missing
+    yield '\n\ndef error_class(operation_id: str, status_code: int) -> type[ApiError] | None:\n    """The declared exception for a status: exact code first, then its range, then default."""\n    for key in (str(status_code), f"{str(status_code)[0]}XX", "default"):\n        found = ERRORS.get((operation_id, key))\n        if found is not None:\n            return found\n    return None\n'
+    yield from context.blocks['extra'][0](context)
+
+def block_docstring(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_api = resolve('api')
+    l_0_example_error = resolve('example_error')
+    pass
+    yield '"""Errors of '
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
+    yield ': one typed exception per declared non-2xx response.\n\n    ApiError                      any error answer; status_code, body, headers\n    ├── UnexpectedStatus          (client) a status the contract does not declare; .text\n    └── DeclaredError[Body]\n        └── <Operation><Status>   a declared response, e.g. '
+    yield str((undefined(name='example_error') if l_0_example_error is missing else l_0_example_error))
+    yield '; .body is typed\n\nThe server renders any ApiError a service method raises as its status, body and headers; the\nclient raises the same classes for the responses it receives.\n"""\n'
+
+def block_imports(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_imports = resolve('imports')
+    pass
+    yield str((undefined(name='imports') if l_0_imports is missing else l_0_imports))
+    yield '\n'
+
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
+blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
+debug_info = '1=38&2=40&15=42&19=44&106=46&109=51&110=53&121=63&2=65&3=76&8=78&15=81&16=90&121=93'

@@ -1,0 +1,154 @@
+# Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = 'af921a7638e39430be24aaed1eb4c4d8'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'models.py.jinja'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_api = resolve('api')
+    l_0_exported_models = resolve('exported_models')
+    l_0_aliases = resolve('aliases')
+    l_0_enums = resolve('enums')
+    l_0_classes = resolve('classes')
+    l_0_m = missing
+    try:
+        t_1 = environment.filters['all_statement']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'all_statement' found.")
+    try:
+        t_2 = environment.filters['list']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'list' found.")
+    try:
+        t_3 = environment.filters['map']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'map' found.")
+    pass
+    l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models.py.jinja')._get_default_module(context)
+    context.exported_vars.discard('m')
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield '\n'
+    yield from context.blocks['docstring'][0](context)
+    yield '\n'
+    yield from context.blocks['imports'][0](context)
+    yield '\n'
+    yield str(t_1(((undefined(name='exported_models') if l_0_exported_models is missing else l_0_exported_models) + t_2(context.eval_ctx, t_3(context, (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), attribute='adapter')))))
+    yield '\n\n\n'
+    yield from context.blocks['base_model'][0](context)
+    if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'uses_excluding'):
+        pass
+        yield '\n\nclass Excluding:\n    """`not`: an after-validator rejecting values of some JSON types or some values."""\n\n    def __init__(self, types: tuple[str, ...], values: tuple[Any, ...]) -> None:\n        self.types = types\n        self.values = values\n\n    def __call__(self, value: Any) -> Any:\n        kinds = _json_types(value)\n        if kinds & set(self.types) or any(\n            v == value and isinstance(v, bool) == isinstance(value, bool) for v in self.values\n        ):\n            raise ValueError(f"must not be {value!r}")\n        return value\n\n\ndef _json_types(value: Any) -> set[str]:\n    if value is None:\n        return {"null"}\n    if isinstance(value, bool):\n        return {"boolean"}\n    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):\n        return {"integer", "number"}\n    if isinstance(value, float):\n        return {"number"}\n    if isinstance(value, str):\n        return {"string"}\n    if isinstance(value, list | tuple):\n        return {"array"}\n    return {"object"}\n'
+    if ('unique_items' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
+        pass
+        yield '\n\ndef check_unique_items(value: list[Any]) -> list[Any]:\n    """`uniqueItems`: no two items are equal as JSON values (1 and 1.0 are, true and 1 not)."""\n    seen: set[str] = set()\n    for item in value:\n        key = json.dumps(_canonical(to_jsonable_python(item, by_alias=True)), sort_keys=True)\n        if key in seen:\n            raise ValueError(f"items must be unique: {item!r} repeats")\n        seen.add(key)\n    return value\n\n\ndef _canonical(value: Any) -> Any:\n    if isinstance(value, float) and value.is_integer():\n        return int(value)\n    if isinstance(value, list):\n        return [_canonical(v) for v in value]\n    if isinstance(value, dict):\n        return {k: _canonical(v) for k, v in value.items()}\n    return value\n'
+    if ('email' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
+        pass
+        yield '\n\ntry:  # the optional dependency: without it an email is any string\n    _email_validator: Any = importlib.import_module("email_validator")\nexcept ImportError:\n    _email_validator = None\n\n\ndef check_email(value: str) -> str:\n    """`format: email`, checked when `email-validator` is installed; kept as written."""\n    if _email_validator is not None:\n        try:\n            _email_validator.validate_email(value, check_deliverability=False)\n        except _email_validator.EmailNotValidError as exc:\n            raise ValueError(f"not an email address: {exc}") from None\n    return value\n'
+    if ('uri' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
+        pass
+        yield '\n\ndef check_uri(value: str) -> str:\n    """`format: uri`: an absolute URI (scheme first), kept as written (not normalized)."""\n    try:\n        AnyUrl(value)\n    except ValueError:\n        raise ValueError(f"not an absolute URI: {value!r}") from None\n    return value\n'
+    for l_1_definition in (undefined(name='enums') if l_0_enums is missing else l_0_enums):
+        _loop_vars = {}
+        pass
+        yield '\n\n'
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'enum_class'), l_1_definition, _loop_vars=_loop_vars))
+        yield '\n'
+    l_1_definition = missing
+    for l_1_definition in (undefined(name='classes') if l_0_classes is missing else l_0_classes):
+        l_1_quoted = resolve('quoted')
+        _loop_vars = {}
+        pass
+        yield '\n\n'
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'model_class'), l_1_definition, environment.getitem((undefined(name='quoted') if l_1_quoted is missing else l_1_quoted), environment.getattr(l_1_definition, 'name')), _loop_vars=_loop_vars))
+        yield '\n'
+    l_1_definition = l_1_quoted = missing
+    for l_1_definition in (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
+        _loop_vars = {}
+        pass
+        yield '\n\n'
+        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'type_alias'), l_1_definition, _loop_vars=_loop_vars))
+        yield '\n'
+    l_1_definition = missing
+    if (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
+        pass
+        yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n\n\n# One TypeAdapter per alias, for raw data: `<Alias>Adapter.validate_python(data)`.\n'
+        for l_1_definition in (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
+            _loop_vars = {}
+            pass
+            if environment.getattr(l_1_definition, 'recursive'):
+                pass
+                yield str(environment.getattr(l_1_definition, 'adapter'))
+                yield ': TypeAdapter['
+                yield str(environment.getattr(l_1_definition, 'name'))
+                yield '] = TypeAdapter('
+                yield str(environment.getattr(l_1_definition, 'name'))
+                yield ')\n'
+            else:
+                pass
+                yield str(environment.getattr(l_1_definition, 'adapter'))
+                yield ': TypeAdapter['
+                yield str(environment.getattr(l_1_definition, 'name'))
+                yield '] = _deferred('
+                yield str(environment.getattr(l_1_definition, 'name'))
+                yield ')\n'
+        l_1_definition = missing
+    yield from context.blocks['extra'][0](context)
+
+def block_docstring(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_api = resolve('api')
+    pass
+    yield '"""Models of '
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
+    yield ' (version '
+    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'version'))
+    yield ')."""\n'
+
+def block_imports(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    l_0_imports = resolve('imports')
+    pass
+    yield str((undefined(name='imports') if l_0_imports is missing else l_0_imports))
+    yield '\n'
+
+def block_base_model(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+    yield 'class _Model(BaseModel):\n    """Base of every generated model: optional is not nullable, and unset stays absent."""\n\n    # Unknown fields are kept (the contract may grow); both wire and Python names are accepted.\n    model_config = ConfigDict(\n        extra="allow",\n        validate_by_name=True,\n        validate_by_alias=True,\n        serialize_by_alias=True,\n        regex_engine="python-re",\n        # Schemas are built on first use, not at import: a large contract imports fast.\n        defer_build=True,\n    )\n\n    contractgen_non_nullable: ClassVar[frozenset[str]] = frozenset()\n    # Optional fields left out of the output while unset: those defaulting to None (a\n    # declared `default: null` included), found in each class\'s fields as it is made.\n    contractgen_omit_unset: ClassVar[frozenset[str]] = frozenset()\n    # Wire names this side never carries: readOnly ones in a request model, writeOnly ones in\n    # a response model. They are dropped on input and never serialized, even as extras.\n    contractgen_dropped: ClassVar[frozenset[str]] = frozenset()\n\n    @classmethod\n    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:\n        super().__pydantic_init_subclass__(**kwargs)\n        cls.contractgen_omit_unset = frozenset(\n            name\n            for name, info in cls.model_fields.items()\n            if not info.is_required()\n            and info.default is None\n            and info.default_factory is None\n        )\n\n    def __init__(self, /, **data: Any) -> None:\n        # In Python, None for an optional field that is not nullable means "not set" (it is\n        # what the annotation `X | None = None` lets through); JSON `null` is still refused.\n        if self.contractgen_non_nullable:\n            fields = type(self).model_fields\n            for name in self.contractgen_non_nullable:\n                for key in {name, fields[name].alias or name}:\n                    if key in data and data[key] is None:\n                        del data[key]\n        super().__init__(**data)\n\n    # Validation (JSON, model_validate) does not go through this __init__: pydantic\'s own flag\n    # for an __init__ that only forwards (RootModel sets it too).\n    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]\n\n    @model_validator(mode="before")\n    @classmethod\n    def _reject_null(cls, data: Any) -> Any:\n        if isinstance(data, dict) and cls.contractgen_dropped:\n            data = {k: v for k, v in data.items() if k not in cls.contractgen_dropped}\n        # An optional field that is not nullable may be absent, but not `null`.\n        if isinstance(data, dict) and cls.contractgen_non_nullable:\n            for name in cls.contractgen_non_nullable:\n                info = cls.model_fields[name]\n                for key in {name, info.alias or name}:\n                    if key in data and data[key] is None:\n                        raise ValueError(f"{key}: may be omitted but must not be null")\n        return data\n\n    @model_serializer(mode="wrap")\n    def _omit_unset(\n        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo\n    ) -> Any:\n        # An optional field nobody set is left out of the output rather than sent as null.\n        data = handler(self)\n        if not isinstance(data, dict):\n            return data\n        fields = type(self).model_fields\n        for name in self.contractgen_omit_unset:\n            if name not in self.model_fields_set or (\n                name in self.contractgen_non_nullable and getattr(self, name) is None\n            ):\n                data.pop(name, None)\n                data.pop(fields[name].alias or name, None)\n        for key in self.contractgen_dropped:\n            data.pop(key, None)\n        return data\n'
+
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
+blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
+debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&96=46&130=49&153=52&171=55&182=58&185=62&187=65&190=70&192=73&195=77&197=80&209=83&210=86&211=88&213=96&217=103&3=105&4=115&7=120&8=129&14=132&217=142'

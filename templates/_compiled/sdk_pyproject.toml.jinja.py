@@ -1,0 +1,39 @@
+# Template sdk_pyproject.toml.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = 'b5ca22277499e9b10216108be5a961b9'
+from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
+name = 'sdk_pyproject.toml.jinja'
+
+def root(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    l_0_marker = resolve('marker')
+    l_0_sdk = resolve('sdk')
+    l_0_dependencies = resolve('dependencies')
+    pass
+    yield '# '
+    yield str((undefined(name='marker') if l_0_marker is missing else l_0_marker))
+    yield '\n[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "'
+    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'distribution'))
+    yield '"\nversion = "'
+    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'version'))
+    yield '"\ndescription = "Python client of '
+    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'title'))
+    yield ' (API version '
+    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'api_version'))
+    yield ')"\nreadme = "README.md"\nrequires-python = ">=3.11"\ndependencies = [\n'
+    for l_1_dependency in (undefined(name='dependencies') if l_0_dependencies is missing else l_0_dependencies):
+        _loop_vars = {}
+        pass
+        yield '    "'
+        yield str(l_1_dependency)
+        yield '",\n'
+    l_1_dependency = missing
+    yield ']\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n\n[tool.setuptools.package-data]\n'
+    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'import_name'))
+    yield ' = ["openapi.json", "py.typed"]\n'
+
+blocks = {}
+debug_info = '1=15&7=17&8=19&9=21&13=25&14=29&22=33'
