@@ -13,7 +13,8 @@ black dominates a generator run, so three things keep its cost proportional to t
   the blank lines black would put between them, is byte for byte black's output for the module.
   Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
   unformatted text and the black and contractgen versions, so an edit re-formats only the
-  definitions it changed. A module formatted block-wise also leaves its layout (`_Layout`:
+  definitions it changed. The blocks the templates write alike for every contract come with
+  contractgen as entries of that cache (emit/shipped.py), so even a cold run skips them. A module formatted block-wise also leaves its layout (`_Layout`:
   source, blocks, where each block's output stands) under its input key; the next run reads it
   through the previous module's digest, parses only the definitions that changed
   (`blocks.resplit`) and takes the others' output from the previous module as it is on disk.
@@ -39,6 +40,7 @@ from typing import Any
 from ..cache import TextCache, version_of
 from ..version import __version__
 from . import blocks as _blocks
+from . import shipped
 
 DIGEST_PREFIX = "# contractgen-digest: "
 # Texts handed to black by this process (a test asserts the cache spares them), and of those,
@@ -346,6 +348,8 @@ def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None 
     units = {name: layout.missing(sources[name]) for name, layout in layouts.items()}
     keys = {text: cache.key(text) for texts in units.values() for text in texts}
     stored = cache.get_many(keys.values())
+    if cache.enabled and len(stored) < len(keys):
+        stored = {**shipped.blocks(cache.namespace), **stored}
     done = {text: stored[key] for text, key in keys.items() if key in stored}
     missing = [text for text in keys if text not in done]
     if ready is not None:
