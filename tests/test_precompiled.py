@@ -77,9 +77,10 @@ def test_a_stale_or_foreign_module_is_ignored_and_the_output_is_the_same(
 def test_the_key_follows_the_template_text() -> None:
     environment = precompiled.environment_of()
     source, _, _ = environment.loader.get_source(environment, "models.py.jinja")
-    assert precompiled.load(environment, "models.py.jinja", source, {}) is not None
-    assert precompiled.load(environment, "models.py.jinja", source + "\n", {}) is None
-    assert precompiled.load(environment, "no-such.jinja", source, {}) is None
+    code = precompiled.precompiled_code(environment, "models.py.jinja", source, None)
+    assert code is not None
+    assert precompiled.precompiled_code(environment, "models.py.jinja", source + "\n", None) is None
+    assert precompiled.precompiled_code(environment, "no-such.jinja", source, None) is None
 
 
 def test_regen_writes_what_is_missing_and_removes_only_its_own_leftovers(tmp_path: Path) -> None:

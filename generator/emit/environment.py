@@ -5,7 +5,8 @@ Jinja turns a template into Python source before it can render it: ~0.2 s of pur
 built-in templates, a fifth of a seed contract's cold `generate` and paid again by every run
 whose cache folder is new (a CI container). `templates/_compiled/` holds that source for each
 built-in template, as Jinja's own `compile_templates` writes it (`defer_init`, the form
-`jinja2.ModuleLoader` loads), imported like any module (pip compiles it to bytecode on install).
+`jinja2.ModuleLoader` loads). Where Jinja would compile a template (its bytecode cache missed)
+it compiles that Python instead, and caches its bytecode as usual.
 
 Each file records the key of what it was compiled from (`KEY`: Jinja's version, the settings
 that change what it compiles, the template's text). A file whose key does not match the
@@ -18,9 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import sys
-from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -71,19 +70,23 @@ def _bytecode_cache() -> Any:
 
 
 @functools.cache
-def _builtin_loader_class() -> Any:
+def _environment_class() -> Any:
     import jinja2
 
-    class BuiltinLoader(jinja2.FileSystemLoader):
-        """The built-in templates, from their precompiled modules where current
-        (see `load`)."""
+    class Environment(jinja2.Environment):
+        """Takes a template's code from its precompiled module when there is a current one
+        (`precompiled_code`): where Jinja would compile it, after its bytecode cache missed."""
 
-        def load(self, environment: Any, name: str, globals: Any = None) -> Any:
-            text, _, _ = self.get_source(environment, name)
-            template = load(environment, name, text, globals or {})
-            return template if template is not None else super().load(environment, name, globals)
+        def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                    raw: bool = False, defer_init: bool = False) -> Any:
+            if not raw and name is not None and isinstance(source, str):
+                code = precompiled_code(self, name, source, filename)
+                if code is not None:
+                    return code
+            base: Any = super()  # jinja2's overloads of compile(), by `raw`
+            return base.compile(source, name, filename, raw, defer_init)
 
-    return BuiltinLoader
+    return Environment
 
 
 def environment_of(overrides: str | None = None) -> Any:
@@ -94,11 +97,11 @@ def environment_of(overrides: str | None = None) -> Any:
     """
     import jinja2
 
-    builtin = _builtin_loader_class()(str(templates_dir()))
+    builtin = jinja2.FileSystemLoader(str(templates_dir()))
     loaders: list[jinja2.BaseLoader] = [jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: builtin})]
     if overrides is not None:
         loaders.append(jinja2.FileSystemLoader(overrides))
-    env = jinja2.Environment(
+    env = _environment_class()(
         loader=jinja2.ChoiceLoader([*loaders, builtin]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -149,23 +152,19 @@ def compiled_path(name: str, folder: Path | None = None) -> Path:
     return (folder or templates_dir()) / FOLDER / (name.replace("/", "__") + ".py")
 
 
-def load(environment: Any, name: str, text: str, globals: MutableMapping[str, Any]) -> Any:
-    """The template `name` from its precompiled module, or None when there is none for its
-    `text` as it is now."""
-    path = compiled_path(name)
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(f"_contractgen_template_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
+def precompiled_code(environment: Any, name: str, text: str, filename: str | None) -> Any:
+    """The code of template `name` from its precompiled module, or None when there is none for
+    its `text` as it is now (or the module is damaged)."""
     try:
-        spec.loader.exec_module(module)
-    except Exception:  # unreadable, or written by another Jinja: compile instead
+        module = compiled_path(name).read_text(encoding="utf-8")
+    except (OSError, ValueError):
         return None
-    if getattr(module, "KEY", None) != template_key(environment, text):
+    if module.split("\n", 2)[1:2] != [f"KEY = {template_key(environment, text)!r}"]:
         return None
-    return environment.template_class.from_module_dict(environment, module.__dict__, globals)
+    try:
+        return compile(module, filename or name, "exec")
+    except (SyntaxError, ValueError):
+        return None
 
 
 def builtin_templates(folder: Path | None = None) -> list[str]:
