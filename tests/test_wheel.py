@@ -70,13 +70,15 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
 
     where = _run(python, "-c", "import contractgen; print(contractgen.__file__)", cwd=tmp_path)
     assert Path(where.strip()).is_relative_to(venv), where
-    # The built-in templates ship compiled (emit/environment.py), and current for the Jinja there.
+    # The built-in templates ship compiled (emit/environment.py), current for the Jinja there.
     _run(python, "-c", "from contractgen.emit import environment as e\n"
          "env = e.environment_of()\n"
          "for name in e.builtin_templates():\n"
          "    text = env.loader.get_source(env, name)[0]\n"
-         "    assert e.precompiled_code(env, name, text, None) is not None, name\n",
-         cwd=tmp_path)
+         "    assert e.precompiled_code(env, name, text, None) is not None, name\n"
+         # and black's output for the blocks every contract gets alike (emit/shipped.py)
+         "from contractgen.emit import formatting, shipped\n"
+         "assert len(shipped.blocks(formatting._cache().namespace)) > 100\n", cwd=tmp_path)
 
     work = tmp_path / "elsewhere"
     work.mkdir()
