@@ -42,8 +42,8 @@ SETTINGS = ("block_start_string", "block_end_string", "variable_start_string",
 
 @functools.cache
 def _bytecode_cache() -> Any:
-    """Compiled templates under the cache folder (compiling them is a second per run): Jinja
-    keys each by its name and source checksum; written atomically, as contractgen/cache.py."""
+    """Compiled templates under the cache folder: Jinja keys each by its name and source
+    checksum; written atomically, as contractgen/cache.py."""
     import os
     import tempfile
 
@@ -186,7 +186,7 @@ def write_all(folder: Path | None = None) -> list[Path]:
     import jinja2
 
     folder = folder or templates_dir()
-    # render.py's environment (its filters are checked as a template compiles), reading `folder`
+    # the generator's environment (its filters are checked as a template compiles), reading `folder`
     environment = environment_of().overlay(loader=jinja2.FileSystemLoader(str(folder)))
     target = folder / FOLDER
     target.mkdir(exist_ok=True)

@@ -14,10 +14,11 @@ black dominates a generator run, so three things keep its cost proportional to t
   Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
   unformatted text and the black and contractgen versions, so an edit re-formats only the
   definitions it changed. The blocks the templates write alike for every contract come with
-  contractgen as entries of that cache (emit/shipped.py), so even a cold run skips them. A module formatted block-wise also leaves its layout (`_Layout`:
-  source, blocks, where each block's output stands) under its input key; the next run reads it
-  through the previous module's digest, parses only the definitions that changed
-  (`blocks.resplit`) and takes the others' output from the previous module as it is on disk.
+  contractgen as entries of that cache (emit/shipped.py), so even a cold run skips them. A
+  module formatted block-wise also leaves its layout (`_Layout`: source, blocks, where each
+  block's output stands) under its input key; the next run reads it through the previous
+  module's digest, parses only the definitions that changed (`blocks.resplit`) and takes the
+  others' output from the previous module as it is on disk.
 - The blocks that do need black go to a child forked at the start of the run (`prewarm`),
   which imports black while this process loads, models and renders the contract: it formats a
   regeneration's few missed blocks itself and forks one worker per core for a cold run's many

@@ -33,8 +33,6 @@ TEMPLATE_FILES = {
 }
 
 
-
-
 def template_names() -> list[str]:
     """The built-in templates a `templates` folder may replace, by file name."""
     return sorted(p.name for p in templates_dir().iterdir()
