@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 TRAINING = ("api_with_examples.yaml", "callbacks.yaml", "composition.yaml", "links.yaml",
             "media_types.yaml", "non_oauth_scopes.yaml", "petstore.yaml", "security_zoo.yaml",
             "tictactoe.yaml", "webhooks_and_paths.yaml")
