@@ -6,8 +6,8 @@ folder, never into the repository) and `synthetic-1000`, a 1,000-operation contr
 prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the temp folder):
 - cold `generate` (models + server + client, validated, formatted) into an empty directory with
   an empty formatting cache, interleaved with datamodel-codegen (models only) on the same file,
-  and their peak RSS; and how much Python each formatted with black (KiB; ours without the
-  runtime modules it copies) and its cold time per KiB of that;
+  and their peak RSS; and how many tokens of Python each formatted with black (ours without the
+  runtime modules it copies) and its cold time per thousand of them;
 - regenerating after a one-field change (one property description edited in a copy of the spec);
 - regenerating, and `check`, of an unchanged contract;
 - importing the generated package, and building its app (`create_app` of a trivial subclass),
@@ -177,8 +177,8 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
             break
         figures.add("cold", cold.seconds)
         figures.add("cold_rss", cold.rss_kib / 1024)
-        figures.add("written_kb", python_kib(out))
-        figures.add("models_kb", (out / "models.py").stat().st_size / 1024)
+        if index == 0:
+            figures.add("tokens", python_tokens(out))
         dm_out = work / "dm_out"
         shutil.rmtree(dm_out, ignore_errors=True)
         dm_out.mkdir()
@@ -191,7 +191,8 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
             if dm.ok:
                 figures.add("dmcg", dm.seconds)
                 figures.add("dmcg_rss", dm.rss_kib / 1024)
-                figures.add("dmcg_kb", python_kib(dm_out))
+                if "dmcg_tokens" not in figures.samples:
+                    figures.add("dmcg_tokens", python_tokens(dm_out))
             elif index == 0:
                 figures.notes.append(f"datamodel-codegen failed: {dm.stderr.strip()[-200:]}")
         same = run([*ours, str(original), "--out", str(out)], work, env)
@@ -238,13 +239,24 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
     return figures
 
 
-def python_kib(folder: Path) -> float:
-    """KiB of Python a generator wrote under `folder` and formatted with black: for ours, not
-    the runtime modules it copies as they are."""
+def python_tokens(folder: Path) -> int:
+    """Tokens of the Python a generator wrote under `folder` and formatted with black (for ours,
+    not the runtime modules it copies as they are). black's time goes with tokens, not bytes: a
+    docstring is one token however long."""
+    import io
+    import tokenize
+
     from contractgen.emit.render import CLIENT_VERBATIM, VERBATIM
 
-    return sum(path.stat().st_size for path in folder.rglob("*.py")
-               if path.name not in VERBATIM | CLIENT_VERBATIM) / 1024
+    layout = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+              tokenize.ENDMARKER, tokenize.COMMENT}
+    count = 0
+    for path in folder.rglob("*.py"):
+        if path.name not in VERBATIM | CLIENT_VERBATIM:
+            source = io.StringIO(path.read_text(encoding="utf-8"))
+            count += sum(1 for token in tokenize.generate_tokens(source.readline)
+                         if token.type not in layout)
+    return count
 
 
 def ms(value: float | None) -> str:
@@ -284,15 +296,15 @@ def report(name: str, figures: Figures) -> None:
           f"  (goal <= {RATIO_GOALS['cold']}x: {verdict(ratio_of(figures, 'cold'), RATIO_GOALS['cold'])})")
     print(f"  cold per operation {ours_op * 1000 if ours_op else 0:7.1f}ms  vs dmcg "
           f"{dm_op * 1000 if dm_op else 0:7.1f}ms")
-    written, models_kb, dm_kb = m("written_kb"), m("models_kb"), m("dmcg_kb")
-    if written and dm_kb:
-        # Both format what they write with black: the cold ratio is what each formats times how
-        # fast it gets through a kilobyte (cold time per KiB formatted).
-        print(f"  Python formatted   {written:7.0f}KiB  vs dmcg {dm_kb:7.0f}KiB  = "
-              f"{written / dm_kb:5.1f}x  (models.py alone {models_kb or 0:.0f}KiB)")
-        ours_kib, dm_kib = (m("cold") or 0) / written, (dm or 0) / dm_kb
-        print(f"  cold per KiB       {ours_kib * 1000:7.2f}ms  vs dmcg {dm_kib * 1000:7.2f}ms"
-              f"  = {ratio(ours_kib, dm_kib):>6}")
+    tokens, dm_tokens = m("tokens"), m("dmcg_tokens")
+    if tokens and dm_tokens:
+        # Both run black on all they write, and black's time goes with tokens: the cold ratio is
+        # how many more tokens we format times the ratio of cold time per token.
+        ours_k, dm_k = (m("cold") or 0) / tokens * 1000, (dm or 0) / dm_tokens * 1000
+        print(f"  tokens formatted {tokens:9,.0f}  vs dmcg {dm_tokens:9,.0f}  = "
+              f"{tokens / dm_tokens:5.1f}x")
+        print(f"  cold per 1k tokens {ours_k * 1000:7.1f}ms  vs dmcg {dm_k * 1000:7.1f}ms"
+              f"  = {ratio(ours_k, dm_k):>6}")
     print(f"  regen, 1 field     {versus('regen_edit')}")
     print(f"  regen, unchanged   {versus('regen_same')}")
     print(f"  check, unchanged   {versus('check_same')}")
@@ -325,10 +337,10 @@ def summary(results: dict[str, Figures]) -> None:
         return cell(value, RATIO_GOALS[key], f"{value or 0:.2f}x")
 
     def volume(figures: Figures) -> str:
-        written, theirs = figures.median("written_kb"), figures.median("dmcg_kb")
-        return f"{written / theirs:.1f}x" if written and theirs else "n/a"
+        tokens, theirs = figures.median("tokens"), figures.median("dmcg_tokens")
+        return f"{tokens / theirs:.1f}x" if tokens and theirs else "n/a"
 
-    header = ("contract", "ops", "cold ms/op", "formatted", "cold/dmcg", "1-field", "unchanged",
+    header = ("contract", "ops", "cold ms/op", "tokens", "cold/dmcg", "1-field", "unchanged",
               "check", "import", "create_app", "peak RSS")
     goals = ("", "", "flat", "vs dmcg", f"<= {RATIO_GOALS['cold']}x",
              f"<= {RATIO_GOALS['regen_edit']}x",
