@@ -10,10 +10,11 @@ prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the 
   runtime modules it copies) and its cold time per thousand of them;
 - regenerating after a one-field change (one property description edited in a copy of the spec);
 - regenerating, and `check`, of an unchanged contract;
-- importing the generated package, and building its app (`create_app` of a trivial subclass),
-  each timed inside a fresh interpreter with the package's bytecode compiled first (`compileall`,
-  as pip does on install and a project's first import does); and the import from source too
-  (no `__pycache__`, PYTHONDONTWRITEBYTECODE=1), printed on its own line;
+- importing the generated package (beside its floor: pydantic, fastapi and httpx alone), and
+  building its app (`create_app` of a trivial subclass), each timed inside a fresh interpreter
+  with the package's bytecode compiled first (`compileall`, as pip does on install and a
+  project's first import does); and the import from source too (no `__pycache__`,
+  PYTHONDONTWRITEBYTECODE=1), printed on its own line;
 - openapi-python-client (client only) on the seeds, and the floor: a bare `python -c pass`.
 Each contract's figures are marked against the issue's goals (cold <= 0.5x datamodel-codegen,
 one-field regenerate <= 0.15x, unchanged regenerate and check <= 0.1x, import < 1 s, create_app
@@ -134,6 +135,13 @@ start = time.perf_counter()
 import {pkg}.models, {pkg}.server, {pkg}.client
 print(time.perf_counter() - start)
 """
+# The floor of that import: the libraries every generated package imports, alone.
+PROBE_DEPENDENCIES = """
+import time
+start = time.perf_counter()
+import pydantic, fastapi, httpx
+print(time.perf_counter() - start)
+"""
 PROBE_APP = """
 import time
 from {pkg} import ServiceBase, create_app
@@ -222,6 +230,9 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         imported = run([sys.executable, "-c", PROBE_IMPORT.format(pkg=pkg)], work, env)
         if imported.ok:
             figures.add("import", float(imported.stdout.split()[0]))
+        floor = run([sys.executable, "-c", PROBE_DEPENDENCIES], work, env)
+        if floor.ok:
+            figures.add("import_dependencies", float(floor.stdout.split()[0]))
         elif index == 0:
             figures.notes.append(f"import failed: {imported.stderr.strip()[-200:]}")
         app = run([sys.executable, "-c", PROBE_APP.format(pkg=pkg)], work, env)
@@ -309,7 +320,8 @@ def report(name: str, figures: Figures) -> None:
     print(f"  regen, unchanged   {versus('regen_same')}")
     print(f"  check, unchanged   {versus('check_same')}")
     print(f"  import package     {ms(m('import')):>9}  (bytecode present; goal < {IMPORT_GOAL:.0f}s: "
-          f"{verdict(m('import'), IMPORT_GOAL)})")
+          f"{verdict(m('import'), IMPORT_GOAL)}; pydantic, fastapi and httpx alone "
+          f"{ms(m('import_dependencies'))})")
     print(f"  import, no bytecode{ms(m('import_source')):>9}  (compiled from source)")
     print(f"  create_app         {ms(m('app')):>9}  (bytecode present; goal < {APP_GOAL}s: "
           f"{verdict(m('app'), APP_GOAL)})")
