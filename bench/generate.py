@@ -230,11 +230,11 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         imported = run([sys.executable, "-c", PROBE_IMPORT.format(pkg=pkg)], work, env)
         if imported.ok:
             figures.add("import", float(imported.stdout.split()[0]))
+        elif index == 0:
+            figures.notes.append(f"import failed: {imported.stderr.strip()[-200:]}")
         floor = run([sys.executable, "-c", PROBE_DEPENDENCIES], work, env)
         if floor.ok:
             figures.add("import_dependencies", float(floor.stdout.split()[0]))
-        elif index == 0:
-            figures.notes.append(f"import failed: {imported.stderr.strip()[-200:]}")
         app = run([sys.executable, "-c", PROBE_APP.format(pkg=pkg)], work, env)
         if app.ok:
             figures.add("app", float(app.stdout.split()[0]))
