@@ -169,7 +169,8 @@ def precompiled_code(environment: Any, name: str, text: str, filename: str | Non
 
 def builtin_templates(folder: Path | None = None) -> list[str]:
     """The built-in Jinja templates (the copier project's are copier's, not ours)."""
-    return sorted(p.name for p in (folder or templates_dir()).iterdir() if p.suffix == ".jinja")
+    return sorted(p.name for p in (folder or templates_dir()).iterdir()
+                  if p.suffix == ".jinja" and p.is_file())
 
 
 def compiled_source(environment: Any, name: str) -> str:

@@ -13,7 +13,7 @@ from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
 from . import client_source, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
-from .environment import environment_of
+from .environment import builtin_templates, environment_of
 from .imports import ImportSet, add_type_names, all_key
 from .memo import RenderMemo
 from .templates import templates_dir
@@ -34,9 +34,10 @@ TEMPLATE_FILES = {
 
 
 def template_names() -> list[str]:
-    """The built-in templates a `templates` folder may replace, by file name."""
-    return sorted(p.name for p in templates_dir().iterdir()
-                  if p.is_file() and (p.suffix == ".jinja" or p.name in VERBATIM | CLIENT_VERBATIM))
+    """The built-in templates a `templates` folder may replace, by file name: the Jinja ones and
+    the runtime modules copied as they are."""
+    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM if (templates_dir() / name).is_file()]
+    return sorted([*builtin_templates(), *verbatim])
 
 
 def check_overrides(folder: Path) -> str:
