@@ -106,6 +106,34 @@ def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
     return EXIT_OK
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .watch import Job, watch
+
+    if args.interval <= 0:
+        print("contractgen watch: --interval must be a positive number of seconds", file=sys.stderr)
+        return EXIT_USAGE
+    if args.spec is None:
+        if args.out is not None or args.overlay is not None or args.parts is not None:
+            print("contractgen watch: --out, --overlay and --parts need a SPEC (without one, the "
+                  "targets of [tool.contractgen] are watched)", file=sys.stderr)
+            return EXIT_USAGE
+        from .config import find_config
+
+        config = Path(args.config) if args.config else find_config()
+
+        def configured() -> list[Job]:
+            return [Job.of_target(target, force=args.force) for target in _targets(args)]
+
+        return watch(configured, config=config, interval=args.interval, describe=describe_os_error)
+    if args.out is None:
+        print("contractgen watch: SPEC needs --out DIR", file=sys.stderr)
+        return EXIT_USAGE
+    job = Job(Path(args.spec), Path(args.out), Path(args.overlay) if args.overlay else None,
+              args.parts or PARTS, Path(args.templates) if args.templates else None,
+              lenient=args.lenient, force=args.force)
+    return watch(lambda: [job], interval=args.interval, describe=describe_os_error)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from .api import check
 
@@ -244,6 +272,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "
                    "acme-client (implies --sdk; default: the contract's title + -client)")
     p.set_defaults(func=cmd_generate)
+
+    p = command("watch", "regenerate SPEC's package, or every target of [tool.contractgen], "
+                "each time the contract changes", "0  stopped (Ctrl-C or SIGTERM); a contract "
+                "with errors is reported and waited on, not an exit",
+                "1  no [tool.contractgen] to watch", USAGE_EXIT)
+    p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, watch every target of "
+                   "[tool.contractgen]")
+    p.add_argument("--out", help="the package folder to keep up to date, as for `generate`")
+    p.add_argument("--overlay", help=overlay_help)
+    p.add_argument("--parts", type=_parts, help="comma-separated: models,server,client "
+                   "(default: all three)")
+    p.add_argument("--config", help=config_help)
+    p.add_argument("--force", action="store_true", help="write even over files changed by "
+                   "hand, as `generate --force` does")
+    p.add_argument("--lenient", action="store_true",
+                   help="generate despite errors, as `generate --lenient` does")
+    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as for "
+                   "`generate` (its files are watched too)")
+    p.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
+                   help="how often the files are looked at (default: 0.2)")
+    p.set_defaults(func=cmd_watch)
 
     p = command("check", "compare committed generated code with the specs; check the "
                 "implementation", "0  generated code matches the specs",

@@ -25,6 +25,10 @@ from contractgen.emit import formatting
 sources = json.loads(sys.argv[1])
 mode = sys.argv[2]
 stop = None
+if mode == "imported":  # as `contractgen watch` runs: black loaded before the first run
+    import black
+    stop = formatting.prewarm()
+    assert not formatting._WARM
 if mode in ("warm", "killed"):
     stop = formatting.prewarm()
     if mode == "killed":
@@ -54,13 +58,14 @@ def _whole(sources: dict[str, str]) -> dict[str, str]:
     return {name: format_source(text) for name, text in sources.items()}
 
 
-@pytest.mark.parametrize("mode", ["here", "warm", "killed"])
+@pytest.mark.parametrize("mode", ["here", "warm", "killed", "imported"])
 def test_few_missed_blocks_give_whole_module_bytes(mode: str, tmp_path: Path) -> None:
     sources = {"a.py": MODULE.format(n=1), "b.py": MODULE.format(n=2)}
     answer = _probe(sources, mode, tmp_path)
     assert answer["got"] == _whole(sources)
     assert answer["black_runs"] == 8  # four blocks per module, none cached yet
-    # The prewarmed child formats them; without one, or when it died, this process does.
+    # The prewarmed child formats them; without one, when it died, or when this process has
+    # black already (no child is started then), this process does.
     assert answer["warm_runs"] == (8 if mode == "warm" else 0)
 
 

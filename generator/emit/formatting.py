@@ -35,6 +35,7 @@ import functools
 import hashlib
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -248,10 +249,13 @@ _WARM: list[_Warm] = []
 
 def prewarm() -> Callable[[], None]:
     """Start a child importing black, to format the blocks this run misses (`_Warm`); returns the
-    function that stops it. A no-op where forking is unsafe (one core, other threads, no fork)."""
+    function that stops it. A no-op where forking is unsafe (one core, other threads, no fork)
+    and where black is imported already (`contractgen watch`: this process formats)."""
     import threading
 
     if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
+        return lambda: None
+    if "black" in sys.modules:
         return lambda: None
     try:
         warm = _Warm()

@@ -1,0 +1,262 @@
+"""`contractgen watch`: regenerate a package each time its contract changes.
+
+A contract being designed changes a field at a time, and each `generate` is a new process that
+imports its libraries and black again before it formats the one block the edit changed: on a
+seed contract that import is most of the run. `watch` stays in one process. black, Jinja's
+templates, the validator and the model builder are loaded once, and each change costs only the
+run itself (`bench/generate.py` prints both).
+
+It polls the files a run reads (the spec, its overlay, the files its `$ref`s bundle in, the
+template overrides and, for configured targets, the pyproject.toml) for a change of size, mtime
+or inode, which an editor's save-by-rename also makes. A change is acted on once the files stop
+changing for one interval: an editor that writes in steps triggers one run, not one per step.
+Polling needs no dependency, works on every file system (network mounts included) and costs
+a few stat calls per interval.
+
+A run goes through `generate`'s own path (`api.render`, `write_package`), so what it writes
+and refuses is what `generate` would: a contract with errors writes nothing and its problems are
+printed, located; files changed by hand are left alone (OwnershipError) unless `--force`.
+Neither stops the watch.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from .config import PARTS, Target
+from .emit.package import OwnershipError
+from .problems import Problem, SpecError
+
+# What a file looks like to the poll: (size, mtime in ns, inode), or None while it is missing.
+Stamp = tuple[int, int, int] | None
+
+
+@dataclass
+class Job:
+    """One package kept up to date with its contract."""
+
+    spec: Path
+    out: Path
+    overlay: Path | None = None
+    parts: tuple[str, ...] = PARTS
+    templates: Path | None = None
+    lenient: bool = False
+    force: bool = False
+    root: Path | None = None
+    extension_notes: tuple[tuple[str, str], ...] = ()
+    # The files its last run read besides the spec and overlay (`$ref`ed files).
+    bundled: frozenset[Path] = field(default_factory=frozenset)
+
+    @classmethod
+    def of_target(cls, target: Target, *, force: bool = False) -> Job:
+        return cls(target.spec_path, target.out_path, target.overlay_path, target.parts,
+                   target.templates_path, force=force, root=target.root,
+                   extension_notes=target.extension_notes)
+
+    def watched(self) -> set[Path]:
+        """The files whose change calls for a run."""
+        found = {self.spec, *self.bundled}
+        if self.overlay is not None:
+            found.add(self.overlay)
+        if self.templates is not None and self.templates.is_dir():
+            found.update(p for p in self.templates.rglob("*") if p.is_file())
+        return found
+
+
+def stamp(path: Path) -> Stamp:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns, status.st_ino)
+
+
+def stamps(paths: Iterable[Path]) -> dict[Path, Stamp]:
+    return {path: stamp(path) for path in sorted(paths)}
+
+
+@dataclass
+class Outcome:
+    """What one run did: the files it changed, or why it wrote nothing."""
+
+    seconds: float
+    changed: list[str] = field(default_factory=list)  # names, removed ones as "x (removed)"
+    problems: list[Problem] = field(default_factory=list)  # its warnings, or the errors
+    refused: str | None = None  # a reason nothing was written (errors, ownership, I/O)
+
+
+def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
+    """Regenerate `job`'s package as `generate` would; never raises for bad input. `describe`
+    words an OSError (the CLI's `describe_os_error`)."""
+    from .api import render
+    from .emit.package import read_package, write_package
+
+    start = time.perf_counter()
+    try:
+        previous = read_package(job.out) if job.out.is_dir() else {}
+        files, warnings = render(
+            job.spec, overlay=job.overlay, parts=job.parts, root=job.root,
+            previous=previous or None, lenient=job.lenient,
+            extension_notes=dict(job.extension_notes), templates=job.templates)
+        write_package(job.out, files, force=job.force)
+    except SpecError as exc:
+        return Outcome(time.perf_counter() - start, problems=list(exc.problems),
+                       refused="the contract has errors")
+    except OwnershipError as exc:
+        return Outcome(time.perf_counter() - start, refused=str(exc))
+    except OSError as exc:
+        return Outcome(time.perf_counter() - start, refused=describe(exc))
+    except ValueError as exc:  # what `generate` reports as a failure (an unusable option)
+        return Outcome(time.perf_counter() - start, refused=str(exc))
+    seconds = time.perf_counter() - start
+    changed = sorted(name for name, text in files.items() if previous.get(name) != text)
+    changed += sorted(f"{name} (removed)" for name in previous if name not in files)
+    return Outcome(seconds, changed, warnings)
+
+
+def bundled_files(job: Job) -> frozenset[Path]:
+    """The files `job`'s contract `$ref`s into itself, as loading it finds them (none when it
+    cannot be loaded: the spec and overlay are watched anyway)."""
+    from .api import load
+
+    try:
+        document, _ = load(job.spec, overlay=job.overlay)
+    except (SpecError, OSError, ValueError):
+        return job.bundled
+    return frozenset(other.path.resolve() for _, other, _ in document.origins)
+
+
+def _clock() -> str:
+    return time.strftime("%H:%M:%S")
+
+
+def report(job: Job, outcome: Outcome, out: TextIO, err: TextIO) -> None:
+    """One line on `out` per run (its problems on `err` first), as `generate` prints them."""
+    from .emit.package import display_path
+
+    for problem in outcome.problems:
+        print(problem.format(), file=err)
+    err.flush()
+    shown_out, shown_spec = display_path(job.out), display_path(job.spec)
+    took = f"{outcome.seconds:.2f} s"
+    if outcome.refused is not None:
+        print(f"{_clock()} {shown_out} left as it was ({outcome.refused}; {took}); "
+              "waiting for the next change", file=out)
+    elif outcome.changed:
+        # Each module's header names the spec's hash: an edit rewrites every file.
+        count = len(outcome.changed)
+        print(f"{_clock()} generated {shown_out} from {shown_spec} in {took} "
+              f"({count} file{'s' * (count != 1)} written)", file=out)
+    else:
+        print(f"{_clock()} {shown_out} is up to date with {shown_spec} ({took})", file=out)
+    out.flush()
+
+
+class _Stop(Exception):
+    """SIGTERM: end the watch as Ctrl-C does."""
+
+
+def _stop_on_term(signum: int, frame: FrameType | None) -> None:
+    raise _Stop
+
+
+def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
+          interval: float = 0.2, out: TextIO | None = None, err: TextIO | None = None,
+          runs: int | None = None, describe: Callable[[OSError], str] = str) -> int:
+    """Keep every job's package up to date until interrupted (Ctrl-C, SIGTERM); returns 0.
+
+    `jobs_of` makes the jobs again when `config` (the pyproject.toml naming them) changes;
+    `runs` stops after that many runs; `describe` words an OSError.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    previous_handler = signal.signal(signal.SIGTERM, _stop_on_term)
+    done = 0
+    try:
+        # Loaded once for every later run: black is what a fresh process pays most for.
+        import black  # noqa: F401
+
+        from .emit.formatting import _mode
+
+        _mode()
+        jobs = jobs_of()
+        pending = list(range(len(jobs)))  # every job runs once at the start
+        seen: dict[Path, Stamp] = {}
+        while True:
+            if pending:
+                # Stamped before the runs read them: a save during a run makes another run.
+                before = stamps(_watched(jobs, config))
+                for index in pending:
+                    outcome = run_job(jobs[index], describe)
+                    report(jobs[index], outcome, out, err)
+                    jobs[index].bundled = bundled_files(jobs[index])
+                    done += 1
+                    if runs is not None and done >= runs:
+                        return 0
+                seen = {path: before[path] if path in before else stamp(path)
+                        for path in sorted(_watched(jobs, config))}
+                print(f"{_clock()} watching {len(seen)} file{'s' * (len(seen) != 1)}; "
+                      "Ctrl-C to stop", file=out)
+                out.flush()
+            now = _settled(seen, interval)
+            pending = []
+            if config is not None and now[config] != seen[config]:
+                reloaded = _reload(jobs_of, err, describe)
+                if reloaded is not None:
+                    jobs = reloaded
+                    pending = list(range(len(jobs)))
+            else:
+                moved = {path for path in now if now[path] != seen[path]}
+                pending = [i for i, job in enumerate(jobs) if job.watched() & moved]
+            seen = now
+    except (KeyboardInterrupt, _Stop):
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
+
+
+def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:
+    found = {path for job in jobs for path in job.watched()}
+    if config is not None:
+        found.add(config)
+    return found
+
+
+def _settled(seen: dict[Path, Stamp], interval: float) -> dict[Path, Stamp]:
+    """The stamps of `seen`'s files once they differ from `seen` and then hold still for one
+    interval."""
+    while True:
+        time.sleep(interval)
+        now = stamps(seen)
+        if now == seen:
+            continue
+        while True:
+            time.sleep(interval)
+            later = stamps(seen)
+            if later == now:
+                return now
+            now = later
+
+
+def _reload(jobs_of: Callable[[], list[Job]], err: TextIO,
+            describe: Callable[[OSError], str]) -> list[Job] | None:
+    """The jobs of the changed configuration; None (said on `err`) when it cannot be used."""
+    try:
+        return jobs_of()
+    except SpecError as exc:
+        for problem in exc.problems:
+            print(problem.format(), file=err)
+    except (OSError, ValueError) as exc:
+        text = describe(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"contractgen watch: {text}", file=err)
+    print(f"{_clock()} the configuration cannot be used; still watching its previous targets",
+          file=err)
+    err.flush()
+    return None

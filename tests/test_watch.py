@@ -1,0 +1,201 @@
+"""`contractgen watch`: each save of the contract (or of a file it `$ref`s, or of the
+configuration) regenerates the package; a contract with errors or a hand-edited package is
+reported and waited on, never written over, and never ends the watch. Driven as a user drives
+it: the real CLI in a child process, files saved on disk, Ctrl-C and SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from gen_support import cli, openapi
+
+TIMEOUT = 90  # seconds for one regeneration to show up, on a loaded machine
+
+
+def pets(**properties: Any) -> dict[str, Any]:
+    paths = {"/pets/{pet_id}": {"get": {
+        "operationId": "getPet",
+        "parameters": [{"name": "pet_id", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "the pet", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Pet"}}}}},
+    }}}
+    pet = {"type": "object", "properties": {"name": {"type": "string"}, **properties}}
+    return openapi(paths, {"Pet": pet})
+
+
+def save(path: Path, document: dict[str, Any] | str) -> None:
+    """Save as an editor does: a new file renamed over the old one."""
+    text = document if isinstance(document, str) else yaml.safe_dump(document, sort_keys=False)
+    partial = path.with_name(path.name + ".saving")
+    partial.write_text(text, "utf-8")
+    partial.replace(path)
+
+
+class Watcher:
+    """`contractgen watch ARGS` in a child process, its output lines collected as they come."""
+
+    def __init__(self, *args: str | Path, cwd: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "contractgen.cli", "watch", "--interval", "0.05", *map(str, args)],
+            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.changed = threading.Condition()
+        for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+            threading.Thread(target=self._collect, args=(stream, lines), daemon=True).start()
+
+    def _collect(self, stream: Any, lines: list[str]) -> None:
+        for line in stream:
+            with self.changed:
+                lines.append(line.rstrip("\n"))
+                self.changed.notify_all()
+
+    def runs(self) -> list[str]:
+        """The stdout lines that report a run (not the "watching" ones)."""
+        return [line for line in self.out if "watching" not in line]
+
+    def wait(self, done: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        with self.changed:
+            while not done():
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"no {what}; out: {self.out}; err: {self.err}")
+                self.changed.wait(0.5)
+
+    def wait_run(self, count: int) -> str:
+        """The `count`-th run's line, once the watch is waiting again after it."""
+        self.wait(lambda: len(self.runs()) >= count and "watching" in self.out[-1],
+                  f"run {count}")
+        return self.runs()[count - 1]
+
+    def stop(self, how: int = signal.SIGINT) -> int:
+        self.process.send_signal(how)
+        return self.process.wait(TIMEOUT)
+
+
+@pytest.fixture
+def watcher() -> Iterator[Callable[..., Watcher]]:
+    started: list[Watcher] = []
+
+    def start(*args: str | Path, cwd: Path) -> Watcher:
+        started.append(Watcher(*args, cwd=cwd))
+        return started[-1]
+
+    yield start
+    for one in started:
+        if one.process.poll() is None:
+            one.process.kill()
+            one.process.wait()
+
+
+def test_each_save_regenerates_and_a_broken_contract_is_reported_and_waited_on(
+        tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
+    spec = tmp_path / "pets.yaml"
+    save(spec, pets())
+    watch = watcher(spec.name, "--out", "pkg", cwd=tmp_path)
+    assert re.fullmatch(r"\d\d:\d\d:\d\d generated pkg from pets.yaml in \d+\.\d\d s "
+                        r"\(\d+ files written\)", watch.wait_run(1))
+    models = tmp_path / "pkg" / "models.py"
+    assert "age" not in models.read_text()
+
+    save(spec, pets(age={"type": "integer"}))
+    assert "generated pkg" in watch.wait_run(2)
+    assert "age: int | None = None" in models.read_text()
+
+    before = {p.name: p.read_bytes() for p in (tmp_path / "pkg").iterdir()}
+    save(spec, yaml.safe_dump(pets(), sort_keys=False) + "  broken: [\n")
+    line = watch.wait_run(3)
+    assert "pkg left as it was (the contract has errors;" in line, line
+    assert any(re.match(r"pets\.yaml:\d+:\d+: error: ", err) for err in watch.err), watch.err
+    assert {p.name: p.read_bytes() for p in (tmp_path / "pkg").iterdir()} == before
+
+    save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
+    assert "generated pkg" in watch.wait_run(4)
+    assert "color: str | None = None" in models.read_text()
+    # Saving the same contract again is a run that writes nothing.
+    save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
+    assert "pkg is up to date with pets.yaml" in watch.wait_run(5)
+    assert watch.stop() == 0
+
+
+def test_a_referenced_file_is_watched_too(tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
+    document = pets()
+    document["components"]["schemas"]["Pet"] = {"$ref": "schemas.yaml#/Pet"}
+    save(tmp_path / "pets.yaml", document)
+    save(tmp_path / "schemas.yaml", {"Pet": {"type": "object",
+                                             "properties": {"name": {"type": "string"}}}})
+    watch = watcher("pets.yaml", "--out", "pkg", cwd=tmp_path)
+    watch.wait_run(1)
+    assert "watching 2 files" in watch.out[-1]
+    save(tmp_path / "schemas.yaml", {"Pet": {"type": "object", "properties": {
+        "name": {"type": "string"}, "weight": {"type": "number"}}}})
+    assert "generated pkg" in watch.wait_run(2)
+    assert "weight: float | None = None" in (tmp_path / "pkg" / "models.py").read_text()
+    assert watch.stop(signal.SIGTERM) == 0
+
+
+def test_a_hand_edited_package_is_never_written_over(tmp_path: Path,
+                                                     watcher: Callable[..., Watcher]) -> None:
+    spec = tmp_path / "pets.yaml"
+    save(spec, pets())
+    watch = watcher(spec.name, "--out", "pkg", cwd=tmp_path)
+    watch.wait_run(1)
+    models = tmp_path / "pkg" / "models.py"
+    models.write_text(models.read_text() + "\n# my change\n")
+    save(spec, pets(age={"type": "integer"}))
+    line = watch.wait_run(2)
+    assert "pkg left as it was (" in line and "models.py" in line, line
+    assert models.read_text().endswith("# my change\n")
+    assert watch.stop() == 0
+
+
+def test_configured_targets_follow_the_configuration(tmp_path: Path,
+                                                     watcher: Callable[..., Watcher]) -> None:
+    save(tmp_path / "pets.yaml", pets())
+    config = tmp_path / "pyproject.toml"
+    target = '[[tool.contractgen.targets]]\nspec = "pets.yaml"\nout = "pkg"\n'
+    config.write_text(target)
+    watch = watcher(cwd=tmp_path)
+    watch.wait_run(1)
+    assert "watching 2 files" in watch.out[-1]  # the spec and pyproject.toml
+    assert (tmp_path / "pkg" / "server.py").is_file()
+
+    config.write_text(target + 'parts = ["models"]\n')
+    assert "generated pkg" in watch.wait_run(2)
+    assert not (tmp_path / "pkg" / "server.py").exists()  # no longer a part: removed
+
+    config.write_text(target + "parts = [\n")  # unreadable: the targets before stay watched
+    watch.wait(lambda: any("cannot be used" in line for line in watch.err), "config error")
+    save(tmp_path / "pets.yaml", pets(age={"type": "integer"}))
+    assert "generated pkg" in watch.wait_run(3)
+    assert "age: int | None" in (tmp_path / "pkg" / "models.py").read_text()
+    assert not (tmp_path / "pkg" / "server.py").exists()
+    assert watch.stop() == 0
+
+
+def test_the_command_line_is_checked_first(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    spec = tmp_path / "pets.yaml"
+    save(spec, pets())
+    no_out = cli(capsys, "watch", str(spec), cwd=tmp_path)
+    assert (no_out.returncode, no_out.stderr) == (2, "contractgen watch: SPEC needs --out DIR\n")
+    interval = cli(capsys, "watch", str(spec), "--out", "pkg", "--interval", "0", cwd=tmp_path)
+    assert interval.returncode == 2 and "--interval must be a positive" in interval.stderr
+    out_alone = cli(capsys, "watch", "--out", "pkg", cwd=tmp_path)
+    assert out_alone.returncode == 2 and "need a SPEC" in out_alone.stderr
+    unconfigured = cli(capsys, "watch", cwd=tmp_path)
+    assert unconfigured.returncode == 1 and "no [tool.contractgen] table" in unconfigured.stderr
+    assert not (tmp_path / "pkg").exists()
