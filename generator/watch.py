@@ -66,7 +66,9 @@ class Job:
         if self.overlay is not None:
             found.add(self.overlay)
         if self.templates is not None and self.templates.is_dir():
-            found.update(p for p in self.templates.rglob("*") if p.is_file())
+            # Its folders too: a file added or removed changes a folder's mtime.
+            found.add(self.templates)
+            found.update(self.templates.rglob("*"))
         return found
 
 

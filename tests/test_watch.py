@@ -147,6 +147,30 @@ def test_a_referenced_file_is_watched_too(tmp_path: Path, watcher: Callable[...,
     assert watch.stop(signal.SIGTERM) == 0
 
 
+def test_the_overlay_and_template_overrides_are_watched_too(
+        tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
+    save(tmp_path / "pets.yaml", pets())
+    overlay = tmp_path / "fix.yaml"
+    actions = ("overlay: 1.0.0\ninfo: {title: fix, version: '1'}\nactions:\n"
+               "  - target: $.components.schemas.Pet.properties\n"
+               "    update: {%s: {type: integer}}\n")
+    save(overlay, actions % "legs")
+    overrides = tmp_path / "overrides"
+    overrides.mkdir()
+    watch = watcher("pets.yaml", "--out", "pkg", "--overlay", overlay.name, "--templates",
+                    overrides.name, cwd=tmp_path)
+    watch.wait_run(1)
+    models = tmp_path / "pkg" / "models.py"
+    assert "legs: int | None" in models.read_text()
+    save(overlay, actions % "paws")
+    assert "generated pkg" in watch.wait_run(2)
+    assert "paws: int | None" in models.read_text() and "legs" not in models.read_text()
+    # A new override is a new file in the folder: its header digest changes every module.
+    save(overrides / "sdk_README.md.jinja", "# {{ title }}\n")
+    assert "generated pkg" in watch.wait_run(3)
+    assert watch.stop() == 0
+
+
 def test_a_hand_edited_package_is_never_written_over(tmp_path: Path,
                                                      watcher: Callable[..., Watcher]) -> None:
     spec = tmp_path / "pets.yaml"
