@@ -46,11 +46,13 @@ def save(path: Path, document: dict[str, Any] | str) -> None:
 class Watcher:
     """`contractgen watch ARGS` in a child process, its output lines collected as they come."""
 
-    def __init__(self, *args: str | Path, cwd: Path) -> None:
+    def __init__(self, *args: str | Path, cwd: Path, command: list[str] | None = None) -> None:
+        # Its own process group, as a terminal's job: Ctrl-C signals the whole group.
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "contractgen.cli", "watch", "--interval", "0.05", *map(str, args)],
+            command or [sys.executable, "-m", "contractgen.cli", "watch", "--interval", "0.05",
+                        *map(str, args)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
         self.out: list[str] = []
         self.err: list[str] = []
         self.changed = threading.Condition()
@@ -64,8 +66,9 @@ class Watcher:
                 self.changed.notify_all()
 
     def runs(self) -> list[str]:
-        """The stdout lines that report a run (not the "watching" ones)."""
-        return [line for line in self.out if "watching" not in line]
+        """The stdout lines that report a run (not the "watching" ones, nor make's echo)."""
+        return [line for line in self.out
+                if re.match(r"\d\d:\d\d:\d\d ", line) and " watching " not in line]
 
     def wait(self, done: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + TIMEOUT
@@ -82,7 +85,7 @@ class Watcher:
         return self.runs()[count - 1]
 
     def stop(self, how: int = signal.SIGINT) -> int:
-        self.process.send_signal(how)
+        os.killpg(self.process.pid, how)
         return self.process.wait(TIMEOUT)
 
 
@@ -90,14 +93,14 @@ class Watcher:
 def watcher() -> Iterator[Callable[..., Watcher]]:
     started: list[Watcher] = []
 
-    def start(*args: str | Path, cwd: Path) -> Watcher:
-        started.append(Watcher(*args, cwd=cwd))
+    def start(*args: str | Path, cwd: Path, command: list[str] | None = None) -> Watcher:
+        started.append(Watcher(*args, cwd=cwd, command=command))
         return started[-1]
 
     yield start
     for one in started:
         if one.process.poll() is None:
-            one.process.kill()
+            os.killpg(one.process.pid, signal.SIGKILL)
             one.process.wait()
 
 
@@ -223,3 +226,19 @@ def test_the_command_line_is_checked_first(tmp_path: Path,
     unconfigured = cli(capsys, "watch", cwd=tmp_path)
     assert unconfigured.returncode == 1 and "no [tool.contractgen] table" in unconfigured.stderr
     assert not (tmp_path / "pkg").exists()
+
+
+@pytest.mark.slow
+def test_a_new_project_has_make_watch(tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
+    from contractgen.project.scaffold import new_project
+
+    spec = Path(__file__).resolve().parent.parent / "specs/otari-code-execution.openapi.yaml"
+    project = new_project(tmp_path / "otari", spec=spec, parts="client", git=False)
+    watch = watcher(cwd=project, command=["make", "watch", f"PYTHON={sys.executable}"])
+    watch.wait_run(1)
+    contract = project / "specs" / spec.name
+    save(contract, contract.read_text("utf-8").replace(
+        "Run a shell command in the session's workspace.", "Run a zsh command."))
+    assert "generated src/otari/api" in watch.wait_run(2)
+    assert "Run a zsh command." in (project / "src/otari/api/models.py").read_text("utf-8")
+    watch.stop()  # make itself ends on the signal, as it does on Ctrl-C
