@@ -181,8 +181,13 @@ def render(
     extension_notes: Mapping[str, str] | None = None,
     lenient: bool = False,
     templates: str | Path | None = None,
+    bundled: set[Path] | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
+
+    `bundled`, when given, receives the files the contract's `$ref`s bundle in (once the
+    contract is read, so also when it has errors): what `contractgen watch` watches besides the
+    spec and overlay.
 
     `extension_notes` (vendor extension -> sentence) documents the operations that set one.
     `templates` is a folder whose files replace the built-in templates of the same name; its
@@ -206,6 +211,8 @@ def render(
     if run is not None and previous:
         replayed = run.replay(previous, validated)
         if replayed is not None:
+            if bundled is not None:
+                bundled.update(Path(path) for path in run.bundled)
             return replayed
     from .emit.formatting import prewarm
 
@@ -222,6 +229,8 @@ def render(
             overrides = (shown[2] or "", check_overrides(Path(templates)))
         document, problems = load(spec, overlay=overlay)
         loaded = document
+        if bundled is not None:
+            bundled.update(other.path.resolve() for _, other, _ in document.origins)
         if lenient:
             from .spec.lenient import leniently
 

@@ -95,18 +95,27 @@ class Outcome:
 
 
 def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
-    """Regenerate `job`'s package as `generate` would; never raises for bad input. `describe`
-    words an OSError (the CLI's `describe_os_error`)."""
+    """Regenerate `job`'s package as `generate` would, and note the files its `$ref`s bundle
+    in (`job.bundled`); never raises for bad input. `describe` words an OSError (the CLI's
+    `describe_os_error`)."""
     from .api import render
     from .emit.package import read_package, write_package
 
     start = time.perf_counter()
+    bundled: set[Path] = set()
     try:
         previous = read_package(job.out) if job.out.is_dir() else {}
-        files, warnings = render(
-            job.spec, overlay=job.overlay, parts=job.parts, root=job.root,
-            previous=previous or None, lenient=job.lenient,
-            extension_notes=dict(job.extension_notes), templates=job.templates)
+        try:
+            files, warnings = render(
+                job.spec, overlay=job.overlay, parts=job.parts, root=job.root,
+                previous=previous or None, lenient=job.lenient,
+                extension_notes=dict(job.extension_notes), templates=job.templates,
+                bundled=bundled)
+        finally:
+            # Empty when the contract could not be read (or bundles nothing now): the files
+            # watched before stay watched, which costs a stat each.
+            if bundled:
+                job.bundled = frozenset(bundled)
         write_package(job.out, files, force=job.force)
     except SpecError as exc:
         return Outcome(time.perf_counter() - start, problems=list(exc.problems),
@@ -121,18 +130,6 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     changed = sorted(name for name, text in files.items() if previous.get(name) != text)
     changed += sorted(f"{name} (removed)" for name in previous if name not in files)
     return Outcome(seconds, changed, warnings)
-
-
-def bundled_files(job: Job) -> frozenset[Path]:
-    """The files `job`'s contract `$ref`s into itself, as loading it finds them (none when it
-    cannot be loaded: the spec and overlay are watched anyway)."""
-    from .api import load
-
-    try:
-        document, _ = load(job.spec, overlay=job.overlay)
-    except (SpecError, OSError, ValueError):
-        return job.bundled
-    return frozenset(other.path.resolve() for _, other, _ in document.origins)
 
 
 def _clock() -> str:
@@ -198,7 +195,6 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
                 for index in pending:
                     outcome = run_job(jobs[index], describe)
                     report(jobs[index], outcome, out, err)
-                    jobs[index].bundled = bundled_files(jobs[index])
                     done += 1
                     if runs is not None and done >= runs:
                         return 0

@@ -147,7 +147,22 @@ def test_a_referenced_file_is_watched_too(tmp_path: Path, watcher: Callable[...,
         "name": {"type": "string"}, "weight": {"type": "number"}}}})
     assert "generated pkg" in watch.wait_run(2)
     assert "weight: float | None = None" in (tmp_path / "pkg" / "models.py").read_text()
+    # A file referenced from now on is watched from now on.
+    document["components"]["schemas"]["Owner"] = {"$ref": "owner.yaml#/Owner"}
+    save(tmp_path / "owner.yaml", {"Owner": {"type": "object", "properties": {}}})
+    save(tmp_path / "pets.yaml", document)
+    watch.wait_run(3)
+    assert "watching 3 files" in watch.out[-1]
+    save(tmp_path / "owner.yaml", {"Owner": {"type": "object", "properties": {
+        "phone": {"type": "string"}}}})
+    assert "generated pkg" in watch.wait_run(4)
+    assert "phone: str | None" in (tmp_path / "pkg" / "models.py").read_text()
     assert watch.stop(signal.SIGTERM) == 0
+    # Started again, its first run replays the last one: the referenced files come from its record.
+    again = watcher("pets.yaml", "--out", "pkg", cwd=tmp_path)
+    assert "pkg is up to date" in again.wait_run(1)
+    assert "watching 3 files" in again.out[-1]
+    assert again.stop() == 0
 
 
 def test_the_overlay_and_template_overrides_are_watched_too(

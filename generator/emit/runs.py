@@ -89,6 +89,7 @@ class Run:
         self.cache = TextCache(f"runs-{__version__}")
         self.address = self.cache.key(key)
         self.spec_sha256 = spec_sha256
+        self.bundled: list[str] = []  # after a replay: the other files the run read
 
     @classmethod
     def of(cls, spec: str | Path, overlay: str | Path | None, templates: str | Path | None,
@@ -135,6 +136,7 @@ class Run:
                         for level, message, file, line, col, pointer, hint in entry["warnings"]]
         except (OSError, ValueError, TypeError, KeyError):
             return None
+        self.bundled = list(entry["inputs"])
         return files, warnings
 
     def record(self, document: Document, files: Mapping[str, str], warnings: list[Problem],
