@@ -247,7 +247,9 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         shutil.rmtree(cache, ignore_errors=True)
     if figures.samples.get("cold"):
         watch_env = {**base_env, "XDG_CACHE_HOME": str(work / f"cache-{name}-watch")}
-        watch_edits(figures, plain, original, work / f"{pkg}_watch", runs=runs, env=watch_env)
+        # Five edits at least: each is cheap, and a median of two is at the machine's mercy.
+        watch_edits(figures, plain, original, work / f"{pkg}_watch", runs=max(runs, 5),
+                    env=watch_env)
     if name in SEEDS and (BIN / "openapi-python-client").exists():
         for _ in range(runs):
             opc = run([str(BIN / "openapi-python-client"), "generate", "--path", str(peer_spec),
@@ -302,7 +304,9 @@ def watch_edits(figures: Figures, plain: dict[str, Any], spec: Path, out: Path, 
     except queue.Empty:
         figures.notes.append("watch: no answer in 10 minutes")
     finally:
-        process.send_signal(signal.SIGINT)
+        # SIGTERM, not SIGINT: a bench started in the background (nohup, `&`) ignores SIGINT,
+        # and so does the watch it starts.
+        process.send_signal(signal.SIGTERM)
         process.wait(60)
         spec.write_text(json.dumps(plain))
 

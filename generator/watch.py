@@ -168,16 +168,19 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
 
 def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
           interval: float = 0.2, out: TextIO | None = None, err: TextIO | None = None,
-          runs: int | None = None, describe: Callable[[OSError], str] = str) -> int:
-    """Keep every job's package up to date until interrupted (Ctrl-C, SIGTERM); returns 0.
+          describe: Callable[[OSError], str] = str) -> int:
+    """Keep every job's package up to date until interrupted (Ctrl-C; SIGTERM too when called
+    from the main thread); returns 0.
 
     `jobs_of` makes the jobs again when `config` (the pyproject.toml naming them) changes;
-    `runs` stops after that many runs; `describe` words an OSError.
+    `describe` words an OSError.
     """
+    import threading
+
     out = out or sys.stdout
     err = err or sys.stderr
-    previous_handler = signal.signal(signal.SIGTERM, _stop_on_term)
-    done = 0
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous_handler = signal.signal(signal.SIGTERM, _stop_on_term) if main_thread else None
     try:
         # Loaded once for every later run: black is what a fresh process pays most for.
         import black  # noqa: F401
@@ -195,9 +198,6 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
                 for index in pending:
                     outcome = run_job(jobs[index], describe)
                     report(jobs[index], outcome, out, err)
-                    done += 1
-                    if runs is not None and done >= runs:
-                        return 0
                 seen = {path: before[path] if path in before else stamp(path)
                         for path in sorted(_watched(jobs, config))}
                 print(f"{_clock()} watching {len(seen)} file{'s' * (len(seen) != 1)}; "
@@ -217,7 +217,8 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
     except (KeyboardInterrupt, _Stop):
         return 0
     finally:
-        signal.signal(signal.SIGTERM, previous_handler)
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous_handler)
 
 
 def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:
