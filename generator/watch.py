@@ -53,6 +53,8 @@ class Job:
     extension_notes: tuple[tuple[str, str], ...] = ()
     # The files its last run read besides the spec and overlay (`$ref`ed files).
     bundled: frozenset[Path] = field(default_factory=frozenset)
+    # The warnings last printed in full (a large contract may have hundreds, each run).
+    warned: tuple[str, ...] = ()
 
     @classmethod
     def of_target(cls, target: Target, *, force: bool = False) -> Job:
@@ -137,11 +139,18 @@ def _clock() -> str:
 
 
 def report(job: Job, outcome: Outcome, out: TextIO, err: TextIO) -> None:
-    """One line on `out` per run (its problems on `err` first), as `generate` prints them."""
+    """One line on `out` per run, its problems on `err` first as `generate` prints them; the
+    same warnings as the run before are counted, not printed again (errors always are)."""
     from .emit.package import display_path
 
-    for problem in outcome.problems:
-        print(problem.format(), file=err)
+    texts = tuple(problem.format() for problem in outcome.problems)
+    if outcome.refused is None and texts and texts == job.warned:
+        print(f"(the same {len(texts)} warning{'s' * (len(texts) != 1)} as before)", file=err)
+    else:
+        for text in texts:
+            print(text, file=err)
+    if outcome.refused is None:
+        job.warned = texts
     err.flush()
     shown_out, shown_spec = display_path(job.out), display_path(job.spec)
     took = f"{outcome.seconds:.2f} s"

@@ -125,12 +125,23 @@ def test_each_save_regenerates_and_a_broken_contract_is_reported_and_waited_on(
     assert any(re.match(r"pets\.yaml:\d+:\d+: error: ", err) for err in watch.err), watch.err
     assert {p.name: p.read_bytes() for p in (tmp_path / "pkg").iterdir()} == before
 
-    save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
+    # A warning is printed in full once, then counted while it stays the same.
+    warned = pets(age={"type": "integer"}, color={"type": "string"})
+    warned["components"]["schemas"]["Pet"]["required"] = ["tail"]
+    save(spec, warned)
     assert "generated pkg" in watch.wait_run(4)
     assert "color: str | None = None" in models.read_text()
+    [warning] = [line for line in watch.err if ": warning: " in line]
+    assert "`tail`" in warning
+    save(spec, yaml.safe_dump(warned, sort_keys=False) + "# touched\n")
+    assert "generated pkg" in watch.wait_run(5)
+    assert watch.err[-1] == "(the same 1 warning as before)"
+    assert len([line for line in watch.err if ": warning: " in line]) == 1
+    save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
+    assert "generated pkg" in watch.wait_run(6)
     # Saving the same contract again is a run that writes nothing.
     save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
-    assert "pkg is up to date with pets.yaml" in watch.wait_run(5)
+    assert "pkg is up to date with pets.yaml" in watch.wait_run(7)
     assert watch.stop() == 0
 
 
