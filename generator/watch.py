@@ -8,7 +8,8 @@ run itself (`bench/generate.py` prints both).
 
 It polls the files a run reads (the spec, its overlay, the files its `$ref`s bundle in, the
 template overrides and, for configured targets, the pyproject.toml) for a change of size, mtime
-or inode, which an editor's save-by-rename also makes. A change is acted on once the files stop
+or inode, which an editor's save-by-rename also makes, and of content while a file's mtime is
+recent enough that a coarse clock could hide a same-size save (`Stamp`). A change is acted on once the files stop
 changing for one interval: an editor that writes in steps triggers one run, not one per step.
 Polling needs no dependency, works on every file system (network mounts included) and costs
 a few stat calls per interval.
@@ -34,8 +35,13 @@ from .config import PARTS, Target
 from .emit.package import OwnershipError
 from .problems import Problem, SpecError
 
-# What a file looks like to the poll: (size, mtime in ns, inode), or None while it is missing.
-Stamp = tuple[int, int, int] | None
+# What a file looks like to the poll: (size, mtime in ns, inode, digest), or None while it is
+# missing. The digest (sha256 of the content) is taken only while the file is "racy", modified
+# less than RACY_NS before it was stamped: a file system may keep mtimes to the second or two
+# (FAT, HFS+, some network mounts), and a same-size save within that tick changes nothing else
+# that stat shows (git's "racily clean" index entries, the same problem).
+Stamp = tuple[int, int, int, str | None] | None
+RACY_NS = 3_000_000_000
 
 
 @dataclass
@@ -77,9 +83,33 @@ class Job:
 def stamp(path: Path) -> Stamp:
     try:
         status = path.stat()
+        digest = None
+        if time.time_ns() - status.st_mtime_ns < RACY_NS and path.is_file():
+            digest = _digest(path)
     except OSError:
         return None
-    return (status.st_size, status.st_mtime_ns, status.st_ino)
+    return (status.st_size, status.st_mtime_ns, status.st_ino, digest)
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def changed(path: Path, before: Stamp, now: Stamp) -> bool:
+    """Whether `path` changed between the two stamps: its size, mtime or inode moved, or it was
+    racy at `before` and its content is not the one hashed then."""
+    if before is None or now is None:
+        return before != now
+    if before[:3] != now[:3]:
+        return True
+    if before[3] is None:
+        return False
+    try:
+        return (now[3] or _digest(path)) != before[3]
+    except OSError:
+        return True
 
 
 def stamps(paths: Iterable[Path]) -> dict[Path, Stamp]:
@@ -212,15 +242,14 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
                 print(f"{_clock()} watching {len(seen)} file{'s' * (len(seen) != 1)}; "
                       "Ctrl-C to stop", file=out)
                 out.flush()
-            now = _settled(seen, interval)
+            now, moved = _settled(seen, interval)
             pending = []
-            if config is not None and now[config] != seen[config]:
+            if config is not None and config in moved:
                 reloaded = _reload(jobs_of, err, describe)
                 if reloaded is not None:
                     jobs = reloaded
                     pending = list(range(len(jobs)))
             else:
-                moved = {path for path in now if now[path] != seen[path]}
                 pending = [i for i, job in enumerate(jobs) if job.watched() & moved]
             seen = now
     except (KeyboardInterrupt, _Stop):
@@ -237,20 +266,30 @@ def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:
     return found
 
 
-def _settled(seen: dict[Path, Stamp], interval: float) -> dict[Path, Stamp]:
-    """The stamps of `seen`'s files once they differ from `seen` and then hold still for one
-    interval."""
+def _settled(seen: dict[Path, Stamp], interval: float
+             ) -> tuple[dict[Path, Stamp], set[Path]]:
+    """Once some of `seen`'s files have changed and then held still for one interval: their
+    stamps then, and which files changed. A racy stamp of `seen` that is found unchanged once
+    the file is no longer racy is replaced by the plain one (no more hashing it each poll)."""
     while True:
         time.sleep(interval)
         now = stamps(seen)
-        if now == seen:
+        moved = {path for path in seen if changed(path, seen[path], now[path])}
+        if not moved:
+            for path, was in seen.items():
+                later = now[path]
+                if was is not None and was[3] is not None and later is not None and later[3] is None:
+                    seen[path] = later
             continue
         while True:
             time.sleep(interval)
-            later = stamps(seen)
-            if later == now:
-                return now
-            now = later
+            later_stamps = stamps(seen)
+            if not any(changed(path, now[path], later_stamps[path]) for path in seen):
+                moved = {path for path in seen if changed(path, seen[path], later_stamps[path])}
+                if moved:
+                    return later_stamps, moved
+                break  # changed back to what was seen: nothing to do
+            now = later_stamps
 
 
 def _reload(jobs_of: Callable[[], list[Job]], err: TextIO,

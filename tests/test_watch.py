@@ -268,3 +268,54 @@ def test_a_new_project_has_make_watch(tmp_path: Path, watcher: Callable[..., Wat
     assert "generated src/otari/api" in watch.wait_run(2)
     assert "Run a zsh command." in (project / "src/otari/api/models.py").read_text("utf-8")
     watch.stop()  # make itself ends on the signal, as it does on Ctrl-C
+
+
+def test_a_same_size_save_within_one_mtime_tick_is_seen(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from contractgen import watch
+
+    spec = tmp_path / "pets.yaml"
+    spec.write_text("a: 1\n")
+    first = watch.stamp(spec)
+    assert first is not None and first[3] is not None  # just written: racy, so hashed
+    # A file system that keeps mtimes to the second shows the same size, mtime and inode.
+    mtime = spec.stat().st_mtime_ns
+    spec.write_text("a: 2\n")
+    os.utime(spec, ns=(mtime, mtime))
+    again = watch.stamp(spec)
+    assert again is not None and again[:3] == first[:3]
+    assert watch.changed(spec, first, again)
+    # No longer racy: the same content against the hashed stamp is no change, and is not hashed.
+    monkeypatch.setattr(watch, "RACY_NS", 0)
+    settled = watch.stamp(spec)
+    assert settled is not None and settled[3] is None
+    assert not watch.changed(spec, again, settled)
+    assert watch.changed(spec, first, settled)
+    assert not watch.changed(spec, settled, watch.stamp(spec))
+    assert watch.changed(spec, settled, None) and not watch.changed(spec, None, None)
+
+
+def test_the_poll_returns_a_change_once_it_holds_still_and_stops_hashing_old_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from contractgen import watch
+
+    spec, other = tmp_path / "pets.yaml", tmp_path / "other.yaml"
+    spec.write_text("a: 1\n")
+    other.write_text("b: 1\n")
+    seen = watch.stamps([spec, other])
+    assert all(s is not None and s[3] is not None for s in seen.values())
+    monkeypatch.setattr(watch, "RACY_NS", 0)  # from now on, both are old files
+
+    def edit() -> None:
+        time.sleep(0.3)
+        for n in range(3):  # written in steps: one change, reported once they stop
+            spec.write_text(f"a: {n + 2}\n# {'x' * n}\n")
+            time.sleep(0.01)
+
+    editor = threading.Thread(target=edit)
+    editor.start()
+    now, moved = watch._settled(seen, 0.05)
+    editor.join()
+    assert moved == {spec}
+    assert now[spec] is not None and now[spec][3] is None
+    assert seen[other] is not None and seen[other][3] is None  # replaced by its plain stamp
