@@ -264,15 +264,15 @@ WATCH_INTERVAL = "0.02"
 
 def watch_edits(figures: Figures, plain: dict[str, Any], spec: Path, out: Path, *, runs: int,
                 env: dict[str, str]) -> None:
-    """One-field edits under `contractgen watch`: from saving the edited spec to the watch's
-    line reporting the package written (so the poll's wait, at most two intervals of
-    WATCH_INTERVAL, is in), each edit new (its own mark) so that its block is formatted."""
+    """One-field edits under `contractgen watch` of `spec` (holding `plain`, as it does again
+    afterwards): from saving the edited spec to the watch's line reporting the package written
+    (so the poll's wait, at most two intervals of WATCH_INTERVAL, is in), each edit new (its own
+    mark) so that its block is formatted."""
     import queue
     import signal
     import threading
 
     shutil.rmtree(out, ignore_errors=True)
-    spec.write_text(json.dumps(plain))
     process = subprocess.Popen(
         [str(BIN / "contractgen"), "watch", str(spec), "--out", str(out), "--interval",
          WATCH_INTERVAL], cwd=spec.parent, env={**env, "PYTHONUNBUFFERED": "1"},

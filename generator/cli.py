@@ -237,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     spec_help = "the OpenAPI 3.0/3.1 document (.yaml, .yml or .json)"
     overlay_help = "an OpenAPI Overlay 1.0 document applied to the spec first"
     config_help = "the pyproject.toml to read [tool.contractgen] from (default: the nearest)"
+    parts_help = "comma-separated: models,server,client (default: all three)"
 
     p = command("validate", "validate a spec: every problem, located",
                 "0  valid (warnings allowed)", "1  errors found, or the spec cannot be read",
@@ -256,8 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="the package folder to write: a new folder or one contractgen "
                    "wrote (it records its files in .contractgen-manifest.json there)")
     p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--parts", type=_parts, help="comma-separated: models,server,client "
-                   "(default: all three)")
+    p.add_argument("--parts", type=_parts, help=parts_help)
     p.add_argument("--config", help=config_help)
     p.add_argument("--force", action="store_true", help="write even where there are files "
                    "contractgen did not write, or changed since (it replaces files of the names it writes, and "
@@ -281,8 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "[tool.contractgen]")
     p.add_argument("--out", help="the package folder to keep up to date, as for `generate`")
     p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--parts", type=_parts, help="comma-separated: models,server,client "
-                   "(default: all three)")
+    p.add_argument("--parts", type=_parts, help=parts_help)
     p.add_argument("--config", help=config_help)
     p.add_argument("--force", action="store_true", help="write even over files changed by "
                    "hand, as `generate --force` does")

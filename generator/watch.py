@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from types import FrameType
 from typing import TextIO
 
@@ -84,7 +85,7 @@ def stamp(path: Path) -> Stamp:
     try:
         status = path.stat()
         digest = None
-        if time.time_ns() - status.st_mtime_ns < RACY_NS and path.is_file():
+        if time.time_ns() - status.st_mtime_ns < RACY_NS and S_ISREG(status.st_mode):
             digest = _digest(path)
     except OSError:
         return None
@@ -118,10 +119,10 @@ def stamps(paths: Iterable[Path]) -> dict[Path, Stamp]:
 
 @dataclass
 class Outcome:
-    """What one run did: the files it changed, or why it wrote nothing."""
+    """What one run did: how many files it changed, or why it wrote nothing."""
 
     seconds: float
-    changed: list[str] = field(default_factory=list)  # names, removed ones as "x (removed)"
+    written: int = 0  # files whose text changed, removed ones included
     problems: list[Problem] = field(default_factory=list)  # its warnings, or the errors
     refused: str | None = None  # a reason nothing was written (errors, ownership, I/O)
 
@@ -159,9 +160,9 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     except ValueError as exc:  # what `generate` reports as a failure (an unusable option)
         return Outcome(time.perf_counter() - start, refused=str(exc))
     seconds = time.perf_counter() - start
-    changed = sorted(name for name, text in files.items() if previous.get(name) != text)
-    changed += sorted(f"{name} (removed)" for name in previous if name not in files)
-    return Outcome(seconds, changed, warnings)
+    written = sum(previous.get(name) != text for name, text in files.items())
+    written += sum(name not in files for name in previous)
+    return Outcome(seconds, written, warnings)
 
 
 def _clock() -> str:
@@ -187,9 +188,9 @@ def report(job: Job, outcome: Outcome, out: TextIO, err: TextIO) -> None:
     if outcome.refused is not None:
         print(f"{_clock()} {shown_out} left as it was ({outcome.refused}; {took}); "
               "waiting for the next change", file=out)
-    elif outcome.changed:
+    elif outcome.written:
         # Each module's header names the spec's hash: an edit rewrites every file.
-        count = len(outcome.changed)
+        count = outcome.written
         print(f"{_clock()} generated {shown_out} from {shown_spec} in {took} "
               f"({count} file{'s' * (count != 1)} written)", file=out)
     else:

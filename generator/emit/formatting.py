@@ -253,9 +253,8 @@ def prewarm() -> Callable[[], None]:
     and where black is imported already (`contractgen watch`: this process formats)."""
     import threading
 
-    if (os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork"):
-        return lambda: None
-    if "black" in sys.modules:
+    if ((os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork")
+            or "black" in sys.modules):
         return lambda: None
     try:
         warm = _Warm()
