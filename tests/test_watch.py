@@ -18,21 +18,17 @@ from typing import Any
 
 import pytest
 import yaml
-from gen_support import cli, openapi
+from gen_support import cli
+from test_project_safety import pets as one_get_per_pet
 
 TIMEOUT = 90  # seconds for one regeneration to show up, on a loaded machine
 
 
 def pets(**properties: Any) -> dict[str, Any]:
-    paths = {"/pets/{pet_id}": {"get": {
-        "operationId": "getPet",
-        "parameters": [{"name": "pet_id", "in": "path", "required": True,
-                        "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "the pet", "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Pet"}}}}},
-    }}}
-    pet = {"type": "object", "properties": {"name": {"type": "string"}, **properties}}
-    return openapi(paths, {"Pet": pet})
+    """test_project_safety's small contract, its Pet with these properties besides `name`."""
+    document = one_get_per_pet("getPet")
+    document["components"]["schemas"]["Pet"]["properties"].update(properties)
+    return document
 
 
 def save(path: Path, document: dict[str, Any] | str) -> None:
