@@ -12,11 +12,12 @@ import logging
 import types
 import typing
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from http import HTTPStatus
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
 from fastapi import FastAPI, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -24,7 +25,7 @@ from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors, models
-from ._server_media import event_response, representation
+from ._server_media import event_response, is_json, representation
 
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
 """An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
@@ -230,7 +231,7 @@ def query_parameter(
             raw = {k: v[0] if len(v) == 1 else v for k, v in found.items()} or None
         elif name in query:
             text = query[name]
-            if style == "json":
+            if style == "json" or shape == "scalar":
                 raw = text
             else:
                 sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
@@ -256,6 +257,8 @@ def query_parameter(
                 return default
             if style == "json":
                 return adapter.validate_json(raw)
+            if shape == "scalar":
+                return _from_text(adapter, raw)
             return adapter.validate_python(raw)
         except ValidationError as exc:
             raise RequestValidationError(
@@ -263,6 +266,56 @@ def query_parameter(
             ) from None
 
     return parse
+
+
+def _from_text(adapter: TypeAdapter[Any], text: str) -> Any:
+    """A query value of a union or a Literal of numbers or booleans, read from its text: as the
+    text, else as the number or boolean the text spells (`1`, `0.5`, `true`)."""
+    try:
+        return adapter.validate_python(text)
+    except ValidationError:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if isinstance(value, bool | int | float):
+            return adapter.validate_python(value)
+        raise
+
+
+async def raw_body(request: Request, media_type: str, required: bool) -> bytes:
+    """A body other than JSON or a form, as sent: in the declared media type (else 415), not
+    empty when required (else a validation error, before the service is called)."""
+    sent = request.headers.get("content-type")
+    if sent is not None and not _media_matches(sent, media_type):
+        raise StarletteHTTPException(
+            415, f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}"
+        )
+    body = await request.body()
+    if required and not body:
+        raise RequestValidationError(
+            [{"type": "missing", "loc": ("body",), "msg": "Field required"}]
+        )
+    return body
+
+
+async def text_body(request: Request, media_type: str, required: bool) -> str:
+    """A text body (as `raw_body`), decoded from UTF-8; undecodable text is a validation error."""
+    body = await raw_body(request, media_type, required)
+    try:
+        return body.decode()
+    except UnicodeDecodeError:
+        raise RequestValidationError(
+            [{"type": "unicode", "loc": ("body",), "msg": "Body is not UTF-8 text"}]
+        ) from None
+
+
+def _media_matches(sent: str, declared: str) -> bool:
+    """Whether a Content-Type is within a declared media range (`image/*`, `*/*`)."""
+    sent = sent.split(";", maxsplit=1)[0].strip().lower()
+    kind, _, sub = declared.split(";", maxsplit=1)[0].strip().lower().partition("/")
+    sent_kind, _, sent_sub = sent.partition("/")
+    return kind in ("*", sent_kind) and sub in ("*", sent_sub)
 
 
 def _accepts_none(adapter: TypeAdapter[Any]) -> bool:
@@ -359,6 +412,7 @@ def media_type_of(declared: Mapping[str, str], status: int) -> str:
         declared.get(str(status))
         or declared.get(f"{status // 100}XX")
         or declared.get("default")
+        or declared.get("*")
         or "application/json"
     )
 
@@ -368,6 +422,13 @@ def error_response(
 ) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
+    if isinstance(error.body, str) and not is_json(media_type):
+        return Response(
+            error.body,
+            status_code=error.status_code,
+            media_type=media_type,
+            headers=error.headers,
+        )
     return Response(
         dump(error.body),
         status_code=error.status_code,
@@ -381,18 +442,29 @@ def _operation_of(request: Request) -> str:
     return getattr(route, "name", None) or ""
 
 
-def _plain_errors(raw: Any) -> list[Any]:
+def _plain_errors(raw: Any, wire: Mapping[str, str]) -> list[Any]:
     # pydantic's error dicts may hold exceptions and arbitrary input: keep what is JSON.
     out: list[Any] = []
     for item in raw:
+        loc = [str(part) for part in item.get("loc", ())]
+        if len(loc) > 1 and loc[0] == "path":
+            loc[1] = wire.get(loc[1], loc[1])
         out.append(
             {
-                "loc": [str(part) for part in item.get("loc", ())],
+                "loc": loc,
                 "msg": str(item.get("msg", "")),
                 "type": str(item.get("type", "")),
             }
         )
     return out
+
+
+def error_lines(message: str, errors: list[Any] | None) -> list[str]:
+    """An error body's list of strings (Conduit's `{"errors": {"body": [...]}}`): one line per
+    validation problem, `where: what`, else the message."""
+    if not errors:
+        return [message]
+    return [_summary([e]) if isinstance(e, dict) else str(e) for e in errors]
 
 
 def _summary(problems: list[Any]) -> str:
@@ -408,7 +480,10 @@ def _summary(problems: list[Any]) -> str:
 
 
 def install_handlers(
-    app: FastAPI, service: ErrorBodies, statuses: Mapping[str, Statuses]
+    app: FastAPI,
+    service: ErrorBodies,
+    statuses: Mapping[str, Statuses],
+    wire_names: Mapping[str, Mapping[str, str]] | None = None,
 ) -> None:
     """Answer errors in the contract's shapes: ApiError, validation, and anything unexpected."""
 
@@ -430,7 +505,7 @@ def install_handlers(
                 errors.ApiError(body, status_code=declared.unknown_tag),
                 service.error_media_type(operation_id, declared.unknown_tag),
             )
-        problems = _plain_errors(exc.errors())
+        problems = _plain_errors(exc.errors(), (wire_names or {}).get(operation_id, {}))
         body = service.error_body(
             operation_id,
             declared.validation,
@@ -458,9 +533,17 @@ def install_handlers(
                 errors.ApiError(body, status_code=status),
                 service.error_media_type(operation_id, status),
             )
-        headers = dict(exc.headers or {})
-        return JSONResponse(
-            {"detail": exc.detail}, status_code=exc.status_code, headers=headers
+        operation_id, headers = _operation_of(request), dict(exc.headers or {})
+        if exc.status_code == 405:
+            operation_id, allowed = _path_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+        status = exc.status_code
+        body = service.error_body(
+            operation_id, status, _code(status), str(exc.detail), None
+        )
+        return error_response(
+            errors.ApiError(body, status_code=status, headers=headers),
+            service.error_media_type(operation_id, status),
         )
 
     app.add_exception_handler(errors.ApiError, on_api_error)
@@ -470,6 +553,27 @@ def install_handlers(
 
 
 _UNPARSABLE_BODY = "There was an error parsing the body"
+
+
+def _code(status: int) -> str:
+    """`NOT_FOUND` for 404: the code of an error the server answers itself."""
+    try:
+        return HTTPStatus(status).phrase.upper().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "ERROR"
+
+
+def _path_methods(request: Request) -> tuple[str, list[str]]:
+    """The first operation at the request's path, and every method the path has (for `Allow`)."""
+    first, methods = "", set()
+    for route in request.app.router.routes:
+        match, _ = route.matches({**request.scope, "method": ""})
+        if match is not Match.NONE and isinstance(getattr(route, "methods", None), set):
+            first = first or str(getattr(route, "name", "") or "")
+            methods |= route.methods
+    if "GET" in methods:
+        methods.add("HEAD")
+    return first, sorted(methods)
 
 
 def _unknown_tag(problems: Any) -> str | None:

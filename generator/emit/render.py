@@ -11,7 +11,7 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import client_source, hooks, matching, media, routes, source
+from . import client_source, error_shapes, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .imports import ImportSet, add_type_names, all_key
@@ -224,33 +224,8 @@ def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
 
 
-def _error_media(op: Operation) -> dict[str, str]:
-    """Each declared error status's JSON media type, when one of them is not application/json."""
-    media = {e.response.status.upper() if e.response.status != "default" else "default":
-             e.response.media_type for e in op.errors
-             if e.response.kind == "json" and e.response.media_type}
-    return media if any(m != "application/json" for m in media.values()) else {}
-
-
 def _success_media(op: Operation) -> str | None:
     return op.success[0].media_type if op.success else None
-
-
-def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
-    """The error body builders (name, expression), and each operation's (status, builder name).
-
-    A status whose builder is the operation's `"*"` one is left out: `error_body` falls back to
-    `"*"` for a status it does not find."""
-    names: dict[str, str] = {}
-    per_op: dict[str, list[tuple[str, str]]] = {}
-    for op in api.operations:
-        for _, expression in op.error_bodies:
-            if expression not in names:
-                names[expression] = f"_error_body_{len(names)}"
-        fallback = dict(op.error_bodies).get("*")
-        per_op[op.id] = [(status, names[expression]) for status, expression in op.error_bodies
-                         if status == "*" or expression != fallback]
-    return [(name, expr) for expr, name in names.items()], per_op
 
 
 def _shared_requirements(api: Api) -> dict[Any, str]:
@@ -289,6 +264,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         runtime.append("install_docs")
     if any(op.body is not None and op.body.is_form for op in api.operations):
         runtime.append("form_body")
+    runtime.extend(sorted({f"{op.body.kind.replace('binary', 'raw')}_body" for op in api.operations
+                           if op.body is not None and op.body.kind in ("binary", "text")}))
     imports.names("._server_runtime", runtime)
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
@@ -322,7 +299,9 @@ def _server_context(api: Api) -> dict[str, Any]:
     if headers := [op.headers_class for op in api.operations if op.headers_class]:
         imports.module("dataclasses")
         imports.name("._server_runtime", "Reply")
-    builders, per_op = _error_builders(api)
+    builders, per_op = error_shapes.error_builders(api)
+    if any("error_lines(" in expression for _, expression in builders):
+        imports.name("._server_runtime", "error_lines")
     media_exports = media.server_media(api, imports)
     exported = [*media_exports, "BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
                 "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
@@ -352,10 +331,9 @@ def _server_context(api: Api) -> dict[str, Any]:
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),
-        "error_media": _error_media,
-        # Operation id -> its error media types, for operations where one is not JSON's.
-        "declared_error_media": {op.id: found for op in api.operations
-                                 if (found := _error_media(op))},
+        "error_media": error_shapes.error_media,
+        "declared_error_media": error_shapes.declared_error_media(api),
+        "wire_names": error_shapes.wire_names(api),
         "success_kind": media.success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,

@@ -135,12 +135,22 @@ class Parameter:
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
     deprecated: bool = False
+    # a query scalar FastAPI cannot read from its text (a union, a non-string Literal): the
+    # server's runtime parses it; the client sends it as any other value
+    from_text: bool = False
+
+    @property
+    def styled(self) -> bool:
+        """A query parameter in a style the generated code (de)serializes itself."""
+        return self.parsed and not self.from_text
 
     @property
     def parsed(self) -> bool:
         """A query parameter FastAPI cannot read itself: the generated code (de)serializes it."""
         if self.location != "query":
             return False
+        if self.from_text:
+            return True
         if self.style in ("json", "deepObject"):
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):

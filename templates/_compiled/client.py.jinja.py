@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'dbba62d880b108867fbacdcec91a7462'
+KEY = '8ad9273da81973b9f0b372d759afdff1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -179,7 +179,7 @@ def root(context, missing=missing):
             yield '"""\n'
         l_1_q = environment.getattr(l_1_op, 'query_params')
         _loop_vars['q'] = l_1_q
-        l_1_styled = t_4(context.eval_ctx, t_9(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'parsed'))
+        l_1_styled = t_4(context.eval_ctx, t_9(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'styled'))
         _loop_vars['styled'] = l_1_styled
         l_1_sends_headers = ((((environment.getattr(l_1_op, 'negotiates') or environment.getattr(l_1_op, 'streams_events')) or environment.getattr(l_1_op, 'header_params')) or environment.getattr(l_1_op, 'cookie_params')) or (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('json', 'binary', 'text'))))
         _loop_vars['sends_headers'] = l_1_sends_headers
