@@ -8,6 +8,7 @@ without `text/event-stream` responses does not need it installed.
 import dataclasses
 import functools
 import importlib
+import itertools
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Generic, TypeVar
 
@@ -93,6 +94,22 @@ def _event(sse: Any, parse: Callable[[str], DataT]) -> Event[DataT]:
     return Event(parse(sse.data), sse.event, sse.id, sse.retry)
 
 
+# The data LLM APIs (OpenAI's among them) send last, not JSON: a typed stream ends there.
+_DONE = "[DONE]"
+
+
+def _last(sse: Any, parse: Callable[[str], Any]) -> bool:
+    return parse is not text_data and sse.data == _DONE
+
+
+def _event_request(request: Any) -> dict[str, Any]:
+    """httpx's arguments for `request`, asking for events (an operation that may also answer
+    JSON is asked for events by its `_events` methods)."""
+    fields = _sendable(request)
+    fields["headers"] = {**(fields.get("headers") or {}), "Accept": "text/event-stream"}
+    return fields
+
+
 def iter_events(
     http: httpx.Client, request: Any, fail: Fail, parse: Callable[[str], DataT]
 ) -> Iterator[Event[DataT]]:
@@ -100,11 +117,13 @@ def iter_events(
     `parse`). Nothing is sent until the first event is asked for; closing the iterator closes
     the connection. A non-2xx answer raises what `fail` makes of it."""
     EventSource = _httpx_sse().EventSource
-    with http.stream(**_sendable(request)) as response:
+    with http.stream(**_event_request(request)) as response:
         if not response.is_success:
             response.read()
             raise fail(response)
         for sse in EventSource(response).iter_sse():
+            if _last(sse, parse):
+                return
             yield _event(sse, parse)
 
 
@@ -113,12 +132,23 @@ async def aiter_events(
 ) -> AsyncIterator[Event[DataT]]:
     """`iter_events`, async."""
     EventSource = _httpx_sse().EventSource
-    async with http.stream(**_sendable(request)) as response:
+    async with http.stream(**_event_request(request)) as response:
         if not response.is_success:
             await response.aread()
             raise fail(response)
         async for sse in EventSource(response).aiter_sse():
+            if _last(sse, parse):
+                return
             yield _event(sse, parse)
+
+
+async def _until_last(
+    sse: AsyncIterator[Any], parse: Callable[[str], Any]
+) -> AsyncIterator[Any]:
+    async for item in sse:
+        if _last(item, parse):
+            return
+        yield item
 
 
 class EventStream(Iterator[Event[DataT]]):
@@ -128,7 +158,10 @@ class EventStream(Iterator[Event[DataT]]):
     def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
         self._response = response
         sse = _httpx_sse().EventSource(response).iter_sse()
-        self._events = (_event(item, parse) for item in sse)
+        self._events = (
+            _event(item, parse)
+            for item in itertools.takewhile(lambda e: not _last(e, parse), sse)
+        )
 
     def __next__(self) -> Event[DataT]:
         try:
@@ -154,7 +187,7 @@ class AsyncEventStream(AsyncIterator[Event[DataT]]):
     def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
         self._response = response
         sse = _httpx_sse().EventSource(response).aiter_sse()
-        self._events = (_event(item, parse) async for item in sse)
+        self._events = (_event(item, parse) async for item in _until_last(sse, parse))
 
     async def __anext__(self) -> Event[DataT]:
         try:
@@ -187,7 +220,7 @@ def open_events(
     """Sends `request` and waits for the head of its answer: the response, its body left
     unread (for an `EventStream`), and what `head` reads of its headers. A non-2xx answer, or
     headers `head` refuses, close the response and raise."""
-    response = http.send(http.build_request(**_sendable(request)), stream=True)
+    response = http.send(http.build_request(**_event_request(request)), stream=True)
     try:
         if not response.is_success:
             response.read()
@@ -205,7 +238,9 @@ async def aopen_events(
     head: Callable[[httpx.Response], HeadT],
 ) -> tuple[httpx.Response, HeadT]:
     """`open_events`, async."""
-    response = await http.send(http.build_request(**_sendable(request)), stream=True)
+    response = await http.send(
+        http.build_request(**_event_request(request)), stream=True
+    )
     try:
         if not response.is_success:
             await response.aread()

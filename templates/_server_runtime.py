@@ -387,7 +387,14 @@ def respond(
         result = result.body
     if result is None:
         return Response(status_code=204 if status == 204 else status, headers=extra)
-    kind, media_type = representation(result, kind, media_type)
+    if kind.startswith("json-or-"):
+        # JSON or events (an LLM API's `stream` flag): what the service returns decides.
+        if isinstance(result, AsyncIterable) and not isinstance(result, BaseModel):
+            typed = kind == "json-or-json-events"
+            return event_response(result, status, extra, typed=typed)
+        kind = "json"
+    else:
+        kind, media_type = representation(result, kind, media_type)
     if kind in ("events", "json-events"):
         return event_response(result, status, extra, typed=kind == "json-events")
     if kind == "json":

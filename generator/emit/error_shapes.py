@@ -35,8 +35,9 @@ def declared_error_media(api: Api) -> dict[str, dict[str, str]]:
     """Operation id -> its error media types, for operations where one is not JSON's."""
     found = {op.id: media for op in api.operations if (media := error_media(op))}
     common = _most_common(api)
-    if common is not None and common.id in found:
-        found[APP] = {"*": found[common.id]["*"]}
+    fallback = found.get(common.id, {}).get("*") if common is not None else None
+    if fallback is not None:
+        found[APP] = {"*": fallback}
     return found
 
 
@@ -56,8 +57,9 @@ def error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tupl
         per_op[op.id] = [(status, names[expression]) for status, expression in op.error_bodies
                          if status == "*" or expression != fallback]
     common = _most_common(api)
-    if common is not None:
-        per_op[APP] = [("*", names[dict(common.error_bodies)["*"]])]
+    fallback = dict(common.error_bodies).get("*") if common is not None else None
+    if fallback is not None:
+        per_op[APP] = [("*", names[fallback])]
     return [(name, expr) for expr, name in names.items()], per_op
 
 

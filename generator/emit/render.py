@@ -86,7 +86,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         template = env.get_template(TEMPLATE_FILES[name])
 
         def rendered(template: Any = template, name: str = name) -> str:
-            return str(template.render(api=api, **contexts[name](api)))
+            return str(template.render({"api": api, **contexts[name](api)}))
 
         if memo is not None and name in ("server.py", "client.py"):
             # What each reads of the models besides the operations: the client, a few facts.
@@ -342,6 +342,7 @@ def _server_context(api: Api) -> dict[str, Any]:
 
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
+    api = media.client_api(api)
     imports = ImportSet()
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
@@ -356,6 +357,7 @@ def _client_context(api: Api) -> dict[str, Any]:
     streams = media.client_media(api, imports)
     return {
         **streams,
+        "api": api,
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],

@@ -208,6 +208,8 @@ def event_data_source(rep: Representation) -> str:
 
 def events_of(op: Operation) -> Representation:
     """The `text/event-stream` media type of an operation that streams events."""
+    if op.also_events is not None:
+        return op.also_events
     return next(r for s in op.success for r in s.representations if r.kind == "events")
 
 

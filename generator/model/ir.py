@@ -290,6 +290,9 @@ class Operation:
     # for docstrings: (parameter name or "body", the example as JSON); links of success answers
     examples: tuple[tuple[str, str], ...] = ()
     links: tuple[str, ...] = ()
+    # the client's view of an operation answering JSON or events: its event stream, called by
+    # `<method>_events` (its `success` keeps the other media types, called by `<method>`)
+    also_events: Representation | None = None
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:
@@ -330,6 +333,13 @@ class Operation:
         """Its success responses declare several media types, no event stream among them: the
         client may choose one (an operation that may stream events is called for events)."""
         return len(self.media_types) > 1 and not self.streams_events
+
+    @property
+    def json_or_events(self) -> bool:
+        """It answers JSON or events (an LLM API's `stream` flag): the server answers what the
+        service returns, the client has a method for each."""
+        kinds = {r.kind for s in self.success for r in s.representations}
+        return self.also_events is not None or {"json", "events"} <= kinds
 
     @property
     def streams_events(self) -> bool:

@@ -371,7 +371,7 @@ class OperationBuilder:
                                 if schema and schema != json_schema else first.type or ANY)
                 kept.append(Representation(media, "json", type_ref))
             elif media_base(media) == EVENT_STREAM:
-                item = entry.get(EVENT_SCHEMA)
+                item = entry.get(EVENT_SCHEMA, _event_data_schema(self._deref, entry))
                 event_type = (self.schemas.named_union(item, hint + "Event")
                               if isinstance(item, dict) else None)
                 kept.append(Representation(media, "events", event_type))
@@ -455,6 +455,17 @@ def _example(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None
         value = first["value"]
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _event_data_schema(deref: Any, entry: dict[str, Any]) -> Any:
+    """The schema of each event's data a `text/event-stream` declares without the extension:
+    its `schema` when that is not a string's (OpenAI's chat completion chunk)."""
+    schema = entry.get("schema")
+    target = deref(schema) if isinstance(schema, dict) else {}
+    if not target or target.get("type") == "string":
+        return None
+    typed = "type" in target or any(k in target for k in ("properties", "oneOf", "anyOf", "allOf"))
+    return schema if typed else None
 
 
 def _text(value: Any) -> str | None:

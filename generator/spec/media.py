@@ -115,18 +115,20 @@ def _contents(doc: Document, responses: Any, pointer: str) -> Iterator[tuple[str
 
 def _mixed_with_events(doc: Document, responses: list[tuple[str, str, Any]], seen: set[str]
                        ) -> list[Problem]:
-    """WARNINGs for success media types beside `text/event-stream`: the client reads the events."""
+    """WARNINGs for success media types beside `text/event-stream` other than JSON: the client
+    reads the JSON (`<method>`) and the events (`<method>_events`), nothing else."""
     found = [(at, str(media)) for status, at, entries in responses
              if status.startswith("2") and isinstance(entries, dict) for media in entries]
     if not any(media_base(media) == EVENT_STREAM for _, media in found):
         return []
     problems = []
     for at, media in found:
-        if media_base(media) != EVENT_STREAM and f"{at}/{media}" not in seen:
+        if media_base(media) != EVENT_STREAM and not is_json(media) and \
+                f"{at}/{media}" not in seen:
             seen.add(f"{at}/{media}")
             problems.append(doc.problem(
                 Level.WARNING, f"{at}/content/{escape(media)}",
                 f"`{media}` is not read by the generated client: an operation that streams "
-                "events is called for its events only (its events are untyped)",
+                "events is called for its events (and its JSON answer) only",
                 "stream events from an operation of their own"))
     return problems

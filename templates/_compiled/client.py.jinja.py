@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '8ad9273da81973b9f0b372d759afdff1'
+KEY = '03759999b1aa34c9f21fcd6e22c2151d'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -375,6 +375,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
         else:
             pass
             yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_1_op, False, _loop_vars=_loop_vars))
@@ -431,6 +434,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
     l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
     yield '\n\nclass AsyncClient:\n    """An asynchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
@@ -456,6 +462,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
         else:
             pass
             yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_1_op, True, _loop_vars=_loop_vars))
@@ -512,6 +521,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
     l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
     yield from context.blocks['extra'][0](context)
 
@@ -550,4 +562,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=76&2=78&10=80&13=81&15=84&17=86&35=93&46=104&53=107&54=111&59=119&70=129&71=133&74=143&77=152&79=155&82=171&83=173&84=176&86=178&87=180&88=182&90=184&91=186&92=188&95=191&97=194&98=198&99=200&104=206&105=208&106=211&111=216&114=218&117=221&119=223&120=225&121=227&122=229&126=234&129=237&130=245&131=247&133=252&134=260&135=262&136=265&138=272&144=278&145=280&146=282&147=284&149=286&152=289&154=292&156=295&160=298&161=301&165=304&168=307&169=309&170=314&171=317&173=322&175=324&176=326&177=328&178=330&179=332&180=334&181=336&183=339&186=345&189=349&195=353&244=355&245=363&246=365&248=369&249=371&250=373&251=375&253=378&254=380&255=383&257=385&258=387&259=389&260=392&261=394&262=396&264=399&268=404&269=406&270=408&271=411&272=413&273=415&274=418&275=420&277=425&278=427&280=429&281=431&287=434&336=436&337=444&338=446&340=450&341=452&342=454&343=456&345=459&346=461&347=464&349=466&350=468&351=470&352=473&353=475&354=477&356=480&360=485&361=487&362=489&363=492&364=494&365=496&366=499&367=501&369=506&370=508&372=510&373=512&376=514&2=516&3=526&10=529&11=538&376=541'
+debug_info = '1=76&2=78&10=80&13=81&15=84&17=86&35=93&46=104&53=107&54=111&59=119&70=129&71=133&74=143&77=152&79=155&82=171&83=173&84=176&86=178&87=180&88=182&90=184&91=186&92=188&95=191&97=194&98=198&99=200&104=206&105=208&106=211&111=216&114=218&117=221&119=223&120=225&121=227&122=229&126=234&129=237&130=245&131=247&133=252&134=260&135=262&136=265&138=272&144=278&145=280&146=282&147=284&149=286&152=289&154=292&156=295&160=298&161=301&165=304&168=307&169=309&170=314&171=317&173=322&175=324&176=326&177=328&178=330&179=332&180=334&181=336&183=339&186=345&189=349&195=353&244=355&245=363&246=365&248=369&249=371&250=373&251=375&252=376&253=378&255=381&256=383&257=386&259=388&260=390&261=392&262=395&263=397&264=399&266=402&270=407&271=409&272=411&273=414&274=416&275=418&276=421&277=423&279=428&280=430&282=432&283=434&284=435&285=437&291=440&340=442&341=450&342=452&344=456&345=458&346=460&347=462&348=463&349=465&351=468&352=470&353=473&355=475&356=477&357=479&358=482&359=484&360=486&362=489&366=494&367=496&368=498&369=501&370=503&371=505&372=508&373=510&375=515&376=517&378=519&379=521&380=522&381=524&384=526&2=528&3=538&10=541&11=550&384=553'
