@@ -9,11 +9,13 @@ import dataclasses
 import functools
 import importlib
 import itertools
+import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 import httpx
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
+from pydantic_core import to_jsonable_python
 
 DataT = TypeVar("DataT")
 HeadT = TypeVar("HeadT")
@@ -51,6 +53,49 @@ def read_body(response: httpx.Response, kind: Any) -> Any:
     if media.startswith("text/"):
         return response.text
     return response.content
+
+
+def json_or_form(
+    body: Any, media_type: str, headers: dict[str, str]
+) -> tuple[bytes | None, dict[str, Any] | None, list[tuple[str, Any]] | None]:
+    """A body declared as JSON and as a form, in `media_type`: httpx's content, data and files.
+
+    A form sends each field set by its wire name: bytes as a file part (multipart), a list
+    of values as repeated fields, an object as its JSON text, other values as their text.
+    """
+    if body is None:
+        return None, None, None
+    if _base(media_type) == "application/json" or media_type.endswith("+json"):
+        headers["Content-Type"] = media_type
+        if isinstance(body, BaseModel):
+            return body.model_dump_json(by_alias=True).encode(), None, None
+        return _adapter(Any).dump_json(body, by_alias=True), None, None
+    fields = body.model_dump(by_alias=True) if isinstance(body, BaseModel) else body
+    multipart = _base(media_type) == "multipart/form-data"
+    data: dict[str, Any] = {}
+    files: list[tuple[str, Any]] = []
+    for key, value in fields.items():
+        if isinstance(value, bytes) and multipart:
+            files.append((key, (key, value, "application/octet-stream")))
+        elif value is not None:
+            texts = _form_texts(to_jsonable_python(value))
+            files.extend((key, (None, text)) for text in texts)
+            data[key] = texts
+    return None, (None if multipart else data), (files if multipart else None)
+
+
+def _form_texts(value: Any) -> list[str]:
+    if isinstance(value, list) and not any(isinstance(v, dict | list) for v in value):
+        return [_form_text(v) for v in value]
+    return [_form_text(value)]
+
+
+def _form_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
 
 
 def _sendable(request: Any) -> dict[str, Any]:

@@ -15,11 +15,12 @@ from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
 from http import HTTPStatus
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
 
-from fastapi import FastAPI, Request, UploadFile
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -168,6 +169,91 @@ def form_body(
             ) from None
 
     return read
+
+
+_FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+def json_or_form(kind: Any, required: bool) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency reading a body declared as JSON and as a form with the same schema into
+    its one model: JSON as JSON; a form's fields by their wire names (a file part as its
+    bytes, a structured field from its JSON text, other values from their text)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(kind)
+
+    async def read(request: Request) -> Any:
+        media = request.headers.get("content-type", "").split(";", maxsplit=1)[0]
+        media = media.strip().lower()
+        try:
+            if media in _FORMS:
+                data = await _form_data(request, _list_fields(kind))
+                if not data and not required:
+                    return None
+                return _from_form(adapter, data)
+            if media and not is_json(media):
+                raise StarletteHTTPException(
+                    415,
+                    f"Unsupported media type {media!r}: expected JSON or {_FORMS[0]}",
+                )
+            body = await request.body()
+            if not body and not required:
+                return None
+            return adapter.validate_json(body)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            ) from None
+
+    return read
+
+
+def _list_fields(kind: Any) -> frozenset[str]:
+    """The names (wire and Python) of a model's list fields: a form repeats them."""
+    fields = getattr(kind, "model_fields", {})
+    return frozenset(
+        name
+        for key, field in fields.items()
+        if _is_list(field.annotation)
+        for name in (key, field.alias or key)
+    )
+
+
+async def _form_data(request: Request, lists: frozenset[str]) -> dict[str, Any]:
+    form = await request.form()
+    data: dict[str, Any] = {}
+    for key in dict.fromkeys(form.keys()):
+        values = [
+            await v.read() if isinstance(v, UploadFile) else v
+            for v in form.getlist(key)
+        ]
+        data[key] = values if key in lists or len(values) > 1 else values[0]
+    return data
+
+
+def _from_form(adapter: TypeAdapter[Any], data: dict[str, Any]) -> Any:
+    """The model a form's values make: each as its text, else (a field its text does not fit:
+    a number, a boolean, an object) as the JSON its text spells."""
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        failed = {e["loc"][0] for e in exc.errors() if e["loc"]}
+        retried = {k: _json_text(v) if k in failed else v for k, v in data.items()}
+        if retried == data:
+            raise
+        try:
+            return adapter.validate_python(retried)
+        except ValidationError:
+            raise exc from None
+
+
+def _json_text(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_json_text(item) for item in value]
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
 
 
 async def _json_part(part: Any, key: str) -> Any:

@@ -203,3 +203,14 @@ def test_an_error_schema_without_a_message_field_is_warned_about(tmp_path: Path)
     warnings = [p.format() for p in problems]
     assert any(re.match(r".*counted\.json:\d+:\d+: warning: /components/schemas/Counted: .*"
                         "no field for a message", w) for w in warnings), warnings
+
+
+def test_an_error_declared_in_neither_json_nor_text_is_warned_about(tmp_path: Path) -> None:
+    spec = openapi({"/x": {"get": {"operationId": "getX", "responses": {
+        "200": {"description": "ok"},
+        "400": {"description": "bad", "content": {"application/xml": {"schema": {}}}}}}}})
+    path = tmp_path / "xml.json"
+    path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    found = [p for p in contractgen.validate(path) if "application/xml" in p.message]
+    assert [p.pointer for p in found] == ["/paths/~1x/get/responses/400/content/application~1xml"]
+    assert found[0].line is not None

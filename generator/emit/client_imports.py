@@ -52,7 +52,8 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name(RUNTIME, "_cookie")
     if any(op.path_params for op in ops):
         imports.name(RUNTIME, "_path")
-    if any(op.body and op.body.kind == "json" for op in ops) or any(f.json for f in fields):
+    if any(op.body and op.body.kind == "json" and not op.body.also_form for op in ops) or any(
+            f.json for f in fields):
         imports.name(RUNTIME, "_dump")
     parsed = [r for op in ops if not op.streams_events for r in op.success]
     if any(r.kind == "json" and len(r.representations) <= 1 for r in parsed):

@@ -88,6 +88,9 @@ def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
         imports.name("._client_streams", "read_body")
     if any(op.negotiates for op in api.operations):
         imports.name("typing", "Literal")
+    if any(op.body is not None and op.body.also_form for op in api.operations):
+        imports.name("._client_streams", "json_or_form")
+        imports.name("typing", "Literal")
     return {
         "media_exports": exported,
         "accept_header": source.accept_header,

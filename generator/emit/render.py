@@ -264,6 +264,8 @@ def _server_context(api: Api) -> dict[str, Any]:
         runtime.append("install_docs")
     if any(op.body is not None and op.body.is_form for op in api.operations):
         runtime.append("form_body")
+    if any(op.body is not None and op.body.also_form for op in api.operations):
+        runtime.append("json_or_form")
     runtime.extend(sorted({f"{op.body.kind.replace('binary', 'raw')}_body" for op in api.operations
                            if op.body is not None and op.body.kind in ("binary", "text")}))
     imports.names("._server_runtime", runtime)
@@ -285,7 +287,8 @@ def _server_context(api: Api) -> dict[str, Any]:
             if param.parsed:  # its dependency validates the full type, constraints included
                 add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
-            imports.name("fastapi", "Body")
+            if not op.body.also_form:
+                imports.name("fastapi", "Body")
         elif op.body is not None and not op.body.is_form:
             imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:
@@ -373,6 +376,7 @@ def _client_context(api: Api) -> dict[str, Any]:
         **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
+        "content_type_name": source.content_type_name,
         "parsed_directly": client_source.parsed_directly(api),
     }
 

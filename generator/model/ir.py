@@ -202,6 +202,9 @@ class RequestBody:
     form_class: str | None = None  # multipart/form
     form_fields: tuple[FormField, ...] = ()
     description: str | None = None
+    # a form media type (multipart or urlencoded) declared with the JSON one's schema: the
+    # server reads it into the same model, the client may send it (`content_type=`)
+    also_form: str | None = None
 
     @property
     def is_form(self) -> bool:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast, get_args
 
-from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
+from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, also_form, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape
 from .access import access
@@ -262,7 +262,8 @@ class OperationBuilder:
                 schema = (content[media] or {}).get("schema")
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
-                return RequestBody("json", media, required, type_ref, description=description)
+                return RequestBody("json", media, required, type_ref, description=description,
+                                   also_form=also_form(content))
         forms: tuple[tuple[str, BodyKind], ...] = (
             ("multipart/form-data", "multipart"), ("application/x-www-form-urlencoded", "form"))
         for media, kind in forms:
