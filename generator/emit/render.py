@@ -21,7 +21,8 @@ from .templates import templates_dir
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
-VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py",
+                      "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py"})
 
 TEMPLATE_FILES = {
@@ -256,18 +257,18 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
                                     "Scheme", "Verifier", "checkable", "current_caller", "guard",
                                     "legacy_verifier", "missing_verifiers", "token_verifier"])
-    if api.parses_query:
-        runtime.append("query_parameter")
+    readers = ["query_parameter"] if api.parses_query else []
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
         runtime.append("install_docs")
-    if any(op.body is not None and op.body.is_form for op in api.operations):
-        runtime.append("form_body")
-    if any(op.body is not None and op.body.also_form for op in api.operations):
-        runtime.append("json_or_form")
-    runtime.extend(sorted({f"{op.body.kind.replace('binary', 'raw')}_body" for op in api.operations
-                           if op.body is not None and op.body.kind in ("binary", "text")}))
+    bodies = [op.body for op in api.operations if op.body is not None]
+    readers += ["form_body"] if any(body.is_form for body in bodies) else []
+    readers += ["json_or_form"] if any(body.also_form for body in bodies) else []
+    readers += sorted({f"{body.kind.replace('binary', 'raw')}_body" for body in bodies
+                       if body.kind in ("binary", "text")})
+    if readers:
+        imports.names("._server_requests", readers)
     imports.names("._server_runtime", runtime)
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
