@@ -125,9 +125,9 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
     if op.body is not None and op.body.also_form:
         # JSON or a form, read into the same model by the runtime's `json_or_form`.
         assert op.body.type is not None
-        reader = [type_source(op.body.type, "models."), str(op.body.required)]
+        either = [type_source(op.body.type, "models."), str(op.body.required)]
         required.append(("body", body_annotation(op), "Depends",
-                         [blackstyle.call("json_or_form(", reader)], None))
+                         [blackstyle.call("json_or_form(", either)], None))
     elif op.body is not None and op.body.kind == "json":
         if op.body.required:
             required.append(("body", body_annotation(op), "Body", [], None))
