@@ -370,8 +370,6 @@ def _path_methods(request: Request) -> tuple[str, list[str]]:
         if match is not Match.NONE and isinstance(getattr(route, "methods", None), set):
             first = first or str(getattr(route, "name", "") or "")
             methods |= route.methods
-    if "GET" in methods:
-        methods.add("HEAD")
     return first, sorted(methods)
 
 
