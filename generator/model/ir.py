@@ -339,10 +339,11 @@ class Operation:
 
     @property
     def json_or_events(self) -> bool:
-        """It answers JSON or events (an LLM API's `stream` flag): the server answers what the
-        service returns, the client has a method for each."""
-        kinds = {r.kind for s in self.success for r in s.representations}
-        return self.also_events is not None or {"json", "events"} <= kinds
+        """It answers JSON or events and nothing else (an LLM API's `stream` flag): the server
+        answers what the service returns, the client has a method for each."""
+        each = [{r.kind for r in s.representations} for s in self.success]
+        return self.also_events is not None or (
+            set().union(*each) == {"json", "events"} and all("json" in k for k in each if k))
 
     @property
     def streams_events(self) -> bool:

@@ -149,16 +149,17 @@ def _mixed_with_events(doc: Document, responses: list[tuple[str, str, Any]], see
     reads the JSON (`<method>`) and the events (`<method>_events`), nothing else."""
     found = [(at, str(media)) for status, at, entries in responses
              if status.startswith("2") and isinstance(entries, dict) for media in entries]
-    if not any(media_base(media) == EVENT_STREAM for _, media in found):
-        return []
+    others = [(at, media) for at, media in found if media_base(media) != EVENT_STREAM]
+    if len(others) == len(found) or all(is_json(media) for _, media in others):
+        return []  # no events, or JSON or events: both generated
     problems = []
-    for at, media in found:
-        if media_base(media) != EVENT_STREAM and not is_json(media) and \
-                f"{at}/{media}" not in seen:
+    for at, media in others:
+        if f"{at}/{media}" not in seen:
             seen.add(f"{at}/{media}")
             problems.append(doc.problem(
                 Level.WARNING, f"{at}/content/{escape(media)}",
                 f"`{media}` is not read by the generated client: an operation that streams "
-                "events is called for its events (and its JSON answer) only",
+                "events is called for its events only (it is called for both when its other "
+                "media types are all JSON)",
                 "stream events from an operation of their own"))
     return problems
