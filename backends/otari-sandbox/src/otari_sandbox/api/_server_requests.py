@@ -82,9 +82,12 @@ def json_or_form(kind: Any, required: bool) -> Callable[[Request], Awaitable[Any
     """A dependency reading a body declared as JSON and as a form with the same schema into
     its one model: JSON as JSON; a form's fields by their wire names (a file part as its
     bytes, a structured field from its JSON text, other values from their text)."""
-    adapter: TypeAdapter[Any] = TypeAdapter(kind)
+    known: list[TypeAdapter[Any]] = []
 
     async def read(request: Request) -> Any:
+        if not known:  # on the first request, like the routes' own parameters
+            known.append(TypeAdapter(kind))
+        adapter = known[0]
         media = request.headers.get("content-type", "").split(";", maxsplit=1)[0]
         media = media.strip().lower()
         try:
@@ -199,10 +202,13 @@ def query_parameter(
     any other parameter. An exploded object takes the query keys in `keys` (its fields), or
     every key not in `others` (the operation's other parameters) when it is free-form.
     """
-    adapter: TypeAdapter[Any] = TypeAdapter(kind)
-    required = default is None and not _accepts_none(adapter)
+    known: list[tuple[TypeAdapter[Any], bool]] = []
 
     def parse(request: Request) -> Any:
+        if not known:  # on the first request, like the routes' own parameters
+            made: TypeAdapter[Any] = TypeAdapter(kind)
+            known.append((made, default is None and not _accepts_none(made)))
+        adapter, required = known[0]
         query = request.query_params
         raw: Any = None
         if style == "deepObject":
