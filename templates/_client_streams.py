@@ -8,11 +8,14 @@ without `text/event-stream` responses does not need it installed.
 import dataclasses
 import functools
 import importlib
+import itertools
+import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 import httpx
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
+from pydantic_core import to_jsonable_python
 
 DataT = TypeVar("DataT")
 HeadT = TypeVar("HeadT")
@@ -50,6 +53,49 @@ def read_body(response: httpx.Response, kind: Any) -> Any:
     if media.startswith("text/"):
         return response.text
     return response.content
+
+
+def json_or_form(
+    body: Any, media_type: str, headers: dict[str, str]
+) -> tuple[bytes | None, dict[str, Any] | None, list[tuple[str, Any]] | None]:
+    """A body declared as JSON and as a form, in `media_type`: httpx's content, data and files.
+
+    A form sends each field set by its wire name: bytes as a file part (multipart), a list
+    of values as repeated fields, an object as its JSON text, other values as their text.
+    """
+    if body is None:
+        return None, None, None
+    if _base(media_type) == "application/json" or media_type.endswith("+json"):
+        headers["Content-Type"] = media_type
+        if isinstance(body, BaseModel):
+            return body.model_dump_json(by_alias=True).encode(), None, None
+        return _adapter(Any).dump_json(body, by_alias=True), None, None
+    fields = body.model_dump(by_alias=True) if isinstance(body, BaseModel) else body
+    multipart = _base(media_type) == "multipart/form-data"
+    data: dict[str, Any] = {}
+    files: list[tuple[str, Any]] = []
+    for key, value in fields.items():
+        if isinstance(value, bytes) and multipart:
+            files.append((key, (key, value, "application/octet-stream")))
+        elif value is not None:
+            texts = _form_texts(to_jsonable_python(value))
+            files.extend((key, (None, text)) for text in texts)
+            data[key] = texts
+    return None, (None if multipart else data), (files if multipart else None)
+
+
+def _form_texts(value: Any) -> list[str]:
+    if isinstance(value, list) and not any(isinstance(v, dict | list) for v in value):
+        return [_form_text(v) for v in value]
+    return [_form_text(value)]
+
+
+def _form_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
 
 
 def _sendable(request: Any) -> dict[str, Any]:
@@ -93,6 +139,22 @@ def _event(sse: Any, parse: Callable[[str], DataT]) -> Event[DataT]:
     return Event(parse(sse.data), sse.event, sse.id, sse.retry)
 
 
+# The data LLM APIs (OpenAI's among them) send last, not JSON: a typed stream ends there.
+_DONE = "[DONE]"
+
+
+def _last(sse: Any, parse: Callable[[str], Any]) -> bool:
+    return parse is not text_data and sse.data == _DONE
+
+
+def _event_request(request: Any) -> dict[str, Any]:
+    """httpx's arguments for `request`, asking for events (an operation that may also answer
+    JSON is asked for events by its `_events` methods)."""
+    fields = _sendable(request)
+    fields["headers"] = {**(fields.get("headers") or {}), "Accept": "text/event-stream"}
+    return fields
+
+
 def iter_events(
     http: httpx.Client, request: Any, fail: Fail, parse: Callable[[str], DataT]
 ) -> Iterator[Event[DataT]]:
@@ -100,11 +162,13 @@ def iter_events(
     `parse`). Nothing is sent until the first event is asked for; closing the iterator closes
     the connection. A non-2xx answer raises what `fail` makes of it."""
     EventSource = _httpx_sse().EventSource
-    with http.stream(**_sendable(request)) as response:
+    with http.stream(**_event_request(request)) as response:
         if not response.is_success:
             response.read()
             raise fail(response)
         for sse in EventSource(response).iter_sse():
+            if _last(sse, parse):
+                return
             yield _event(sse, parse)
 
 
@@ -113,12 +177,23 @@ async def aiter_events(
 ) -> AsyncIterator[Event[DataT]]:
     """`iter_events`, async."""
     EventSource = _httpx_sse().EventSource
-    async with http.stream(**_sendable(request)) as response:
+    async with http.stream(**_event_request(request)) as response:
         if not response.is_success:
             await response.aread()
             raise fail(response)
         async for sse in EventSource(response).aiter_sse():
+            if _last(sse, parse):
+                return
             yield _event(sse, parse)
+
+
+async def _until_last(
+    sse: AsyncIterator[Any], parse: Callable[[str], Any]
+) -> AsyncIterator[Any]:
+    async for item in sse:
+        if _last(item, parse):
+            return
+        yield item
 
 
 class EventStream(Iterator[Event[DataT]]):
@@ -128,7 +203,10 @@ class EventStream(Iterator[Event[DataT]]):
     def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
         self._response = response
         sse = _httpx_sse().EventSource(response).iter_sse()
-        self._events = (_event(item, parse) for item in sse)
+        self._events = (
+            _event(item, parse)
+            for item in itertools.takewhile(lambda e: not _last(e, parse), sse)
+        )
 
     def __next__(self) -> Event[DataT]:
         try:
@@ -154,7 +232,7 @@ class AsyncEventStream(AsyncIterator[Event[DataT]]):
     def __init__(self, response: httpx.Response, parse: Callable[[str], DataT]) -> None:
         self._response = response
         sse = _httpx_sse().EventSource(response).aiter_sse()
-        self._events = (_event(item, parse) async for item in sse)
+        self._events = (_event(item, parse) async for item in _until_last(sse, parse))
 
     async def __anext__(self) -> Event[DataT]:
         try:
@@ -187,7 +265,7 @@ def open_events(
     """Sends `request` and waits for the head of its answer: the response, its body left
     unread (for an `EventStream`), and what `head` reads of its headers. A non-2xx answer, or
     headers `head` refuses, close the response and raise."""
-    response = http.send(http.build_request(**_sendable(request)), stream=True)
+    response = http.send(http.build_request(**_event_request(request)), stream=True)
     try:
         if not response.is_success:
             response.read()
@@ -205,7 +283,9 @@ async def aopen_events(
     head: Callable[[httpx.Response], HeadT],
 ) -> tuple[httpx.Response, HeadT]:
     """`open_events`, async."""
-    response = await http.send(http.build_request(**_sendable(request)), stream=True)
+    response = await http.send(
+        http.build_request(**_event_request(request)), stream=True
+    )
     try:
         if not response.is_success:
             await response.aread()

@@ -50,7 +50,7 @@ def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec
     for name, context in (("server.py", rendering._server_context),
                           ("client.py", rendering._client_context)):
         reading = Reading(api)
-        env.get_template(rendering.TEMPLATE_FILES[name]).render(api=reading, **context(reading))
+        env.get_template(rendering.TEMPLATE_FILES[name]).render({"api": reading, **context(reading)})
         assert reading.read - {"definitions"} <= set(memo.READ), name
         # The client's one look at the models is keyed as `extra`.
         assert reading.definitions_read_by <= {"definition_facts"}, name

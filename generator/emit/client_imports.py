@@ -28,11 +28,11 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name(RUNTIME, "_error")
     if any(not _written_out(op) for op in ops):
         imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
-    if any(_written_out(op) or op.streams_bytes for op in ops):
+    if any(_written_out(op) or op.streams_bytes or op.also_events for op in ops):
         imports.name(RUNTIME, "_arguments")
     if any(_written_out(op) and op.headers_class for op in ops):
         imports.name(RUNTIME, "_headers")
-    if any(op.streams_events or op.streams_bytes for op in ops):
+    if any(op.streams_events or op.streams_bytes or op.also_events for op in ops):
         imports.module("functools")
     if any(op.negotiates for op in ops):
         imports.module("typing")
@@ -52,7 +52,8 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name(RUNTIME, "_cookie")
     if any(op.path_params for op in ops):
         imports.name(RUNTIME, "_path")
-    if any(op.body and op.body.kind == "json" for op in ops) or any(f.json for f in fields):
+    if any(op.body and op.body.kind == "json" and not op.body.also_form for op in ops) or any(
+            f.json for f in fields):
         imports.name(RUNTIME, "_dump")
     parsed = [r for op in ops if not op.streams_events for r in op.success]
     if any(r.kind == "json" and len(r.representations) <= 1 for r in parsed):

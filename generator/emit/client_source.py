@@ -63,7 +63,7 @@ def query_entries(op: Operation) -> list[str]:
 def styled_entries(op: Operation) -> list[str]:
     """Each styled query parameter's (style, shape, exploded)."""
     return [f"{literal(p.wire)}: ({literal(p.style)}, {literal(p.shape)}, {p.exploded})"
-            for p in op.query_params if p.parsed]
+            for p in op.query_params if p.styled]
 
 
 def form_entries(fields: Iterable[FormField]) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import client_source, hooks, matching, media, routes, source
+from . import client_source, error_shapes, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .imports import ImportSet, add_type_names, all_key
@@ -21,7 +21,8 @@ from .templates import templates_dir
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
-VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py",
+                      "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py"})
 
 TEMPLATE_FILES = {
@@ -86,7 +87,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         template = env.get_template(TEMPLATE_FILES[name])
 
         def rendered(template: Any = template, name: str = name) -> str:
-            return str(template.render(api=api, **contexts[name](api)))
+            return str(template.render({"api": api, **contexts[name](api)}))
 
         if memo is not None and name in ("server.py", "client.py"):
             # What each reads of the models besides the operations: the client, a few facts.
@@ -224,33 +225,8 @@ def _uses_models(api: Api) -> bool:
     return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
 
 
-def _error_media(op: Operation) -> dict[str, str]:
-    """Each declared error status's JSON media type, when one of them is not application/json."""
-    media = {e.response.status.upper() if e.response.status != "default" else "default":
-             e.response.media_type for e in op.errors
-             if e.response.kind == "json" and e.response.media_type}
-    return media if any(m != "application/json" for m in media.values()) else {}
-
-
 def _success_media(op: Operation) -> str | None:
     return op.success[0].media_type if op.success else None
-
-
-def _error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
-    """The error body builders (name, expression), and each operation's (status, builder name).
-
-    A status whose builder is the operation's `"*"` one is left out: `error_body` falls back to
-    `"*"` for a status it does not find."""
-    names: dict[str, str] = {}
-    per_op: dict[str, list[tuple[str, str]]] = {}
-    for op in api.operations:
-        for _, expression in op.error_bodies:
-            if expression not in names:
-                names[expression] = f"_error_body_{len(names)}"
-        fallback = dict(op.error_bodies).get("*")
-        per_op[op.id] = [(status, names[expression]) for status, expression in op.error_bodies
-                         if status == "*" or expression != fallback]
-    return [(name, expr) for expr, name in names.items()], per_op
 
 
 def _shared_requirements(api: Api) -> dict[Any, str]:
@@ -281,14 +257,18 @@ def _server_context(api: Api) -> dict[str, Any]:
     imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
                                     "Scheme", "Verifier", "checkable", "current_caller", "guard",
                                     "legacy_verifier", "missing_verifiers", "token_verifier"])
-    if api.parses_query:
-        runtime.append("query_parameter")
+    readers = ["query_parameter"] if api.parses_query else []
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
         runtime.append("install_docs")
-    if any(op.body is not None and op.body.is_form for op in api.operations):
-        runtime.append("form_body")
+    bodies = [op.body for op in api.operations if op.body is not None]
+    readers += ["form_body"] if any(body.is_form for body in bodies) else []
+    readers += ["json_or_form"] if any(body.also_form for body in bodies) else []
+    readers += sorted({f"{body.kind.replace('binary', 'raw')}_body" for body in bodies
+                       if body.kind in ("binary", "text")})
+    if readers:
+        imports.names("._server_requests", readers)
     imports.names("._server_runtime", runtime)
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
@@ -308,7 +288,8 @@ def _server_context(api: Api) -> dict[str, Any]:
             if param.parsed:  # its dependency validates the full type, constraints included
                 add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
-            imports.name("fastapi", "Body")
+            if not op.body.also_form:
+                imports.name("fastapi", "Body")
         elif op.body is not None and not op.body.is_form:
             imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:
@@ -322,7 +303,9 @@ def _server_context(api: Api) -> dict[str, Any]:
     if headers := [op.headers_class for op in api.operations if op.headers_class]:
         imports.module("dataclasses")
         imports.name("._server_runtime", "Reply")
-    builders, per_op = _error_builders(api)
+    builders, per_op = error_shapes.error_builders(api)
+    if any("error_lines(" in expression for _, expression in builders):
+        imports.name("._server_runtime", "error_lines")
     media_exports = media.server_media(api, imports)
     exported = [*media_exports, "BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
                 "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
@@ -352,10 +335,9 @@ def _server_context(api: Api) -> dict[str, Any]:
         "service_def": source.service_def,
         "challenge": source.challenge,
         "headers_source": source.headers_sources(),
-        "error_media": _error_media,
-        # Operation id -> its error media types, for operations where one is not JSON's.
-        "declared_error_media": {op.id: found for op in api.operations
-                                 if (found := _error_media(op))},
+        "error_media": error_shapes.error_media,
+        "declared_error_media": error_shapes.declared_error_media(api),
+        "wire_names": error_shapes.wire_names(api),
         "success_kind": media.success_kind,
         "success_media": _success_media,
         "form_field_type": source.form_field_type,
@@ -364,6 +346,7 @@ def _server_context(api: Api) -> dict[str, Any]:
 
 # -- client ------------------------------------------------------------------------------------
 def _client_context(api: Api) -> dict[str, Any]:
+    api = media.client_api(api)
     imports = ImportSet()
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
@@ -378,6 +361,7 @@ def _client_context(api: Api) -> dict[str, Any]:
     streams = media.client_media(api, imports)
     return {
         **streams,
+        "api": api,
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
@@ -393,6 +377,7 @@ def _client_context(api: Api) -> dict[str, Any]:
         **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
+        "content_type_name": source.content_type_name,
         "parsed_directly": client_source.parsed_directly(api),
     }
 

@@ -15,6 +15,7 @@ from .source import (
     param_annotation,
     param_default,
     param_marker_arguments,
+    type_source,
 )
 
 
@@ -121,7 +122,13 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
     for param in op.path_params:
         kwargs: list[blackstyle.Expr] = [f"{k}={v}" for k, v in param.type.constraints]
         required.append((param.name, param_annotation(param), "Path", kwargs, None))
-    if op.body is not None and op.body.kind == "json":
+    if op.body is not None and op.body.also_form:
+        # JSON or a form, read into the same model by the runtime's `json_or_form`.
+        assert op.body.type is not None
+        either = [type_source(op.body.type, "models."), str(op.body.required)]
+        required.append(("body", body_annotation(op), "Depends",
+                         [blackstyle.call("json_or_form(", either)], None))
+    elif op.body is not None and op.body.kind == "json":
         if op.body.required:
             required.append(("body", body_annotation(op), "Body", [], None))
         else:

@@ -208,6 +208,8 @@ def event_data_source(rep: Representation) -> str:
 
 def events_of(op: Operation) -> Representation:
     """The `text/event-stream` media type of an operation that streams events."""
+    if op.also_events is not None:
+        return op.also_events
     return next(r for s in op.success for r in s.representations if r.kind == "events")
 
 
@@ -359,17 +361,25 @@ def _client_keyword_part(op: Operation, accept: str | None = None) -> list[str]:
     if op.negotiates:
         choices = ", ".join(literal(m) for m in op.media_types)
         parts.append(f"{accept_name(op)}: {accept or f'Literal[{choices}] | None = None'}")
+    if op.body is not None and op.body.also_form:
+        json_media = literal(op.body.media_type)
+        parts.append(f"{content_type_name(op)}: Literal[{json_media}, "
+                     f"{literal(op.body.also_form)}] = {json_media}")
     return parts
 
 
-def accept_name(op: Operation) -> str:
+def accept_name(op: Operation, name: str = "accept") -> str:
     """The client's keyword choosing the media type of an operation answering several."""
     taken = {p.name for p in (*op.path_params, *op.keyword_params)}
     taken |= {f.name for f in op.body.form_fields} if op.body is not None else set()
-    name = "accept"
     while name in taken:
         name += "_"
     return name
+
+
+def content_type_name(op: Operation) -> str:
+    """The client's keyword choosing the media type of a body declared as JSON and a form."""
+    return accept_name(op, "content_type")
 
 
 def accept_header(op: Operation) -> str:

@@ -19,9 +19,31 @@ _STATUS = ("status", "status_code", "statuscode", "http_status")
 _FALLBACK_CODES = ("INTERNAL_ERROR", "UNKNOWN", "ERROR")
 
 
+def fills_message(expression: str) -> bool:
+    """Whether a body built by `expression` carries the error's message somewhere."""
+    return "message" in expression or "error_lines(" in expression
+
+
+def _merged(schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """`schema` with the properties and required names of its `allOf` members merged in."""
+    members = [deref(m) for m in schema.get("allOf") or [] if isinstance(m, dict)]
+    if not members:
+        return schema
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    properties = dict(schema.get("properties") or {})
+    required = list(schema.get("required") or [])
+    for member in members:
+        member = _merged(member, deref)
+        properties = {**(member.get("properties") or {}), **properties}
+        required += [r for r in member.get("required") or [] if r not in required]
+        if "type" in member:
+            merged.setdefault("type", member["type"])
+    return {**merged, "properties": properties, "required": required}
+
+
 def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int = 0) -> str:
     """Source of a Python expression building a body for `schema`."""
-    schema = deref(schema)
+    schema = _merged(deref(schema), deref)
     if depth > 4:
         return "message"
     if "const" in schema:
@@ -58,10 +80,9 @@ def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str,
     kinds = kind if isinstance(kind, list) else [kind]
     if "object" in kinds or schema.get("properties"):
         return body_expression(schema, deref, depth + 1)
+    if kinds == ["array"] and deref(schema.get("items") or {}).get("type") == "string":
+        return "error_lines(message, errors)"  # Conduit's `{errors: {body: [string]}}`
     if key in ("detail", "errors", "details") and kinds == ["array"]:
-        items = deref(schema.get("items") or {})
-        if items.get("type") == "string":
-            return '[str(e.get("msg", e)) for e in errors] if errors else [message]'
         return '(errors or [{"msg": message}])' if key == "detail" else "(errors or [])"
     if key == "detail" and ("string" not in kinds or len(kinds) > 1):
         return "(errors if errors else message)"
@@ -84,6 +105,9 @@ def _scalar(schema: dict[str, Any], text: str) -> str:
     if "boolean" in kinds:
         return "False"
     if "array" in kinds:
+        items = schema.get("items")
+        if isinstance(items, dict) and items.get("type") == "string":
+            return "error_lines(message, errors)"
         return "(errors or [])"
     return text
 

@@ -135,12 +135,22 @@ class Parameter:
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
     deprecated: bool = False
+    # a query scalar FastAPI cannot read from its text (a union, a non-string Literal): the
+    # server's runtime parses it; the client sends it as any other value
+    from_text: bool = False
+
+    @property
+    def styled(self) -> bool:
+        """A query parameter in a style the generated code (de)serializes itself."""
+        return self.parsed and not self.from_text
 
     @property
     def parsed(self) -> bool:
         """A query parameter FastAPI cannot read itself: the generated code (de)serializes it."""
         if self.location != "query":
             return False
+        if self.from_text:
+            return True
         if self.style in ("json", "deepObject"):
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):
@@ -192,6 +202,9 @@ class RequestBody:
     form_class: str | None = None  # multipart/form
     form_fields: tuple[FormField, ...] = ()
     description: str | None = None
+    # a form media type (multipart or urlencoded) declared with the JSON one's schema: the
+    # server reads it into the same model, the client may send it (`content_type=`)
+    also_form: str | None = None
 
     @property
     def is_form(self) -> bool:
@@ -280,6 +293,9 @@ class Operation:
     # for docstrings: (parameter name or "body", the example as JSON); links of success answers
     examples: tuple[tuple[str, str], ...] = ()
     links: tuple[str, ...] = ()
+    # the client's view of an operation answering JSON or events: its event stream, called by
+    # `<method>_events` (its `success` keeps the other media types, called by `<method>`)
+    also_events: Representation | None = None
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:
@@ -320,6 +336,14 @@ class Operation:
         """Its success responses declare several media types, no event stream among them: the
         client may choose one (an operation that may stream events is called for events)."""
         return len(self.media_types) > 1 and not self.streams_events
+
+    @property
+    def json_or_events(self) -> bool:
+        """It answers JSON or events and nothing else (an LLM API's `stream` flag): the server
+        answers what the service returns, the client has a method for each."""
+        each = [{r.kind for r in s.representations} for s in self.success]
+        return self.also_events is not None or (
+            set().union(*each) == {"json", "events"} and all("json" in k for k in each if k))
 
     @property
     def streams_events(self) -> bool:

@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast, get_args
 
-from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, is_json, media_base
+from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, also_form, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape
 from .access import access
-from .errorbodies import body_expression
+from .errorbodies import body_expression, fills_message
 from .ir import (
     AliasDef,
     BodyKind,
@@ -47,6 +47,7 @@ class OperationBuilder:
         self.schemas = schemas
         self.extension_notes = dict(extension_notes or {})
         self._ids: set[str] = set()
+        self._unfillable_seen: set[str] = set()
         self._global_security = document.get("security")
 
     def build(self) -> list[Operation]:
@@ -113,7 +114,8 @@ class OperationBuilder:
             validation_status=validation_status,
             unknown_tag_status=400 if "400" in declared else validation_status,
             too_large_status=too_large_status,
-            error_bodies=self._error_bodies(errors, error_schemas),
+            error_bodies=self._error_bodies(errors, error_schemas,
+                                            f"/paths/{escape(path)}/{method}/responses"),
             extensions=extensions,
             notes=notes,
             requirements=requirements,
@@ -186,8 +188,10 @@ class OperationBuilder:
                 # OpenAPI defines no query form for a list of objects: they travel as one JSON
                 # array, as Box's `mdfilters` does (docs/generated-api.md).
                 style = "json"
+            from_text = (location == "query" and shape == "scalar" and style == "form"
+                         and self._from_text(type_ref))
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
-                               explode=explode, shape=shape).parsed
+                               explode=explode, shape=shape, from_text=from_text).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
                 type_ref = TypeRef("builtin", "str")
             required = location == "path" or bool(param.get("required"))
@@ -205,11 +209,23 @@ class OperationBuilder:
             result.append(Parameter(name, wire, location, type_ref, required, default,
                                     _text(param.get("description")), style, explode, shape,
                                     keys=self._object_keys(type_ref),
-                                    deprecated=param.get("deprecated") is True))
+                                    deprecated=param.get("deprecated") is True,
+                                    from_text=from_text))
         query = tuple(p.wire for p in result if p.location == "query")
         return [replace(p, others=tuple(w for w in query if w != p.wire))
                 if p.style == "form" and p.shape == "object" and p.location == "query" else p
                 for p in result]
+
+    def _from_text(self, type_ref: TypeRef) -> bool:
+        """Whether FastAPI cannot read a query value of this type from its text: a union, or a
+        Literal of other values than strings (`?k=1` is the text "1", never the integer 1)."""
+        definition = self.schemas.definitions.get(type_ref.name) if type_ref.kind == "model" else None
+        if isinstance(definition, AliasDef):
+            return self._from_text(definition.type)
+        if type_ref.kind == "literal":
+            return not all(isinstance(v, str) for v in type_ref.literals)
+        return type_ref.kind == "union" and all(
+            self._shape(arg) == "scalar" for arg in type_ref.args)
 
     def _object_keys(self, type_ref: TypeRef) -> tuple[str, ...] | None:
         """The wire names of an object parameter's fields; None for a free-form object."""
@@ -246,7 +262,8 @@ class OperationBuilder:
                 schema = (content[media] or {}).get("schema")
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.named_union(schema, prefix + "Request") if schema else ANY
-                return RequestBody("json", media, required, type_ref, description=description)
+                return RequestBody("json", media, required, type_ref, description=description,
+                                   also_form=also_form(content))
         forms: tuple[tuple[str, BodyKind], ...] = (
             ("multipart/form-data", "multipart"), ("application/x-www-form-urlencoded", "form"))
         for media, kind in forms:
@@ -355,7 +372,7 @@ class OperationBuilder:
                                 if schema and schema != json_schema else first.type or ANY)
                 kept.append(Representation(media, "json", type_ref))
             elif media_base(media) == EVENT_STREAM:
-                item = entry.get(EVENT_SCHEMA)
+                item = entry.get(EVENT_SCHEMA, _event_data_schema(self._deref, entry))
                 event_type = (self.schemas.named_union(item, hint + "Event")
                               if isinstance(item, dict) else None)
                 kept.append(Representation(media, "events", event_type))
@@ -388,17 +405,40 @@ class OperationBuilder:
                                           _text(header.get("description"))))
         return tuple(headers)
 
-    def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any]) -> tuple[
-        tuple[str, str], ...
-    ]:
+    def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any], at: str
+                      ) -> tuple[tuple[str, str], ...]:
+        """Each declared error status's body builder, and `*` for the statuses the server answers
+        itself that the contract does not declare: the `default` response's, else the first's."""
         bodies: list[tuple[str, str]] = []
         for error in errors:
-            schema = schemas.get(error.response.status)
+            status, kind = error.response.status, error.response.kind
+            schema = schemas.get(status)
             if schema is not None:
-                bodies.append((error.response.status, body_expression(schema, self._deref)))
-        fallback = bodies[0][1] if bodies else '{"detail": (errors if errors else message)}'
+                expression = body_expression(schema, self._deref)
+                if not fills_message(expression):
+                    self._unfillable(schema, f"{at}/{escape(status)}")
+                bodies.append((status, expression))
+            elif kind == "text":
+                bodies.append((status, "message"))
+            elif kind == "empty":
+                bodies.append((status, "None"))
+        found = dict(bodies)
+        fallback = found.get("default") or (
+            bodies[0][1] if bodies else '{"detail": (errors if errors else message)}')
         bodies.append(("*", fallback))
         return tuple(bodies)
+
+    def _unfillable(self, schema: Any, at: str) -> None:
+        """Warn, once per schema, that the server's own error bodies cannot say what went wrong."""
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        where = ref[1:] if isinstance(ref, str) and ref.startswith("#/") else at
+        if where in self._unfillable_seen:
+            return
+        self._unfillable_seen.add(where)
+        self.schemas.notes.warn(
+            "this error schema has no field for a message: the errors the server answers "
+            "itself (validation, 401, 404, 501...) are filled without saying what went wrong "
+            "(hint: add a string property `message`)", where)
 
 
 def _example(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:
@@ -416,6 +456,17 @@ def _example(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None
         value = first["value"]
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _event_data_schema(deref: Any, entry: dict[str, Any]) -> Any:
+    """The schema of each event's data a `text/event-stream` declares without the extension:
+    its `schema` when that is not a string's (OpenAI's chat completion chunk)."""
+    schema = entry.get("schema")
+    target = deref(schema) if isinstance(schema, dict) else {}
+    if not target or target.get("type") == "string":
+        return None
+    typed = "type" in target or any(k in target for k in ("properties", "oneOf", "anyOf", "allOf"))
+    return schema if typed else None
 
 
 def _text(value: Any) -> str | None:

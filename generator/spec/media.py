@@ -7,7 +7,7 @@ the first), and the Server-Sent Events extension only means something on `text/e
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..problems import Level, Problem
@@ -51,6 +51,17 @@ def generated_body_media(media_types: list[str]) -> str:
                 next((m for m in _FORMS if m in media_types), media_types[0]))
 
 
+def also_form(content: Mapping[str, Any]) -> str | None:
+    """The form media type a request body also declares with its JSON media type's schema
+    (OpenAI's uploads): read into the same model."""
+    chosen = generated_body_media(list(content))
+    if not is_json(chosen):
+        return None
+    schema = (content.get(chosen) or {}).get("schema")
+    return next((m for m in _FORMS if m in content and schema is not None
+                 and (content.get(m) or {}).get("schema") == schema), None)
+
+
 def declares_events(data: Any) -> bool:
     """Some response of the contract is a `text/event-stream` (its client needs httpx-sse)."""
     for site in iter_operations(data):
@@ -74,7 +85,7 @@ def media_problems(doc: Document) -> list[Problem]:
             seen.add(where)
             chosen = generated_body_media(list(content))
             for media in content:
-                if media != chosen:
+                if media not in (chosen, also_form(content)):
                     problems.append(doc.problem(
                         Level.WARNING, f"{where}/content/{escape(media)}",
                         f"request body media type `{media}` is not generated: the server "
@@ -86,6 +97,7 @@ def media_problems(doc: Document) -> list[Problem]:
         for status, at, entries in responses:
             error = not status.startswith("2") and isinstance(entries, dict) and any(
                 is_json(str(m)) for m in entries)
+            problems.extend(_binary_errors(doc, status, at, entries, seen))
             for media in entries if error and isinstance(entries, dict) else ():
                 if not is_json(str(media)) and f"{at}/{media}" not in seen:
                     seen.add(f"{at}/{media}")
@@ -106,6 +118,24 @@ def media_problems(doc: Document) -> list[Problem]:
     return problems
 
 
+def _binary_errors(doc: Document, status: str, at: str, entries: Any, seen: set[str]
+                   ) -> list[Problem]:
+    """WARNINGs for error responses declared in neither JSON nor text: the server answers the
+    errors it finds itself (validation, 401, 501...) as JSON."""
+    if status.startswith("2") or not isinstance(entries, dict) or not entries or any(
+            is_json(str(m)) or str(m).startswith("text/") for m in entries):
+        return []
+    media = str(next(iter(entries)))
+    if f"{at}/{media}" in seen:
+        return []
+    seen.add(f"{at}/{media}")
+    return [doc.problem(
+        Level.WARNING, f"{at}/content/{escape(media)}",
+        f"error media type `{media}` is not generated for the errors the server answers "
+        "itself (validation, 401, 501...): they are answered as JSON; the client reads it as "
+        "bytes", "declare the error in JSON or text/plain")]
+
+
 def _contents(doc: Document, responses: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
     """Each response's status, its (local) pointer and its `content` (None when it has none)."""
     for status, raw in responses.items() if isinstance(responses, dict) else ():
@@ -115,18 +145,21 @@ def _contents(doc: Document, responses: Any, pointer: str) -> Iterator[tuple[str
 
 def _mixed_with_events(doc: Document, responses: list[tuple[str, str, Any]], seen: set[str]
                        ) -> list[Problem]:
-    """WARNINGs for success media types beside `text/event-stream`: the client reads the events."""
+    """WARNINGs for success media types beside `text/event-stream` other than JSON: the client
+    reads the JSON (`<method>`) and the events (`<method>_events`), nothing else."""
     found = [(at, str(media)) for status, at, entries in responses
              if status.startswith("2") and isinstance(entries, dict) for media in entries]
-    if not any(media_base(media) == EVENT_STREAM for _, media in found):
-        return []
+    others = [(at, media) for at, media in found if media_base(media) != EVENT_STREAM]
+    if len(others) == len(found) or all(is_json(media) for _, media in others):
+        return []  # no events, or JSON or events: both generated
     problems = []
-    for at, media in found:
-        if media_base(media) != EVENT_STREAM and f"{at}/{media}" not in seen:
+    for at, media in others:
+        if f"{at}/{media}" not in seen:
             seen.add(f"{at}/{media}")
             problems.append(doc.problem(
                 Level.WARNING, f"{at}/content/{escape(media)}",
                 f"`{media}` is not read by the generated client: an operation that streams "
-                "events is called for its events only (its events are untyped)",
+                "events is called for its events only (it is called for both when its other "
+                "media types are all JSON)",
                 "stream events from an operation of their own"))
     return problems

@@ -1,5 +1,5 @@
 # Template _client_streams.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '0d8bf44e3582cd889ee0731932530933'
+KEY = '1e6e5b63a73b54570bbbe42e189acfdb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_client_streams.jinja'
 
@@ -71,7 +71,7 @@ def root(context, missing=missing):
         return concat(t_7)
     context.exported_vars.add('warn')
     context.vars['warn'] = l_0_warn = Macro(environment, macro, 'warn', ('op',), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_op, l_1_is_async):
+    def macro(l_1_op, l_1_is_async, l_1_suffix):
         t_8 = []
         l_1_events_of = resolve('events_of')
         l_1_define = resolve('define')
@@ -79,20 +79,38 @@ def root(context, missing=missing):
         l_1_event_data = resolve('event_data')
         l_1_laid = resolve('laid')
         l_1_group = resolve('group')
-        l_1_events = missing
+        l_1_name = l_1_events = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_is_async is missing:
             l_1_is_async = undefined("parameter 'is_async' was not provided", name='is_async')
+        if l_1_suffix is missing:
+            l_1_suffix = ''
         pass
+        l_1_name = str_join((environment.getattr(l_1_op, 'method_name'), l_1_suffix, ))
         l_1_events = context.call((undefined(name='events_of') if l_1_events_of is missing else l_1_events_of), l_1_op)
         t_8.extend((
             '\n',
             str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
-            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> ', ('AsyncIterator' if l_1_is_async else 'Iterator'), '[Event[', context.call((undefined(name='event_data') if l_1_event_data is missing else l_1_event_data), (undefined(name='events') if l_1_events is missing else l_1_events)), ']]:', )))),
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', (undefined(name='name') if l_1_name is missing else l_1_name), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> ', ('AsyncIterator' if l_1_is_async else 'Iterator'), '[Event[', context.call((undefined(name='event_data') if l_1_event_data is missing else l_1_event_data), (undefined(name='events') if l_1_events is missing else l_1_events)), ']]:', )))),
             '\n        """',
             str(t_1(t_2(l_1_op), 8)),
-            '\n\n        Server-Sent Events, each yielded as it arrives (`',
+            '\n\n',
+        ))
+        if l_1_suffix:
+            pass
+            t_8.extend((
+                'Its answer as Server-Sent Events (`',
+                str(environment.getattr(l_1_op, 'method_name')),
+                '` reads it as JSON), each yielded as it\n        arrives',
+            ))
+        else:
+            pass
+            t_8.append(
+                'Server-Sent Events, each yielded as it arrives',
+            )
+        t_8.extend((
+            ' (`',
             str(('async ' if l_1_is_async else '')),
             'for event in ...`); the\n        request is sent when the first one is asked for, and closing the iterator closes it."""\n',
             str(context.call((undefined(name='warn') if l_0_warn is missing else l_0_warn), l_1_op)),
@@ -106,9 +124,9 @@ def root(context, missing=missing):
             str((str_join(('json_data(', t_3(environment.getattr((undefined(name='events') if l_1_events is missing else l_1_events), 'type'), 'models.'), ')', )) if (not t_5(environment.getattr((undefined(name='events') if l_1_events is missing else l_1_events), 'type'))) else 'text_data')),
             ',\n        )\n\n',
             str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
-            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join((('async ' if l_1_is_async else ''), 'def ', environment.getattr(l_1_op, 'method_name'), '_detailed(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> Answer[', ('AsyncEventStream' if l_1_is_async else 'EventStream'), '[', context.call((undefined(name='event_data') if l_1_event_data is missing else l_1_event_data), (undefined(name='events') if l_1_events is missing else l_1_events)), '], ', (environment.getattr(l_1_op, 'headers_class') or 'None'), ']:', )))),
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join((('async ' if l_1_is_async else ''), 'def ', (undefined(name='name') if l_1_name is missing else l_1_name), '_detailed(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> Answer[', ('AsyncEventStream' if l_1_is_async else 'EventStream'), '[', context.call((undefined(name='event_data') if l_1_event_data is missing else l_1_event_data), (undefined(name='events') if l_1_events is missing else l_1_events)), '], ', (environment.getattr(l_1_op, 'headers_class') or 'None'), ']:', )))),
             '\n        """`',
-            str(environment.getattr(l_1_op, 'method_name')),
+            str((undefined(name='name') if l_1_name is missing else l_1_name)),
             '`, answering the status and declared headers once the response head\n        arrives, and as body its events, read as they arrive. Exhaust or close the body\n        (`',
             str(('async with answer.body' if l_1_is_async else 'with answer.body')),
             '`): that releases the connection."""\n',
@@ -129,7 +147,7 @@ def root(context, missing=missing):
         ))
         return concat(t_8)
     context.exported_vars.add('events_method')
-    context.vars['events_method'] = l_0_events_method = Macro(environment, macro, 'events_method', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
+    context.vars['events_method'] = l_0_events_method = Macro(environment, macro, 'events_method', ('op', 'is_async', 'suffix'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_is_async):
         t_9 = []
         l_1_define = resolve('define')
@@ -185,4 +203,4 @@ def root(context, missing=missing):
     context.vars['overloads'] = l_0_overloads = Macro(environment, macro, 'overloads', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=42&3=47&4=51&7=57&8=62&9=66&12=72&13=86&15=89&16=92&18=94&20=96&22=100&23=102&24=104&27=106&28=109&30=111&31=113&33=117&34=119&35=121&37=123&40=131&42=144&43=147&44=149&46=151&48=155&49=157&52=163&53=171&56=177'
+debug_info = '2=42&3=47&4=51&7=57&8=62&9=66&12=72&13=88&14=89&16=92&17=95&19=98&20=112&22=114&24=118&25=120&26=122&29=124&30=127&32=129&33=131&35=135&36=137&37=139&39=141&42=149&44=162&45=165&46=167&48=169&50=173&51=175&54=181&55=189&58=195'

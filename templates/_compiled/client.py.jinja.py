@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'dbba62d880b108867fbacdcec91a7462'
+KEY = 'c5829139e8ef152add1fba24f44b9ee9'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -160,6 +160,7 @@ def root(context, missing=missing):
         l_1_laid = resolve('laid')
         l_1_group = resolve('group')
         l_1_header_entries = resolve('header_entries')
+        l_1_content_type_name = resolve('content_type_name')
         l_1_plain = resolve('plain')
         l_1_form_entries = resolve('form_entries')
         l_1_client_path = resolve('client_path')
@@ -179,7 +180,7 @@ def root(context, missing=missing):
             yield '"""\n'
         l_1_q = environment.getattr(l_1_op, 'query_params')
         _loop_vars['q'] = l_1_q
-        l_1_styled = t_4(context.eval_ctx, t_9(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'parsed'))
+        l_1_styled = t_4(context.eval_ctx, t_9(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'styled'))
         _loop_vars['styled'] = l_1_styled
         l_1_sends_headers = ((((environment.getattr(l_1_op, 'negotiates') or environment.getattr(l_1_op, 'streams_events')) or environment.getattr(l_1_op, 'header_params')) or environment.getattr(l_1_op, 'cookie_params')) or (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('json', 'binary', 'text'))))
         _loop_vars['sends_headers'] = l_1_sends_headers
@@ -205,7 +206,11 @@ def root(context, missing=missing):
                 yield '))\n'
             l_2_p = missing
             yield '    if _cookies:\n        _headers["Cookie"] = "; ".join(_cookies)\n'
-        if (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'json')):
+        if (environment.getattr(l_1_op, 'body') and environment.getattr(environment.getattr(l_1_op, 'body'), 'also_form')):
+            pass
+            yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '_content, _data, _files = ', 'json_or_form(', ['body', context.call((undefined(name='content_type_name') if l_1_content_type_name is missing else l_1_content_type_name), l_1_op, _loop_vars=_loop_vars), '_headers'], _loop_vars=_loop_vars))
+            yield '\n'
+        elif (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'json')):
             pass
             if environment.getattr(environment.getattr(l_1_op, 'body'), 'required'):
                 pass
@@ -291,6 +296,9 @@ def root(context, missing=missing):
         if (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('json', 'binary', 'text'))):
             pass
             yield '        content=_content,\n'
+            if environment.getattr(environment.getattr(l_1_op, 'body'), 'also_form'):
+                pass
+                yield '        data=_data,\n        files=_files,\n'
         elif (environment.getattr(l_1_op, 'body') and environment.getattr(environment.getattr(l_1_op, 'body'), 'is_form')):
             pass
             yield '        data=_data,\n'
@@ -350,7 +358,7 @@ def root(context, missing=missing):
             yield '    raise _error('
             yield str(t_7(environment.getattr(l_1_op, 'id')))
             yield ', response)\n'
-    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_result_annotation = missing
+    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_content_type_name = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_result_annotation = missing
     yield '\n\nclass Client:\n    """A synchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        request = _authorize(request, self._auth)\n        return self._http.request(\n            request.method,\n            request.url,\n            params=request.params,\n            headers=request.headers,\n            content=request.content,\n            data=request.data,\n            files=request.files,\n        )\n'
@@ -375,6 +383,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
         else:
             pass
             yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_1_op, False, _loop_vars=_loop_vars))
@@ -431,6 +442,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
     l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
     yield '\n\nclass AsyncClient:\n    """An asynchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
@@ -456,6 +470,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
         else:
             pass
             yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_1_op, True, _loop_vars=_loop_vars))
@@ -512,6 +529,9 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
     l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
     yield from context.blocks['extra'][0](context)
 
@@ -550,4 +570,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=76&2=78&10=80&13=81&15=84&17=86&35=93&46=104&53=107&54=111&59=119&70=129&71=133&74=143&77=152&79=155&82=171&83=173&84=176&86=178&87=180&88=182&90=184&91=186&92=188&95=191&97=194&98=198&99=200&104=206&105=208&106=211&111=216&114=218&117=221&119=223&120=225&121=227&122=229&126=234&129=237&130=245&131=247&133=252&134=260&135=262&136=265&138=272&144=278&145=280&146=282&147=284&149=286&152=289&154=292&156=295&160=298&161=301&165=304&168=307&169=309&170=314&171=317&173=322&175=324&176=326&177=328&178=330&179=332&180=334&181=336&183=339&186=345&189=349&195=353&244=355&245=363&246=365&248=369&249=371&250=373&251=375&253=378&254=380&255=383&257=385&258=387&259=389&260=392&261=394&262=396&264=399&268=404&269=406&270=408&271=411&272=413&273=415&274=418&275=420&277=425&278=427&280=429&281=431&287=434&336=436&337=444&338=446&340=450&341=452&342=454&343=456&345=459&346=461&347=464&349=466&350=468&351=470&352=473&353=475&354=477&356=480&360=485&361=487&362=489&363=492&364=494&365=496&366=499&367=501&369=506&370=508&372=510&373=512&376=514&2=516&3=526&10=529&11=538&376=541'
+debug_info = '1=76&2=78&10=80&13=81&15=84&17=86&35=93&46=104&53=107&54=111&59=119&70=129&71=133&74=143&77=152&79=155&82=172&83=174&84=177&86=179&87=181&88=183&90=185&91=187&92=189&95=192&97=195&98=199&99=201&104=207&105=209&106=211&107=213&108=216&113=221&116=223&119=226&121=228&122=230&123=232&124=234&128=239&131=242&132=250&133=252&135=257&136=265&137=267&138=270&140=277&146=283&147=285&148=287&149=289&151=291&154=294&156=297&160=300&162=303&166=306&167=309&171=312&174=315&175=317&176=322&177=325&179=330&181=332&182=334&183=336&184=338&185=340&186=342&187=344&189=347&192=353&195=357&201=361&250=363&251=371&252=373&254=377&255=379&256=381&257=383&258=384&259=386&261=389&262=391&263=394&265=396&266=398&267=400&268=403&269=405&270=407&272=410&276=415&277=417&278=419&279=422&280=424&281=426&282=429&283=431&285=436&286=438&288=440&289=442&290=443&291=445&297=448&346=450&347=458&348=460&350=464&351=466&352=468&353=470&354=471&355=473&357=476&358=478&359=481&361=483&362=485&363=487&364=490&365=492&366=494&368=497&372=502&373=504&374=506&375=509&376=511&377=513&378=516&379=518&381=523&382=525&384=527&385=529&386=530&387=532&390=534&2=536&3=546&10=549&11=558&390=561'

@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4496deea4425e38abc10d0318de540f8'
+KEY = 'b71134c856dbc516e10f135b78bf0759'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -13,6 +13,8 @@ def root(context, missing=missing):
     l_0_exported_server = resolve('exported_server')
     l_0_forms = resolve('forms')
     l_0_error_builders = resolve('error_builders')
+    l_0_op_error_builders = resolve('op_error_builders')
+    l_0_wire_names = resolve('wire_names')
     l_0_declared_error_media = resolve('declared_error_media')
     l_0_shared_requirements = resolve('shared_requirements')
     l_0_dict = resolve('dict')
@@ -135,18 +137,28 @@ def root(context, missing=missing):
     l_1_name = l_1_expression = missing
     yield '\n\n_ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = {\n'
     def t_11(fiter):
-        l_1_op_error_builders = resolve('op_error_builders')
-        for l_1_op in fiter:
-            if environment.getitem((undefined(name='op_error_builders') if l_1_op_error_builders is missing else l_1_op_error_builders), environment.getattr(l_1_op, 'id')):
-                yield l_1_op
-    for l_1_op in t_11(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
-        l_1_op_error_builders = resolve('op_error_builders')
+        for (l_1_op_id, l_1_builders) in fiter:
+            if l_1_builders:
+                yield (l_1_op_id, l_1_builders)
+    for (l_1_op_id, l_1_builders) in t_11(context.call(environment.getattr((undefined(name='op_error_builders') if l_0_op_error_builders is missing else l_0_op_error_builders), 'items'))):
         _loop_vars = {}
         pass
-        yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '    ', str_join((t_6(environment.getattr(l_1_op, 'id')), ': ', )), '{', t_3(environment.getitem((undefined(name='op_error_builders') if l_1_op_error_builders is missing else l_1_op_error_builders), environment.getattr(l_1_op, 'id'))), closer='}', tail=',', _loop_vars=_loop_vars))
+        yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '    ', str_join((t_6(l_1_op_id), ': ', )), '{', t_3(l_1_builders), closer='}', tail=',', _loop_vars=_loop_vars))
         yield '\n'
-    l_1_op = l_1_op_error_builders = missing
-    yield "}\n# The statuses of a request the contract's validation refuses, where they are not the\n# undeclared ones (422, an unknown discriminator tag 422, a body too large 413).\n_STATUSES: dict[str, Statuses] = {\n"
+    l_1_op_id = l_1_builders = missing
+    yield "}\n# Each operation's path parameters named differently in Python: errors name the wire names.\n_WIRE_NAMES: dict[str, dict[str, str]] = "
+    yield str(('{' if (undefined(name='wire_names') if l_0_wire_names is missing else l_0_wire_names) else '{}'))
+    yield '\n'
+    for (l_1_op_id, l_1_names) in context.call(environment.getattr((undefined(name='wire_names') if l_0_wire_names is missing else l_0_wire_names), 'items')):
+        _loop_vars = {}
+        pass
+        yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '    ', str_join((t_6(l_1_op_id), ': ', )), '{', t_3(context.call(environment.getattr(l_1_names, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars))
+        yield '\n'
+    l_1_op_id = l_1_names = missing
+    if (undefined(name='wire_names') if l_0_wire_names is missing else l_0_wire_names):
+        pass
+        yield '}\n'
+    yield "# The statuses of a request the contract's validation refuses, where they are not the\n# undeclared ones (422, an unknown discriminator tag 422, a body too large 413).\n_STATUSES: dict[str, Statuses] = {\n"
     def t_12(fiter):
         for l_1_op in fiter:
             if ((environment.getattr(l_1_op, 'validation_status'), environment.getattr(l_1_op, 'unknown_tag_status'), environment.getattr(l_1_op, 'too_large_status')) != (422, 422, 413)):
@@ -228,7 +240,7 @@ def root(context, missing=missing):
         yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '        ', 'raise ', 'self.not_implemented(', [t_6(environment.getattr(l_1_op, 'id'))], _loop_vars=_loop_vars))
         yield '\n'
     l_1_op = l_1_service_def = missing
-    yield '\n    def not_implemented(self, operation_id: str) -> errors.ApiError:\n        """The 501 answer of an operation this service does not implement."""\n        body = self.error_body(\n            operation_id,\n            501,\n            "NOT_IMPLEMENTED",\n            f"{operation_id} is not implemented",\n            None,\n        )\n        return errors.ApiError(body, status_code=501)\n\n    def error_media_type(self, operation_id: str, status: int) -> str:\n        """The media type of an error the server answers itself, as the contract declares it."""\n        return media_type_of(_ERROR_MEDIA.get(operation_id, {}), status)\n\n    def error_body(\n        self,\n        operation_id: str,\n        status: int,\n        code: str,\n        message: str,\n        errors: list[Any] | None,\n    ) -> Any:\n        """A body for an error the server answers itself, in the shape the contract declares."""\n        builders = _ERROR_BODIES.get(operation_id, {})\n        builder = builders.get(str(status)) or builders.get("*") or default_error_body\n        return builder(status, code, message, errors)\n\n\nBASE_PATH = '
+    yield '\n    def not_implemented(self, operation_id: str) -> errors.ApiError:\n        """The 501 answer of an operation this service does not implement."""\n        body = self.error_body(\n            operation_id,\n            501,\n            "NOT_IMPLEMENTED",\n            f"{operation_id} is not implemented",\n            None,\n        )\n        return errors.ApiError(body, status_code=501)\n\n    def error_media_type(self, operation_id: str, status: int) -> str:\n        """The media type of an error the server answers itself, as the contract declares it."""\n        return media_type_of(_ERROR_MEDIA.get(operation_id, {}), status)\n\n    def error_body(\n        self,\n        operation_id: str,\n        status: int,\n        code: str,\n        message: str,\n        errors: list[Any] | None,\n    ) -> Any:\n        """A body for an error the server answers itself, in the shape the contract declares."""\n        builders = _ERROR_BODIES.get(operation_id) or _ERROR_BODIES.get("", {})\n        builder = (\n            builders.get(str(status))\n            or builders.get(f"{status // 100}XX")\n            or builders.get("*")\n            or default_error_body\n        )\n        return builder(status, code, message, errors)\n\n\nBASE_PATH = '
     yield str(t_6(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'base_path')))
     yield '\n"""The path of the contract\'s first server URL: where create_app mounts the operations."""\n\n\n_SERVER_TEMPLATE: tuple[str, dict[str, str]] = ('
     yield str(t_6((environment.getattr(environment.getitem(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), 0), 'url') if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers') else '')))
@@ -274,8 +286,7 @@ def root(context, missing=missing):
         yield '\n'
         if (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('binary', 'text'))):
             pass
-            yield '        body = '
-            yield str(('await request.body()' if (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'binary') else '(await request.body()).decode()'))
+            yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '        ', 'body = await ', ('raw_body(' if (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'binary') else 'text_body('), ['request', t_6(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')), t_7(environment.getattr(environment.getattr(l_1_op, 'body'), 'required'))], _loop_vars=_loop_vars))
             yield '\n'
         if (environment.getattr(l_1_op, 'returns_nothing') and (not environment.getattr(l_1_op, 'headers_class'))):
             pass
@@ -290,7 +301,7 @@ def root(context, missing=missing):
             yield str(context.call((undefined(name='laid') if l_0_laid is missing else l_0_laid), '        ', 'return ', 'respond(', (['result', t_7(environment.getattr(l_1_op, 'success_status')), t_6(context.call((undefined(name='success_kind') if l_1_success_kind is missing else l_1_success_kind), l_1_op, _loop_vars=_loop_vars)), t_6(context.call((undefined(name='success_media') if l_1_success_media is missing else l_1_success_media), l_1_op, _loop_vars=_loop_vars))] + ([environment.getattr(l_1_op, 'headers_class')] if environment.getattr(l_1_op, 'headers_class') else [])), _loop_vars=_loop_vars))
             yield '\n'
     l_1_op = l_1_route_path = l_1_call_argument_list = l_1_success_kind = l_1_success_media = missing
-    yield '\n\ndef install_error_handlers(app: FastAPI, service: ServiceBase) -> None:\n    """Answer errors in the contract\'s shapes: ApiError, validation, and anything unexpected."""\n    install_handlers(app, service, _STATUSES)\n\n\ndef contract() -> bytes:\n    """The contract as written (after any overlay), as JSON."""\n    return (\n        resources.files(__package__ or __name__).joinpath("openapi.json").read_bytes()\n    )\n\n\ndef create_app(\n    service: ServiceBase,\n    *,\n    verifiers: Mapping[str, Verifier] | None = None,\n    insecure_no_auth: bool = False,\n    verify_bearer: BearerVerifier | None = None,\n    bearer_token: str | None = None,\n    max_body_bytes: int | Mapping[str, int] | None = None,\n    base_path: str | None = None,\n    server_variables: Mapping[str, str] | None = None,\n    **fastapi_kwargs: Any,\n) -> FastAPI:\n    """A FastAPI app serving the contract with `service`, plus /openapi.json and /docs.\n\n    `verifiers` maps each security scheme to a `Verifier`: it receives the `Credential` the\n    request presents where the scheme says (with the operation\'s required scopes) and returns\n    the caller\'s identity, or None to refuse (401); the service reads it with\n    `current_caller()`. An operation that requires a scheme lacking a verifier makes this\n    raise ValueError, unless `insecure_no_auth=True`. Credentials are checked before a\n    request\'s body is read. `bearer_token` (accepts exactly that credential, compared in\n    constant time) and `verify_bearer` (called with every scheme\'s credential, None when\n    absent) are shorthands that check every scheme alike.\n    `base_path` prefixes every operation\'s path: by default the path of the contract\'s first\n    server URL ('
+    yield '\n\ndef install_error_handlers(app: FastAPI, service: ServiceBase) -> None:\n    """Answer errors in the contract\'s shapes: ApiError, validation, and anything unexpected."""\n    install_handlers(app, service, _STATUSES, _WIRE_NAMES)\n\n\ndef contract() -> bytes:\n    """The contract as written (after any overlay), as JSON."""\n    return (\n        resources.files(__package__ or __name__).joinpath("openapi.json").read_bytes()\n    )\n\n\ndef create_app(\n    service: ServiceBase,\n    *,\n    verifiers: Mapping[str, Verifier] | None = None,\n    insecure_no_auth: bool = False,\n    verify_bearer: BearerVerifier | None = None,\n    bearer_token: str | None = None,\n    max_body_bytes: int | Mapping[str, int] | None = None,\n    base_path: str | None = None,\n    server_variables: Mapping[str, str] | None = None,\n    **fastapi_kwargs: Any,\n) -> FastAPI:\n    """A FastAPI app serving the contract with `service`, plus /openapi.json and /docs.\n\n    `verifiers` maps each security scheme to a `Verifier`: it receives the `Credential` the\n    request presents where the scheme says (with the operation\'s required scopes) and returns\n    the caller\'s identity, or None to refuse (401); the service reads it with\n    `current_caller()`. An operation that requires a scheme lacking a verifier makes this\n    raise ValueError, unless `insecure_no_auth=True`. Credentials are checked before a\n    request\'s body is read. `bearer_token` (accepts exactly that credential, compared in\n    constant time) and `verify_bearer` (called with every scheme\'s credential, None when\n    absent) are shorthands that check every scheme alike.\n    `base_path` prefixes every operation\'s path: by default the path of the contract\'s first\n    server URL ('
     yield str(t_2((environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'base_path') or 'none'), 4))
     yield '); pass "" behind a proxy that strips it.\n    `server_variables` sets that URL\'s variables (others at their defaults; an undeclared one\n    raises ValueError), e.g. `{"version": "v2"}`; an explicit `base_path` wins over them.\n    `max_body_bytes` caps request bodies as they stream in, for every operation or per\n    operationId (`{"PutFile": 2**30, "*": 2**22}`, `*` for the rest); over it an operation\n    answers its declared 413 (else 400, else 413) in its declared error shape.\n    """\n    auth = _auth(verifiers, verify_bearer, bearer_token, insecure_no_auth)\n    fastapi_kwargs.setdefault("title", '
     yield str(t_6(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title')))
@@ -342,4 +353,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=67&2=69&11=71&15=73&17=75&21=79&22=81&24=88&25=97&27=100&28=109&31=113&34=122&36=125&39=129&40=131&45=135&46=144&52=148&53=155&57=159&58=161&59=164&61=167&67=171&68=176&71=188&72=191&75=197&76=205&83=211&85=216&86=218&88=223&89=226&121=230&125=232&216=236&220=239&221=242&235=246&238=249&241=253&243=257&265=261&267=269&268=271&269=273&270=276&272=278&273=280&274=282&276=286&277=288&317=292&325=294&326=296&352=298&359=301&360=303&366=306&2=308&3=318&11=321&12=330&366=333'
+debug_info = '1=69&2=71&11=73&15=75&17=77&21=81&22=83&24=90&25=99&27=102&28=111&31=115&34=124&36=127&39=131&40=133&45=137&46=144&50=148&51=150&52=153&54=156&60=160&61=167&65=171&66=173&67=176&69=179&75=183&76=188&79=200&80=203&83=209&84=217&91=223&93=228&94=230&96=235&97=238&134=242&138=244&229=248&233=251&234=254&248=258&251=261&254=265&256=269&278=273&280=281&281=283&282=285&283=287&285=289&286=291&287=293&289=297&290=299&330=303&338=305&339=307&365=309&372=312&373=314&379=317&2=319&3=329&11=332&12=341&379=344'

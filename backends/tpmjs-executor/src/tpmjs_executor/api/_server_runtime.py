@@ -11,22 +11,21 @@ import datetime
 import enum
 import json
 import logging
-import types
-import typing
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
-from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar, cast
+from http import HTTPStatus
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
 
-from fastapi import FastAPI, Request, UploadFile
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import errors, models
-from ._server_media import event_response, representation
+from ._server_media import event_response, is_json, representation
 
 Binary: TypeAlias = bytes | AsyncIterable[bytes] | Response
 """An octet-stream result: bytes, an async iterable of chunks (streamed), or a ready Response."""
@@ -120,161 +119,6 @@ def default_error_body(
     return {"detail": errors if errors else message}
 
 
-FormT = TypeVar("FormT")
-
-
-def form_body(
-    cls: type[FormT],
-    wire: Mapping[str, str] | None = None,
-    *,
-    json: tuple[str, ...] = (),
-    required: bool = True,
-) -> Callable[[Request], Awaitable[FormT | None]]:
-    """A dependency reading a form-urlencoded or multipart body into the form dataclass `cls`,
-    validated like any other parameter: each field from its wire name (`wire` lists the fields
-    whose Python name differs), every value of a list field, the fields in `json` from the
-    JSON text of their part, and `a=` as the empty string it is (FastAPI's own form
-    parameters read it as `a` missing). A body that is not required and sends no field is
-    None."""
-    names = {
-        item.name: (wire or {}).get(item.name, item.name)
-        for item in dataclasses.fields(cast(Any, cls))
-    }
-    known: list[tuple[TypeAdapter[FormT], frozenset[str]]] = []
-
-    async def read(request: Request) -> FormT | None:
-        if not known:  # on the first request, like the routes' own parameters
-            hints = typing.get_type_hints(cls)
-            lists = frozenset(name for name in names if _is_list(hints[name]))
-            known.append((TypeAdapter(cls), lists))
-        adapter, lists = known[0]
-        form = await request.form()
-        data: dict[str, Any] = {}
-        for name, key in names.items():
-            if name in json and key in form:
-                data[name] = await _json_part(form[key], key)
-            elif name in lists:
-                if values := form.getlist(key):
-                    data[name] = values
-            elif key in form:
-                data[name] = form[key]
-        if not data and not required:
-            return None
-        try:
-            return adapter.validate_python(data)
-        except ValidationError as exc:
-            # Located by wire name, as FastAPI locates its own form parameters.
-            raise RequestValidationError(
-                [{**e, "loc": ("body", *_wire(e["loc"], names))} for e in exc.errors()]
-            ) from None
-
-    return read
-
-
-async def _json_part(part: Any, key: str) -> Any:
-    """The value a multipart part carries as JSON (a field, or a file part holding it)."""
-    text = await part.read() if isinstance(part, UploadFile) else part
-    try:
-        return _ANY.validate_json(text)
-    except ValidationError as exc:
-        raise RequestValidationError(
-            [{**e, "loc": ("body", key, *e["loc"])} for e in exc.errors()]
-        ) from None
-
-
-def _wire(
-    loc: tuple[int | str, ...], names: Mapping[str, str]
-) -> tuple[int | str, ...]:
-    return (names.get(str(loc[0]), loc[0]), *loc[1:]) if loc else ()
-
-
-def _is_list(hint: Any) -> bool:
-    """Whether a form field's type is a list (optional or not)."""
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return any(_is_list(arg) for arg in typing.get_args(hint))
-    return typing.get_origin(hint) is list
-
-
-def query_parameter(
-    name: str,
-    style: str,
-    shape: str,
-    kind: Any,
-    default: Any,
-    *,
-    keys: tuple[str, ...] | None = None,
-    others: tuple[str, ...] | None = None,
-) -> Callable[[Request], Any]:
-    """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
-    form-exploded objects, comma/space/pipe-separated arrays, JSON content), validated like
-    any other parameter. An exploded object takes the query keys in `keys` (its fields), or
-    every key not in `others` (the operation's other parameters) when it is free-form.
-    """
-    adapter: TypeAdapter[Any] = TypeAdapter(kind)
-    required = default is None and not _accepts_none(adapter)
-
-    def parse(request: Request) -> Any:
-        query = request.query_params
-        raw: Any = None
-        if style == "deepObject":
-            prefix = f"{name}["
-            raw = {
-                key[len(prefix) : -1]: value
-                for key, value in query.multi_items()
-                if key.startswith(prefix) and key.endswith("]")
-            } or None
-        elif keys is not None or others is not None:
-            found: dict[str, list[str]] = {}
-            for key, value in query.multi_items():
-                owner = key.split("[", 1)[0]  # `other[k]`: a deepObject parameter's key
-                if key in keys if keys is not None else owner not in (others or ()):
-                    found.setdefault(key, []).append(value)
-            raw = {k: v[0] if len(v) == 1 else v for k, v in found.items()} or None
-        elif name in query:
-            text = query[name]
-            if style == "json":
-                raw = text
-            else:
-                sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
-                parts = text.split(sep) if text else []
-                raw = (
-                    dict(zip(parts[::2], parts[1::2], strict=False))
-                    if shape == "object"
-                    else parts
-                )
-        try:
-            if raw is None:
-                if required:
-                    raise RequestValidationError(
-                        [
-                            {
-                                "type": "missing",
-                                "loc": ("query", name),
-                                "msg": "Field required",
-                                "input": None,
-                            }
-                        ]
-                    )
-                return default
-            if style == "json":
-                return adapter.validate_json(raw)
-            return adapter.validate_python(raw)
-        except ValidationError as exc:
-            raise RequestValidationError(
-                [{**e, "loc": ("query", name, *e["loc"])} for e in exc.errors()]
-            ) from None
-
-    return parse
-
-
-def _accepts_none(adapter: TypeAdapter[Any]) -> bool:
-    try:
-        adapter.validate_python(None)
-    except ValidationError:
-        return False
-    return True
-
-
 def dump(body: Any) -> bytes:
     if isinstance(body, BaseModel):
         return body.model_dump_json(by_alias=True).encode()
@@ -336,7 +180,14 @@ def respond(
         result = result.body
     if result is None:
         return Response(status_code=204 if status == 204 else status, headers=extra)
-    kind, media_type = representation(result, kind, media_type)
+    if kind.startswith("json-or-"):
+        # JSON or events (an LLM API's `stream` flag): what the service returns decides.
+        if isinstance(result, AsyncIterable) and not isinstance(result, BaseModel):
+            typed = kind == "json-or-json-events"
+            return event_response(result, status, extra, typed=typed)
+        kind = "json"
+    else:
+        kind, media_type = representation(result, kind, media_type)
     if kind in ("events", "json-events"):
         return event_response(result, status, extra, typed=kind == "json-events")
     if kind == "json":
@@ -361,6 +212,7 @@ def media_type_of(declared: Mapping[str, str], status: int) -> str:
         declared.get(str(status))
         or declared.get(f"{status // 100}XX")
         or declared.get("default")
+        or declared.get("*")
         or "application/json"
     )
 
@@ -370,6 +222,13 @@ def error_response(
 ) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
+    if isinstance(error.body, str) and not is_json(media_type):
+        return Response(
+            error.body,
+            status_code=error.status_code,
+            media_type=media_type,
+            headers=error.headers,
+        )
     return Response(
         dump(error.body),
         status_code=error.status_code,
@@ -383,18 +242,29 @@ def _operation_of(request: Request) -> str:
     return getattr(route, "name", None) or ""
 
 
-def _plain_errors(raw: Any) -> list[Any]:
+def _plain_errors(raw: Any, wire: Mapping[str, str]) -> list[Any]:
     # pydantic's error dicts may hold exceptions and arbitrary input: keep what is JSON.
     out: list[Any] = []
     for item in raw:
+        loc = [str(part) for part in item.get("loc", ())]
+        if len(loc) > 1 and loc[0] == "path":
+            loc[1] = wire.get(loc[1], loc[1])
         out.append(
             {
-                "loc": [str(part) for part in item.get("loc", ())],
+                "loc": loc,
                 "msg": str(item.get("msg", "")),
                 "type": str(item.get("type", "")),
             }
         )
     return out
+
+
+def error_lines(message: str, errors: list[Any] | None) -> list[str]:
+    """An error body's list of strings (Conduit's `{"errors": {"body": [...]}}`): one line per
+    validation problem, `where: what`, else the message."""
+    if not errors:
+        return [message]
+    return [_summary([e]) if isinstance(e, dict) else str(e) for e in errors]
 
 
 def _summary(problems: list[Any]) -> str:
@@ -410,7 +280,10 @@ def _summary(problems: list[Any]) -> str:
 
 
 def install_handlers(
-    app: FastAPI, service: ErrorBodies, statuses: Mapping[str, Statuses]
+    app: FastAPI,
+    service: ErrorBodies,
+    statuses: Mapping[str, Statuses],
+    wire_names: Mapping[str, Mapping[str, str]] | None = None,
 ) -> None:
     """Answer errors in the contract's shapes: ApiError, validation, and anything unexpected."""
 
@@ -432,7 +305,7 @@ def install_handlers(
                 errors.ApiError(body, status_code=declared.unknown_tag),
                 service.error_media_type(operation_id, declared.unknown_tag),
             )
-        problems = _plain_errors(exc.errors())
+        problems = _plain_errors(exc.errors(), (wire_names or {}).get(operation_id, {}))
         body = service.error_body(
             operation_id,
             declared.validation,
@@ -460,9 +333,17 @@ def install_handlers(
                 errors.ApiError(body, status_code=status),
                 service.error_media_type(operation_id, status),
             )
-        headers = dict(exc.headers or {})
-        return JSONResponse(
-            {"detail": exc.detail}, status_code=exc.status_code, headers=headers
+        operation_id, headers = _operation_of(request), dict(exc.headers or {})
+        if exc.status_code == 405:
+            operation_id, allowed = _path_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+        status = exc.status_code
+        body = service.error_body(
+            operation_id, status, _code(status), str(exc.detail), None
+        )
+        return error_response(
+            errors.ApiError(body, status_code=status, headers=headers),
+            service.error_media_type(operation_id, status),
         )
 
     app.add_exception_handler(errors.ApiError, on_api_error)
@@ -472,6 +353,25 @@ def install_handlers(
 
 
 _UNPARSABLE_BODY = "There was an error parsing the body"
+
+
+def _code(status: int) -> str:
+    """`NOT_FOUND` for 404: the code of an error the server answers itself."""
+    try:
+        return HTTPStatus(status).phrase.upper().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "ERROR"
+
+
+def _path_methods(request: Request) -> tuple[str, list[str]]:
+    """The first operation at the request's path, and every method the path has (for `Allow`)."""
+    first, methods = "", set()
+    for route in request.app.router.routes:
+        match, _ = route.matches({**request.scope, "method": ""})
+        if match is not Match.NONE and isinstance(getattr(route, "methods", None), set):
+            first = first or str(getattr(route, "name", "") or "")
+            methods |= route.methods
+    return first, sorted(methods)
 
 
 def _unknown_tag(problems: Any) -> str | None:

@@ -1,0 +1,321 @@
+"""What the generated server reads from requests that FastAPI does not read itself: form
+bodies, a body declared as JSON and as a form, query parameters in other styles or of union and
+Literal types, and raw (binary or text) bodies.
+
+Copied verbatim into every server (already black-formatted). Import from `server` instead.
+"""
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar, cast
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import TypeAdapter, ValidationError
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ._server_media import is_json
+
+_ANY: TypeAdapter[Any] = TypeAdapter(Any)
+
+
+FormT = TypeVar("FormT")
+
+
+def form_body(
+    cls: type[FormT],
+    wire: Mapping[str, str] | None = None,
+    *,
+    json: tuple[str, ...] = (),
+    required: bool = True,
+) -> Callable[[Request], Awaitable[FormT | None]]:
+    """A dependency reading a form-urlencoded or multipart body into the form dataclass `cls`,
+    validated like any other parameter: each field from its wire name (`wire` lists the fields
+    whose Python name differs), every value of a list field, the fields in `json` from the
+    JSON text of their part, and `a=` as the empty string it is (FastAPI's own form
+    parameters read it as `a` missing). A body that is not required and sends no field is
+    None."""
+    names = {
+        item.name: (wire or {}).get(item.name, item.name)
+        for item in dataclasses.fields(cast(Any, cls))
+    }
+    known: list[tuple[TypeAdapter[FormT], frozenset[str]]] = []
+
+    async def read(request: Request) -> FormT | None:
+        if not known:  # on the first request, like the routes' own parameters
+            hints = typing.get_type_hints(cls)
+            lists = frozenset(name for name in names if _is_list(hints[name]))
+            known.append((TypeAdapter(cls), lists))
+        adapter, lists = known[0]
+        form = await request.form()
+        data: dict[str, Any] = {}
+        for name, key in names.items():
+            if name in json and key in form:
+                data[name] = await _json_part(form[key], key)
+            elif name in lists:
+                if values := form.getlist(key):
+                    data[name] = values
+            elif key in form:
+                data[name] = form[key]
+        if not data and not required:
+            return None
+        try:
+            return adapter.validate_python(data)
+        except ValidationError as exc:
+            # Located by wire name, as FastAPI locates its own form parameters.
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *_wire(e["loc"], names))} for e in exc.errors()]
+            ) from None
+
+    return read
+
+
+_FORMS = ("multipart/form-data", "application/x-www-form-urlencoded")
+
+
+def json_or_form(kind: Any, required: bool) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency reading a body declared as JSON and as a form with the same schema into
+    its one model: JSON as JSON; a form's fields by their wire names (a file part as its
+    bytes, a structured field from its JSON text, other values from their text)."""
+    known: list[TypeAdapter[Any]] = []
+
+    async def read(request: Request) -> Any:
+        if not known:  # on the first request, like the routes' own parameters
+            known.append(TypeAdapter(kind))
+        adapter = known[0]
+        media = request.headers.get("content-type", "").split(";", maxsplit=1)[0]
+        media = media.strip().lower()
+        try:
+            if media in _FORMS:
+                data = await _form_data(request, _list_fields(kind))
+                if not data and not required:
+                    return None
+                return _from_form(adapter, data)
+            if media and not is_json(media):
+                raise StarletteHTTPException(
+                    415,
+                    f"Unsupported media type {media!r}: expected JSON or {_FORMS[0]}",
+                )
+            body = await request.body()
+            if not body and not required:
+                return None
+            return adapter.validate_json(body)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+            ) from None
+
+    return read
+
+
+def _list_fields(kind: Any) -> frozenset[str]:
+    """The names (wire and Python) of a model's list fields: a form repeats them."""
+    fields = getattr(kind, "model_fields", {})
+    return frozenset(
+        name
+        for key, field in fields.items()
+        if _is_list(field.annotation)
+        for name in (key, field.alias or key)
+    )
+
+
+async def _form_data(request: Request, lists: frozenset[str]) -> dict[str, Any]:
+    form = await request.form()
+    data: dict[str, Any] = {}
+    for key in dict.fromkeys(form.keys()):
+        values = [
+            await v.read() if isinstance(v, UploadFile) else v
+            for v in form.getlist(key)
+        ]
+        data[key] = values if key in lists or len(values) > 1 else values[0]
+    return data
+
+
+def _from_form(adapter: TypeAdapter[Any], data: dict[str, Any]) -> Any:
+    """The model a form's values make: each as its text, else (a field its text does not fit:
+    a number, a boolean, an object) as the JSON its text spells."""
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        failed = {e["loc"][0] for e in exc.errors() if e["loc"]}
+        retried = {k: _json_text(v) if k in failed else v for k, v in data.items()}
+        if retried == data:
+            raise
+        try:
+            return adapter.validate_python(retried)
+        except ValidationError:
+            raise exc from None
+
+
+def _json_text(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_json_text(item) for item in value]
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+async def _json_part(part: Any, key: str) -> Any:
+    """The value a multipart part carries as JSON (a field, or a file part holding it)."""
+    text = await part.read() if isinstance(part, UploadFile) else part
+    try:
+        return _ANY.validate_json(text)
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", key, *e["loc"])} for e in exc.errors()]
+        ) from None
+
+
+def _wire(
+    loc: tuple[int | str, ...], names: Mapping[str, str]
+) -> tuple[int | str, ...]:
+    return (names.get(str(loc[0]), loc[0]), *loc[1:]) if loc else ()
+
+
+def _is_list(hint: Any) -> bool:
+    """Whether a form field's type is a list (optional or not)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return any(_is_list(arg) for arg in typing.get_args(hint))
+    return typing.get_origin(hint) is list
+
+
+def query_parameter(
+    name: str,
+    style: str,
+    shape: str,
+    kind: Any,
+    default: Any,
+    *,
+    keys: tuple[str, ...] | None = None,
+    others: tuple[str, ...] | None = None,
+) -> Callable[[Request], Any]:
+    """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
+    form-exploded objects, comma/space/pipe-separated arrays, JSON content), validated like
+    any other parameter. An exploded object takes the query keys in `keys` (its fields), or
+    every key not in `others` (the operation's other parameters) when it is free-form.
+    """
+    known: list[tuple[TypeAdapter[Any], bool]] = []
+
+    def parse(request: Request) -> Any:
+        if not known:  # on the first request, like the routes' own parameters
+            made: TypeAdapter[Any] = TypeAdapter(kind)
+            known.append((made, default is None and not _accepts_none(made)))
+        adapter, required = known[0]
+        query = request.query_params
+        raw: Any = None
+        if style == "deepObject":
+            prefix = f"{name}["
+            raw = {
+                key[len(prefix) : -1]: value
+                for key, value in query.multi_items()
+                if key.startswith(prefix) and key.endswith("]")
+            } or None
+        elif keys is not None or others is not None:
+            found: dict[str, list[str]] = {}
+            for key, value in query.multi_items():
+                owner = key.split("[", 1)[0]  # `other[k]`: a deepObject parameter's key
+                if key in keys if keys is not None else owner not in (others or ()):
+                    found.setdefault(key, []).append(value)
+            raw = {k: v[0] if len(v) == 1 else v for k, v in found.items()} or None
+        elif name in query:
+            text = query[name]
+            if style == "json" or shape == "scalar":
+                raw = text
+            else:
+                sep = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+                parts = text.split(sep) if text else []
+                raw = (
+                    dict(zip(parts[::2], parts[1::2], strict=False))
+                    if shape == "object"
+                    else parts
+                )
+        try:
+            if raw is None:
+                if required:
+                    raise RequestValidationError(
+                        [
+                            {
+                                "type": "missing",
+                                "loc": ("query", name),
+                                "msg": "Field required",
+                                "input": None,
+                            }
+                        ]
+                    )
+                return default
+            if style == "json":
+                return adapter.validate_json(raw)
+            if shape == "scalar":
+                return _from_text(adapter, raw)
+            return adapter.validate_python(raw)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("query", name, *e["loc"])} for e in exc.errors()]
+            ) from None
+
+    return parse
+
+
+def _from_text(adapter: TypeAdapter[Any], text: str) -> Any:
+    """A query value of a union or a Literal of numbers or booleans, read from its text: as the
+    text, else as the number or boolean the text spells (`1`, `0.5`, `true`)."""
+    try:
+        return adapter.validate_python(text)
+    except ValidationError:
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if isinstance(value, bool | int | float):
+            return adapter.validate_python(value)
+        raise
+
+
+async def raw_body(request: Request, media_type: str, required: bool) -> bytes:
+    """A body other than JSON or a form, as sent: in the declared media type (else 415), not
+    empty when required (else a validation error, before the service is called)."""
+    sent = request.headers.get("content-type")
+    if sent is not None and not _media_matches(sent, media_type):
+        raise StarletteHTTPException(
+            415, f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}"
+        )
+    body = await request.body()
+    if required and not body:
+        raise RequestValidationError(
+            [{"type": "missing", "loc": ("body",), "msg": "Field required"}]
+        )
+    return body
+
+
+async def text_body(request: Request, media_type: str, required: bool) -> str:
+    """A text body (as `raw_body`), decoded from UTF-8; undecodable text is a validation error."""
+    body = await raw_body(request, media_type, required)
+    try:
+        return body.decode()
+    except UnicodeDecodeError:
+        raise RequestValidationError(
+            [{"type": "unicode", "loc": ("body",), "msg": "Body is not UTF-8 text"}]
+        ) from None
+
+
+def _media_matches(sent: str, declared: str) -> bool:
+    """Whether a Content-Type is within a declared media range (`image/*`, `*/*`)."""
+    sent = sent.split(";", maxsplit=1)[0].strip().lower()
+    kind, _, sub = declared.split(";", maxsplit=1)[0].strip().lower().partition("/")
+    sent_kind, _, sent_sub = sent.partition("/")
+    return kind in ("*", sent_kind) and sub in ("*", sent_sub)
+
+
+def _accepts_none(adapter: TypeAdapter[Any]) -> bool:
+    try:
+        adapter.validate_python(None)
+    except ValidationError:
+        return False
+    return True
