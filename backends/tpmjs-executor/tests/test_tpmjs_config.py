@@ -3,15 +3,18 @@ start: invalid values, an empty API key, no key beyond loopback."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from pydantic import ValidationError
 from tpmjs_executor.app import parse_args
 from tpmjs_executor.config import ENV_VARS, Settings
+from tpmjs_support.process import ExecutorProcess
 
 
 @pytest.fixture(autouse=True)
@@ -127,3 +130,59 @@ def test_the_command_refuses_to_start(
     assert done.returncode != 0
     assert fragment in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+# Candidate values a bare variable could carry; each field gets the first valid one that differs.
+CANDIDATES = ("process", "0", "1", "1500", "http://127.0.0.1:9/", "/tmp/elsewhere", "10.0.0.0/8", "x")
+
+
+def _changing_value(field: str) -> str:
+    default = Settings().model_dump()[field]
+    for value in CANDIDATES:
+        try:
+            if getattr(Settings(**{field: value}), field) != default:
+                return value
+        except ValidationError:
+            continue
+    raise AssertionError(f"no candidate changes {field}")
+
+
+def _bare_names() -> list[tuple[str, str]]:
+    return [(spelling, field) for field in Settings.model_fields for spelling in (field.upper(), field)]
+
+
+@pytest.mark.parametrize(("name", "field"), _bare_names())
+def test_a_bare_name_in_the_environment_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, name: str, field: str
+) -> None:
+    baseline = Settings().model_dump()
+    monkeypatch.setenv(name, _changing_value(field))
+    assert Settings().model_dump() == baseline
+    assert parse_args([])[1].model_dump() == baseline
+
+
+def test_only_declared_names_configure_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    baseline = Settings().model_dump()
+    for name, field in _bare_names():
+        monkeypatch.setenv(name, _changing_value(field))
+    monkeypatch.setenv("API_KEY", "")
+    monkeypatch.setenv("executor_isolation", "process")  # not the declared spelling
+    assert Settings().model_dump() == baseline
+    monkeypatch.setenv("NPM_CONFIG_REGISTRY", "http://127.0.0.1:3/")  # npm reads either case
+    assert Settings().registry == "http://127.0.0.1:3/"
+    assert all(var.startswith("EXECUTOR_") or var.lower() == "npm_config_registry" for var in ENV_VARS)
+
+
+@pytest.mark.slow  # starts the real command
+def test_the_started_service_ignores_bare_names(tmp_path: Path) -> None:
+    # Any of these, read, would refuse to start (invalid) or change what /info reports.
+    hostile = {"ISOLATION": "vm", "API_KEY": " ", "MAX_QUEUE": "lots", "REGISTRY": "file:///etc/",
+               "NAME": "hijacked", "NETWORK": "0", "store_dir": "/proc/nope"}
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("EXECUTOR_", "NPM_CONFIG"))}
+    service = ExecutorProcess(["--store-dir", str(tmp_path / "store"), "--pool-size", "0"],
+                              env={**env, **hostile}, log=tmp_path / "log")
+    try:
+        info = httpx.get(service.url + "/info").json()
+        assert "hijacked" not in json.dumps(info)
+    finally:
+        service.stop()

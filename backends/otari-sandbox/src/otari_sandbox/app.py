@@ -110,18 +110,24 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: Sequence[str] | None = None) -> tuple[Settings, argparse.Namespace]:
-    """Environment first, flags over it; ValidationError for a value that cannot work."""
-    args = _parser().parse_args(argv)
+def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:
+    """Flags over environment over defaults; ValidationError for a value that cannot work.
+
+    ``args.setting_flags`` maps each field a flag set to that flag, for the start-up report.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
     skip = {"host", "port", "log_level"}
     flags = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    return Settings(**flags), args
+    options = {action.dest: action.option_strings[0] for action in parser._actions}
+    args.setting_flags = {field: options[field] for field in flags}
+    return args, Settings(**flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the service under uvicorn."""
     try:
-        config, args = config_from_args(argv)
+        args, config = parse_args(argv)
     except ValidationError as exc:
         problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
         print(f"otari-sandbox: {problems}", file=sys.stderr)

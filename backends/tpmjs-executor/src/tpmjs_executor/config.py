@@ -2,7 +2,8 @@
 
 `Settings` is a pydantic-settings model: constructing it reads `EXECUTOR_<FIELD>` variables
 (and npm's own `npm_config_registry` for the registry), keyword arguments win over them, and
-every value is validated. The command line (app.parse_args) passes its flags as keyword
+every value is validated. Only the names in ENV_VARS are read (`DeclaredEnv`), in exact case,
+never a field's bare name; otari-sandbox's config.py reads its `SANDBOX_*` names the same way. The command line (app.parse_args) passes its flags as keyword
 arguments. An API key that is set but empty is an error, never "no authentication".
 """
 
@@ -12,8 +13,9 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import AliasChoices, Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .network import parse_networks
 
@@ -34,17 +36,10 @@ class Settings(BaseSettings):
     """Everything the runtime and the HTTP layer can be told; defaults suit one small host."""
 
     model_config = SettingsConfigDict(
-        env_prefix="EXECUTOR_",
-        frozen=True,
-        extra="forbid",
-        validate_default=True,
-        populate_by_name=True,
+        env_prefix="EXECUTOR_", frozen=True, extra="forbid", validate_default=True
     )
 
-    registry: str = Field(
-        "https://registry.npmjs.org/",
-        validation_alias=AliasChoices("EXECUTOR_REGISTRY", "npm_config_registry"),
-    )
+    registry: str = "https://registry.npmjs.org/"
     store_dir: Path = Field(default_factory=default_store_dir)
     store_max_bytes: int = Field(2048 * MIB, gt=0)
     seed_dir: Path | None = None
@@ -109,6 +104,18 @@ class Settings(BaseSettings):
             raise ValueError(f"registry must be an http(s) URL, not {self.registry!r}")
         return self
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Keyword arguments (the flags) first, so they win over the environment.
+        return init_settings, DeclaredEnv(settings_cls)
+
     def with_overrides(self, **changes: Any) -> Settings:
         """A validated copy with the given fields changed (None values are ignored); the
         environment is not read again."""
@@ -124,9 +131,25 @@ def settings_error(exc: ValidationError) -> str:
     )
 
 
-# Environment variable -> Settings field (every field reads EXECUTOR_<FIELD>; npm's own variable
-# names the registry too, as npm does, when EXECUTOR_REGISTRY is not set).
+# Environment variable -> Settings field, the first of two naming one field winning: every
+# field reads EXECUTOR_<FIELD>; npm's own variable names the registry too, as npm reads it.
 ENV_VARS: dict[str, str] = {
     **{f"EXECUTOR_{name.upper()}": name for name in Settings.model_fields},
     "npm_config_registry": "registry",
+    "NPM_CONFIG_REGISTRY": "registry",
 }
+
+
+class DeclaredEnv(PydanticBaseSettingsSource):
+    """The environment under the names of ENV_VARS only (exact case), keyed by field."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: ``__call__`` reads every variable at once."""
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for var, field in ENV_VARS.items():
+            if var in os.environ:
+                values.setdefault(field, os.environ[var])
+        return values
