@@ -80,16 +80,26 @@ def test_the_declared_variables_configure_it_and_flags_win(monkeypatch: pytest.M
 
 
 @pytest.mark.slow  # starts the real command and runs code in a sandbox
-def test_the_started_service_ignores_bare_names() -> None:
+def test_the_started_service_ignores_bare_names_and_reports_what_it_was_told() -> None:
     hostile = {"ISOLATION": "none", "NETWORK": "1", "PYTHON": "/bin/false", "AUTH_TOKEN": "",
                "POOL_SIZE": "0", "MAX_SESSIONS": "1", "CAPACITY": "1"}
-    service = Service("--pool-size", "1", env=hostile)
+    told = {"SANDBOX_AUTH_TOKEN": "s3cret-xyz", "SANDBOX_SESSION_IDLE_TIMEOUT": "60"}
+    service = Service("--pool-size", "1", "--max-sessions", "3", env={**hostile, **told})
+    auth = {"Authorization": "Bearer s3cret-xyz"}
     try:
         health = httpx.get(f"{service.url}/health").json()
-        assert health["isolation"] == "bwrap" and health["max_sessions"] > 1
-        sid = httpx.post(f"{service.url}/sessions").json()["session_id"]
-        ran = httpx.post(f"{service.url}/sessions/{sid}/exec", timeout=60, json={
+        assert health["isolation"] == "bwrap" and health["max_sessions"] == 3
+        sid = httpx.post(f"{service.url}/sessions", headers=auth).json()["session_id"]
+        ran = httpx.post(f"{service.url}/sessions/{sid}/exec", headers=auth, timeout=60, json={
             "tool": "code_execution", "input": {"code": "import sys; print(sys.executable)"}})
         assert ran.status_code == 200 and "/usr/bin/python3" in ran.text, ran.text
+        reported = {line for line in service.output().splitlines() if " setting " in line}
     finally:
         service.stop()
+    assert reported == {
+        "otari-sandbox: setting pool_size=1 (from --pool-size)",
+        "otari-sandbox: setting capacity=3 (from --max-sessions)",
+        "otari-sandbox: setting idle_timeout_seconds=60 (from SANDBOX_SESSION_IDLE_TIMEOUT)",
+        f"otari-sandbox: setting uid_base={service.uid_base} (from --uid-base)",
+        "otari-sandbox: setting auth_token=*** (from SANDBOX_AUTH_TOKEN)",
+    }

@@ -174,15 +174,24 @@ def test_only_declared_names_configure_it(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.mark.slow  # starts the real command
-def test_the_started_service_ignores_bare_names(tmp_path: Path) -> None:
+def test_the_started_service_ignores_bare_names_and_reports_what_it_was_told(tmp_path: Path) -> None:
     # Any of these, read, would refuse to start (invalid) or change what /info reports.
     hostile = {"ISOLATION": "vm", "API_KEY": " ", "MAX_QUEUE": "lots", "REGISTRY": "file:///etc/",
                "NAME": "hijacked", "NETWORK": "0", "store_dir": "/proc/nope"}
+    told = {"EXECUTOR_API_KEY": "s3cret-xyz", "npm_config_registry": "http://127.0.0.1:9/"}
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith(("EXECUTOR_", "NPM_CONFIG"))}
-    service = ExecutorProcess(["--store-dir", str(tmp_path / "store"), "--pool-size", "0"],
-                              env={**env, **hostile}, log=tmp_path / "log")
+    store = tmp_path / "store"
+    service = ExecutorProcess(["--store-dir", str(store), "--pool-size", "0"],
+                              env={**env, **hostile, **told}, log=tmp_path / "log")
     try:
-        info = httpx.get(service.url + "/info").json()
-        assert "hijacked" not in json.dumps(info)
+        info = httpx.get(service.url + "/info", headers={"Authorization": "Bearer s3cret-xyz"})
+        assert info.status_code == 200 and "hijacked" not in json.dumps(info.json())
+        reported = {line for line in service.log_text().splitlines() if " setting " in line}
     finally:
         service.stop()
+    assert reported == {
+        "tpmjs-executor: setting registry=http://127.0.0.1:9/ (from npm_config_registry)",
+        f"tpmjs-executor: setting store_dir={store} (from --store-dir)",
+        "tpmjs-executor: setting pool_size=0 (from --pool-size)",
+        "tpmjs-executor: setting api_key=*** (from EXECUTOR_API_KEY)",
+    }

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from .api._serving import LocalOnlyGuard, is_loopback, raise_fd_limit, serve
 from .api.server import create_app
-from .config import Settings
+from .config import Settings, changed_settings
 from .exceptions import SandboxUnavailable
 from .processes import become_subreaper
 from .service import SandboxService
@@ -133,6 +133,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"otari-sandbox: {problems}", file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    for line in changed_settings(config, args.setting_flags):
+        print(f"otari-sandbox: setting {line}", file=sys.stderr)
     if not config.auth_token:
         if not is_loopback(args.host) and not config.public_without_auth:
             print(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -116,6 +117,24 @@ def env_names() -> dict[str, str]:
         for name, info in Settings.model_fields.items()
         if isinstance(info.validation_alias, str)
     }
+
+
+def changed_settings(settings: Settings, flags: Mapping[str, str]) -> list[str]:
+    """One line per setting that differs from its default, with where it came from (the flag
+    in ``flags``, field -> flag, else its variable); a secret (``repr=False``) is masked.
+
+    tpmjs-executor's config.py has the same function over its own Settings: the two backends
+    are installed apart and share no package.
+    """
+    lines = []
+    for name, info in Settings.model_fields.items():
+        value = getattr(settings, name)
+        if value == info.get_default(call_default_factory=True):
+            continue
+        var = str(info.validation_alias)
+        origin = flags.get(name) or (var if var in os.environ else "default")
+        lines.append(f"{name}={'***' if not info.repr else value} (from {origin})")
+    return lines
 
 
 class DeclaredEnv(PydanticBaseSettingsSource):

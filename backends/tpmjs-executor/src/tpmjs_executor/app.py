@@ -23,7 +23,7 @@ from starlette.middleware import Middleware
 from . import PROTOCOL_VERSION, __version__
 from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
 from .api.server import create_app
-from .config import Settings, settings_error
+from .config import Settings, changed_settings, settings_error
 from .disconnect import CancelOnDisconnect
 from .executor import Executor
 from .middleware import ApiPrefix, Cors, RequestBody
@@ -135,8 +135,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         fetch_timeout_ms=args.fetch_timeout_ms,
     )
     # The environment fills what no flag says (pydantic-settings); flags win.
-    settings = Settings(**{k: v for k, v in flags.items() if v is not None})
-    return args, settings
+    given = {k: v for k, v in flags.items() if v is not None}
+    spelled = {"api_key": "--api-key-file", "network": "--no-network"}
+    args.setting_flags = {k: spelled.get(k, "--" + k.replace("_", "-")) for k in given}
+    return args, Settings(**given)
 
 
 def _api_key(path: Path | None) -> str | None:
@@ -163,6 +165,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (ValueError, OSError) as exc:
         sys.exit(f"tpmjs-executor: {exc}")
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    for line in changed_settings(settings, args.setting_flags):
+        print(f"tpmjs-executor: setting {line}", file=sys.stderr)
     if not settings.api_key:
         loopback = is_loopback(args.host)
         if not loopback and not settings.allow_unauthenticated:

@@ -10,6 +10,7 @@ arguments. An API key that is set but empty is an error, never "no authenticatio
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,7 +20,9 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from .network import parse_networks
 
-__all__ = ["ENV_VARS", "Isolation", "Settings", "default_store_dir", "settings_error"]
+__all__ = [
+    "ENV_VARS", "Isolation", "Settings", "changed_settings", "default_store_dir", "settings_error"
+]
 
 Isolation = Literal["auto", "bwrap", "process"]
 
@@ -138,6 +141,27 @@ ENV_VARS: dict[str, str] = {
     "npm_config_registry": "registry",
     "NPM_CONFIG_REGISTRY": "registry",
 }
+
+
+def changed_settings(settings: Settings, flags: Mapping[str, str]) -> list[str]:
+    """One line per setting that differs from its default, with where it came from (the flag
+    in `flags`, field -> flag, else the variable that set it); a secret (`repr=False`) is masked.
+
+    otari-sandbox's config.py has the same function over its own Settings: the two backends
+    are installed apart and share no package.
+    """
+    variables: dict[str, str] = {}
+    for var, field in ENV_VARS.items():
+        if var in os.environ:
+            variables.setdefault(field, var)
+    lines = []
+    for name, info in Settings.model_fields.items():
+        value = getattr(settings, name)
+        if value == info.get_default(call_default_factory=True):
+            continue
+        origin = flags.get(name) or variables.get(name, "default")
+        lines.append(f"{name}={'***' if not info.repr else value} (from {origin})")
+    return lines
 
 
 class DeclaredEnv(PydanticBaseSettingsSource):
