@@ -46,15 +46,15 @@ class Settings(BaseSettings):
     store_dir: Path = Field(default_factory=default_store_dir)
     store_max_bytes: int = Field(2048 * MIB, gt=0)
     seed_dir: Path | None = None
-    install_timeout_ms: int = Field(60_000, gt=0)
+    install_timeout_s: float = Field(60.0, gt=0)
     install_concurrency: int = Field(2, gt=0)
     # An install gives its slot back after this long (it is then waiting on the network).
-    install_slot_hold_ms: int = Field(5_000, gt=0)
+    install_slot_hold_s: float = Field(5.0, gt=0)
     install_max_bytes: int = Field(512 * MIB, gt=0)
     install_max_files: int = Field(100_000, gt=0)
-    fetch_timeout_ms: int = Field(30_000, gt=0)
+    fetch_timeout_s: float = Field(30.0, gt=0)
     resolve_ttl_s: float = Field(60.0, ge=0)
-    execution_timeout_ms: int = Field(120_000, ge=1000)  # the protocol's minimum
+    execution_timeout_s: float = Field(120.0, ge=1.0)  # the protocol's minimum (1000 ms)
     max_concurrency: int = Field(4, gt=0)
     max_queue: int = Field(32, ge=0)
     memory_mb: int = Field(512, gt=0)
@@ -163,6 +163,13 @@ def changed_settings(settings: Settings, flags: Mapping[str, str]) -> list[str]:
         lines.append(f"{name}={'***' if not info.repr else value} (from {origin})")
     return lines
 
+# Durations were milliseconds here and seconds in otari-sandbox; both say seconds now. A
+# variable of the old names refuses to start rather than being ignored.
+RETIRED_VARS = {
+    f"EXECUTOR_{name}_MS": f"EXECUTOR_{name}_S"
+    for name in ("INSTALL_TIMEOUT", "INSTALL_SLOT_HOLD", "FETCH_TIMEOUT", "EXECUTION_TIMEOUT")
+}
+
 
 class DeclaredEnv(PydanticBaseSettingsSource):
     """The environment under the names of ENV_VARS only (exact case), keyed by field."""
@@ -172,6 +179,9 @@ class DeclaredEnv(PydanticBaseSettingsSource):
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
+        for old, new in sorted(RETIRED_VARS.items()):
+            if old in os.environ:
+                raise ValueError(f"{old} is no longer read: set {new}, in seconds")
         values: dict[str, Any] = {}
         for var, field in ENV_VARS.items():
             if var in os.environ:

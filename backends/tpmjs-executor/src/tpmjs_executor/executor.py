@@ -238,7 +238,8 @@ class Executor:
                     env=env,
                     tool_call_id=f"call_{uuid.uuid4().hex}",
                 )
-                return await self.runner.run(entry.path, call, self.settings.execution_timeout_ms)
+                timeout_ms = round(self.settings.execution_timeout_s * 1000)
+                return await self.runner.run(entry.path, call, timeout_ms)
         except PackageUnavailable as exc:
             return RunOutcome(False, code="PACKAGE_NOT_FOUND", message=str(exc))
         except Exception as exc:
