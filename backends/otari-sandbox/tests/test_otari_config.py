@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 from otari_sandbox.app import parse_args
-from otari_support import Service
 from otari_sandbox.config import Settings, env_names
+from otari_support import Service
 from pydantic import ValidationError
 
 # Candidate values a bare variable could carry; each field gets the first valid one that differs.

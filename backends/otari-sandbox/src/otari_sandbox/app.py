@@ -135,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     for line in changed_settings(config, args.setting_flags):
         print(f"otari-sandbox: setting {line}", file=sys.stderr)
+    # The no-auth guard, as tpmjs-executor's main(): without a token, loopback only unless the
+    # operator says otherwise; the Host/Origin check is the generated api._serving's, shared.
     if not config.auth_token:
         if not is_loopback(args.host) and not config.public_without_auth:
             print(

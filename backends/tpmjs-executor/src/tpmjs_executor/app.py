@@ -173,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     for line in changed_settings(settings, args.setting_flags):
         print(f"tpmjs-executor: setting {line}", file=sys.stderr)
+    # The no-auth guard, as otari-sandbox's main(): without a key, loopback only unless the
+    # operator says otherwise; the Host/Origin check is the generated api._serving's, shared.
     if not settings.api_key:
         loopback = is_loopback(args.host)
         if not loopback and not settings.allow_unauthenticated:

@@ -22,7 +22,8 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from .npmspec import InvalidSpec, PackageSpec, canonical_version, parse_dependency
+from .exceptions import InvalidSpec, PackageUnavailable
+from .npmspec import PackageSpec, canonical_version, parse_dependency
 from .semver import max_satisfying, parse_version
 
 __all__ = ["PackageUnavailable", "Registry", "drop_finished"]
@@ -32,10 +33,6 @@ _MAX_PACKUMENT_BYTES = 64 * 1024 * 1024
 _PARSE_IN_THREAD_BYTES = 1024 * 1024
 _CACHE_ENTRIES = 256
 _FETCHES_AT_ONCE = 8
-
-
-class PackageUnavailable(Exception):
-    """The package or version cannot be had (unknown, registry down, refused, install failed)."""
 
 
 class _NotFound(PackageUnavailable):
