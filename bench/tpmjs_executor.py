@@ -274,7 +274,7 @@ def soak(registry: NpmRegistry, work: Path, seconds: float, isolation: str) -> N
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXECUTOR_", "npm_config"))}
     args = ["--registry", registry.url, "--store-dir", str(work / "store-soak"), "--pool-size",
             "2", "--isolation", isolation, "--log-level", "warning", "--memory-mb", "256",
-            "--execution-timeout-ms", "3000", "--max-concurrency", "4", "--max-queue", "8"]  # fmt: skip
+            "--execution-timeout-s", "3", "--max-concurrency", "4", "--max-queue", "8"]  # fmt: skip
     server = ExecutorProcess(args, env, work / "server-soak.log")
     counts: dict[str, int] = {}
     stop = time.monotonic() + seconds

@@ -61,6 +61,18 @@ def test_the_sandbox_shows_no_host_paths_or_uids(session: Session, manager: Sess
         assert others and not any(re.search(r"[ ,]uid=", line) for line in others)
 
 
+@pytest.mark.parametrize("cgroups", [True, False])
+def test_the_sandbox_init_has_an_empty_environment(loop_thread: LoopThread, cgroups: bool) -> None:
+    manager = make_manager(loop_thread, pool_size=0, cgroups=cgroups)
+    try:
+        s = Session(loop_thread, manager)
+        seen = s("bash_code_execution", command="tr '\\0' ' ' < /proc/1/environ; echo end")
+        assert seen.stdout.strip() == "end", seen.stdout
+        loop_thread.run(manager.destroy(s.id))
+    finally:
+        loop_thread.run(manager.close())
+
+
 @pytest.fixture(scope="module")
 def quota(loop_thread: LoopThread) -> Iterator[SessionManager]:
     manager = make_manager(loop_thread, pool_size=1, workspace_mb=8, workspace_inodes=200, tmp_mb=4, tmp_inodes=100)

@@ -152,7 +152,7 @@ def settings(registry: NpmRegistry, store_dir: Path) -> Settings:
     return Settings(
         registry=registry.url,
         store_dir=store_dir,
-        execution_timeout_ms=10_000,
-        install_timeout_ms=30_000,
+        execution_timeout_s=10.0,
+        install_timeout_s=30.0,
         pool_size=0,
     )

@@ -274,7 +274,7 @@ def _nested(depth: int) -> Any:
 
 @pytest.mark.parametrize("tool", ["hangTool", "busyTool", "abortTool"])
 def test_timeouts_are_reported(mode_settings: Settings, tool: str) -> None:
-    short = mode_settings.with_overrides(execution_timeout_ms=1000)
+    short = mode_settings.with_overrides(execution_timeout_s=1.0)
 
     async def timed(ex: Executor) -> tuple[ExecutionResult, float]:
         started = time.monotonic()
@@ -288,7 +288,7 @@ def test_timeouts_are_reported(mode_settings: Settings, tool: str) -> None:
 
 
 def test_no_child_process_outlives_its_call(mode_settings: Settings) -> None:
-    short = mode_settings.with_overrides(execution_timeout_ms=1000)
+    short = mode_settings.with_overrides(execution_timeout_s=1.0)
     done_marker = f"{time.time_ns() % 10**6}.25"
     hang_marker = f"{time.time_ns() % 10**6}.75"
     finished, hung = calls(

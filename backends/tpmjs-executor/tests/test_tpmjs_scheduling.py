@@ -262,8 +262,8 @@ def test_a_client_that_leaves_frees_its_install(drip: NpmRegistry, tmp_path: Pat
             str(tmp_path / "store"),
             "--pool-size",
             "0",
-            "--install-timeout-ms",
-            "600000",
+            "--install-timeout-s",
+            "600",
         ],  # only the caller leaving can stop it
         env,
         tmp_path / "log",

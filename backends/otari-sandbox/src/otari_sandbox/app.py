@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from .api._serving import LocalOnlyGuard, is_loopback, raise_fd_limit, serve
 from .api.server import create_app
-from .config import Settings
+from .config import Settings, changed_settings
 from .exceptions import SandboxUnavailable
 from .processes import become_subreaper
 from .service import SandboxService
@@ -110,23 +110,33 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def config_from_args(argv: Sequence[str] | None = None) -> tuple[Settings, argparse.Namespace]:
-    """Environment first, flags over it; ValidationError for a value that cannot work."""
-    args = _parser().parse_args(argv)
+def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Settings]:
+    """Flags over environment over defaults; ValidationError for a value that cannot work.
+
+    ``args.setting_flags`` maps each field a flag set to that flag, for the start-up report.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
     skip = {"host", "port", "log_level"}
     flags = {k: v for k, v in vars(args).items() if k not in skip and v is not None}
-    return Settings(**flags), args
+    options = {action.dest: action.option_strings[0] for action in parser._actions}
+    args.setting_flags = {field: options[field] for field in flags}
+    return args, Settings(**flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the service under uvicorn."""
     try:
-        config, args = config_from_args(argv)
+        args, config = parse_args(argv)
     except ValidationError as exc:
         problems = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
         print(f"otari-sandbox: {problems}", file=sys.stderr)
         return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    for line in changed_settings(config, args.setting_flags):
+        print(f"otari-sandbox: setting {line}", file=sys.stderr)
+    # The no-auth guard, as tpmjs-executor's main(): without a token, loopback only unless the
+    # operator says otherwise; the Host/Origin check is the generated api._serving's, shared.
     if not config.auth_token:
         if not is_loopback(args.host) and not config.public_without_auth:
             print(

@@ -11,6 +11,9 @@ used when present: without them sandboxes are not frozen between calls.
 
 The parent carries the aggregate memory limit of all sandboxes together. Its name holds the
 service's pid, so a service that was SIGKILLed has its parents removed by the next start.
+
+tpmjs-executor's limits.py applies the same approach to one short tool run; its docstring says
+why the two stay apart and what they share.
 """
 
 from __future__ import annotations

@@ -1,14 +1,22 @@
 """Service configuration: one frozen pydantic-settings class, filled from ``SANDBOX_*``
-variables; the command's flags are passed over them as init arguments (flags win)."""
+variables; the command's flags are passed over them as init arguments (flags win).
+
+Only the declared ``SANDBOX_*`` names are read (``DeclaredEnv``), never a field's bare name:
+``ISOLATION=none`` or ``PYTHON=...`` in a host's environment was not meant for this service.
+tpmjs-executor's config.py reads ``EXECUTOR_*`` the same way.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 Isolation = Literal["bwrap", "none"]
 
@@ -70,7 +78,7 @@ class Settings(BaseSettings):
     uid_base: int = _env("UID_BASE", 200_000)
     # Cap memory and processes per sandbox with cgroups when the machine allows it.
     cgroups: bool = _env("CGROUPS", True)
-    auth_token: str | None = _env("AUTH_TOKEN")
+    auth_token: str | None = _env("AUTH_TOKEN", repr=False)
     # Without a token: Host names served besides loopback ones (comma-separated; * = any).
     allowed_hosts: str = _env("ALLOWED_HOSTS", "")
     # Without a token, a non-loopback --host is refused unless this is set.
@@ -84,6 +92,19 @@ class Settings(BaseSettings):
             raise ValueError("SANDBOX_AUTH_TOKEN is set but blank; unset it to run without auth")
         return value
 
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Init arguments (the flags) first, so they win; pydantic-settings' own env source is
+        # not used: with populate_by_name it also reads each field's bare name.
+        return init_settings, DeclaredEnv(settings_cls)
+
     def with_overrides(self, **changes: object) -> Settings:
         """A copy with some fields replaced."""
         return self.model_copy(update=changes)
@@ -96,3 +117,32 @@ def env_names() -> dict[str, str]:
         for name, info in Settings.model_fields.items()
         if isinstance(info.validation_alias, str)
     }
+
+
+def changed_settings(settings: Settings, flags: Mapping[str, str]) -> list[str]:
+    """One line per setting that differs from its default, with where it came from (the flag
+    in ``flags``, field -> flag, else its variable); a secret (``repr=False``) is masked.
+
+    tpmjs-executor's config.py has the same function over its own Settings: the two backends
+    are installed apart and share no package.
+    """
+    lines = []
+    for name, info in Settings.model_fields.items():
+        value = getattr(settings, name)
+        if value == info.get_default(call_default_factory=True):
+            continue
+        var = str(info.validation_alias)
+        origin = flags.get(name) or (var if var in os.environ else "default")
+        lines.append(f"{name}={'***' if not info.repr else value} (from {origin})")
+    return lines
+
+
+class DeclaredEnv(PydanticBaseSettingsSource):
+    """The environment under the declared variable names only (exact case), keyed by them."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: ``__call__`` reads every variable at once."""
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return {var: os.environ[var] for var in env_names() if var in os.environ}

@@ -1,5 +1,8 @@
 """Host-side process plumbing shared by the service: adopting orphans, listing children.
-(The fd limit is raised by the generated front door, `api._serving.raise_fd_limit`.)"""
+(The fd limit is raised by the generated front door, `api._serving.raise_fd_limit`.)
+
+tpmjs-executor's reaper.py has the same two functions (the backends are installed apart) and
+also sweeps zombies, which its unsandboxed mode needs and bwrap's PID 1 does for us here."""
 
 from __future__ import annotations
 

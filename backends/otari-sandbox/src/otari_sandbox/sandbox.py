@@ -303,7 +303,8 @@ class Sandbox:
         if self.cgroup is not None:
             # Joined before exec, so every process of the sandbox is born inside.
             joins = " && ".join(f"echo $$ > {shlex.quote(str(f))}" for f in self.cgroup.procs_files)
-            prefix = ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh", *prefix]
+            # The shell exports PWD to what it execs: unset, bwrap's environment stays empty.
+            prefix = ["/bin/sh", "-c", f'{joins} && unset PWD && exec "$@"', "sh", *prefix]
         if config.isolation == "none":
             env = sandbox_environment(inside)
             return [*prefix, *agent], (agent_fd,), env, inside, []
@@ -317,9 +318,8 @@ class Sandbox:
         os.write(args_write, b"".join(os.fsencode(a) + b"\0" for a in options))
         os.close(args_write)
         argv = [*prefix, config.bwrap, "--args", str(args_read), *agent]
-        # bwrap's own environment stays readable through /proc inside: give it none, and
-        # start it in / so that a shell in front of it (the cgroup join) exports PWD=/ rather
-        # than the service's directory.
+        # bwrap's own environment stays readable through /proc inside (/proc/1/environ): give
+        # it none, and start it in / so that no host path shows as its cwd.
         return argv, (args_read, info_write, agent_fd), {}, "/", [args_read, info_write]
 
     async def _read_init_pid(self) -> int:

@@ -23,7 +23,7 @@ from starlette.middleware import Middleware
 from . import PROTOCOL_VERSION, __version__
 from .api._serving import LocalOnlyGuard, default_bind_host, is_loopback, serve
 from .api.server import create_app
-from .config import Settings, settings_error
+from .config import Settings, changed_settings, settings_error
 from .disconnect import CancelOnDisconnect
 from .executor import Executor
 from .middleware import ApiPrefix, Cors, RequestBody
@@ -70,8 +70,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--store-dir", type=Path, help="package store directory")
     p.add_argument("--store-max-bytes", type=int, help="disk budget of the package store")
     p.add_argument("--seed-dir", type=Path, help="folder of .tgz packages installed at start-up")
-    p.add_argument("--install-timeout-ms", type=int)
-    p.add_argument("--execution-timeout-ms", type=int, help="per-call limit (default 120000)")
+    p.add_argument("--install-timeout-s", type=float, help="one npm install (default 60)")
+    p.add_argument("--execution-timeout-s", type=float, help="per-call limit (default 120)")
     p.add_argument("--max-concurrency", type=int, help="calls running at once")
     p.add_argument("--max-queue", type=int, help="calls waiting beyond those; more are refused")
     p.add_argument(
@@ -99,10 +99,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         help="listen beyond loopback even without an API key (anyone reaching it runs code)",
     )
     p.add_argument("--install-concurrency", type=int, help="npm installs at once (default 2)")
-    p.add_argument("--install-slot-hold-ms", type=int, help="an install's slot is lent out after")
+    p.add_argument("--install-slot-hold-s", type=float, help="an install's slot is lent out after")
     p.add_argument("--install-max-bytes", type=int, help="unpacked size of one install")
     p.add_argument("--install-max-files", type=int, help="files of one install")
-    p.add_argument("--fetch-timeout-ms", type=int, help="deadline of one registry metadata fetch")
+    p.add_argument("--fetch-timeout-s", type=float, help="deadline of one registry metadata fetch")
     p.add_argument("--name", help="executor name shown by /info")
     p.add_argument("--log-level", default="info")
     args = p.parse_args(argv)
@@ -111,8 +111,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         store_dir=args.store_dir,
         store_max_bytes=args.store_max_bytes,
         seed_dir=args.seed_dir,
-        install_timeout_ms=args.install_timeout_ms,
-        execution_timeout_ms=args.execution_timeout_ms,
+        install_timeout_s=args.install_timeout_s,
+        execution_timeout_s=args.execution_timeout_s,
         max_concurrency=args.max_concurrency,
         max_queue=args.max_queue,
         memory_mb=args.memory_mb,
@@ -129,14 +129,16 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         name=args.name,
         allow_unauthenticated=True if args.allow_unauthenticated else None,
         install_concurrency=args.install_concurrency,
-        install_slot_hold_ms=args.install_slot_hold_ms,
+        install_slot_hold_s=args.install_slot_hold_s,
         install_max_bytes=args.install_max_bytes,
         install_max_files=args.install_max_files,
-        fetch_timeout_ms=args.fetch_timeout_ms,
+        fetch_timeout_s=args.fetch_timeout_s,
     )
     # The environment fills what no flag says (pydantic-settings); flags win.
-    settings = Settings(**{k: v for k, v in flags.items() if v is not None})
-    return args, settings
+    given = {k: v for k, v in flags.items() if v is not None}
+    spelled = {"api_key": "--api-key-file", "network": "--no-network"}
+    args.setting_flags = {k: spelled.get(k, "--" + k.replace("_", "-")) for k in given}
+    return args, Settings(**given)
 
 
 def _api_key(path: Path | None) -> str | None:
@@ -154,20 +156,30 @@ def _invalid_request(message: str) -> dict[str, Any]:
     return {"success": False, "error": {"code": "INVALID_REQUEST", "message": message}}
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run the service until interrupted."""
+def _refuse(why: str) -> int:
+    """Exit status 2 (as otari-sandbox, and argparse) with one line on stderr."""
+    print(f"tpmjs-executor: {why}", file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the service until interrupted; 2 for a configuration it refuses."""
     try:
         args, settings = parse_args(argv)
     except ValidationError as exc:
-        sys.exit(f"tpmjs-executor: {settings_error(exc)}")
+        return _refuse(settings_error(exc))
     except (ValueError, OSError) as exc:
-        sys.exit(f"tpmjs-executor: {exc}")
+        return _refuse(str(exc))
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    for line in changed_settings(settings, args.setting_flags):
+        print(f"tpmjs-executor: setting {line}", file=sys.stderr)
+    # The no-auth guard, as otari-sandbox's main(): without a key, loopback only unless the
+    # operator says otherwise; the Host/Origin check is the generated api._serving's, shared.
     if not settings.api_key:
         loopback = is_loopback(args.host)
         if not loopback and not settings.allow_unauthenticated:
-            sys.exit(
-                f"tpmjs-executor: refusing to listen on {args.host} without an API key: set "
+            return _refuse(
+                f"refusing to listen on {args.host} without an API key: set "
                 "EXECUTOR_API_KEY or --api-key-file, or pass --allow-unauthenticated"
             )
         log.warning(
@@ -179,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         app = build_app(settings, local_only=not settings.api_key and is_loopback(host))
     except ValueError as exc:
-        sys.exit(f"tpmjs-executor: {exc}")
+        return _refuse(str(exc))
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted connections only then,
     # and without it every response waits ~40 ms on Nagle and delayed ACKs.
@@ -198,7 +210,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "on" if settings.api_key else "off",
     )
     serve(app, sock=sock, log_level=args.log_level, lifespan="on", timeout_graceful_shutdown=5)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,10 +1,6 @@
 """The executor runtime, without HTTP: validate a call, get its package, run it, bound the load.
 
-    ExecutorError
-     +-- RequestError    the call itself is malformed (HTTP 400 INVALID_REQUEST)
-     +-- ExecutorBusy    too many calls running and queued (refused at once, never a hang)
-
-Every outcome of a well-formed call, failures included, is an ExecutionResult.
+`execute` raises RequestError or ExecutorBusy (exceptions.py); every outcome of a well-formed call, failures included, is an ExecutionResult.
 """
 
 from __future__ import annotations
@@ -20,11 +16,19 @@ from typing import Any
 
 from . import reaper
 from .config import Settings
-from .jsonvalues import JsonProblem, check_json
-from .npmspec import InvalidSpec, PackageSpec, parse_package_spec
+from .exceptions import (
+    ExecutorBusy,
+    ExecutorError,
+    InvalidSpec,
+    JsonProblem,
+    PackageUnavailable,
+    RequestError,
+)
+from .jsonvalues import check_json
+from .npmspec import PackageSpec, parse_package_spec
 from .runner import Runner, RunOutcome, ToolCall
 from .sandbox import Sandbox
-from .store import PackageStore, PackageUnavailable
+from .store import PackageStore
 
 __all__ = [
     "ExecutionRequest",
@@ -40,18 +44,6 @@ log = logging.getLogger("tpmjs_executor")
 _ENV_NAME = re.compile(r"^[^=\x00]+$")
 _MAX_TOOL_NAME = 256
 _SWEEP_INTERVAL_S = 2.0
-
-
-class ExecutorError(Exception):
-    """Base of the errors `Executor.execute` raises instead of returning a result."""
-
-
-class RequestError(ExecutorError):
-    """The request is malformed; the message says what to fix."""
-
-
-class ExecutorBusy(ExecutorError):
-    """All execution slots and queue places are taken."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +230,8 @@ class Executor:
                     env=env,
                     tool_call_id=f"call_{uuid.uuid4().hex}",
                 )
-                return await self.runner.run(entry.path, call, self.settings.execution_timeout_ms)
+                timeout_ms = round(self.settings.execution_timeout_s * 1000)
+                return await self.runner.run(entry.path, call, timeout_ms)
         except PackageUnavailable as exc:
             return RunOutcome(False, code="PACKAGE_NOT_FOUND", message=str(exc))
         except Exception as exc:

@@ -11,15 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .exceptions import JsonProblem
+
 __all__ = ["MAX_DEPTH", "JsonProblem", "check_json", "clean_json", "clean_text"]
 
 # Under pydantic-core's serialization limit (255) with room for the response envelope.
 MAX_DEPTH = 200
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class JsonProblem(ValueError):
-    """A value that cannot be answered as JSON (too deep, or a lone surrogate)."""
 
 
 def clean_text(text: str) -> str:

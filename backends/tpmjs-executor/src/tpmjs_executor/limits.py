@@ -7,7 +7,16 @@ under still applies). The run's first process (a shell that then execs bwrap) jo
 anything else starts, so every process of the run is born inside. cgroup v2 needs the memory
 and pids controllers delegated to the service's cgroup, v1 the two hierarchies writable. With
 neither, each process gets RLIMIT_DATA (memory) and RLIMIT_NPROC (processes, per user, not
-enforced when the service runs as root) instead. The approach is otari-sandbox's cgroups.py.
+enforced when the service runs as root) instead.
+
+otari-sandbox's cgroups.py (and its agent/limits.py for rlimits) does the same for its
+sandboxes. The two stay apart on purpose: the backends are installed separately and share only
+their generated `api/` runtime, and their lifecycles differ. A run here is one short call whose
+cgroup goes when it ends, with RLIMIT_DATA as the fallback (V8 reserves far more address space
+than it uses, so RLIMIT_AS would kill it); an otari sandbox lives across calls, is frozen
+between them, has a CPU rate cap, all sandboxes share one memory cap, and its fallback is
+RLIMIT_AS. A fix to the common part (v1/v2 detection, the join before exec, removal) is due in
+both.
 """
 
 from __future__ import annotations

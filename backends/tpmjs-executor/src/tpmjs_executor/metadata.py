@@ -22,7 +22,8 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
-from .npmspec import InvalidSpec, PackageSpec, canonical_version, parse_dependency
+from .exceptions import InvalidSpec, PackageUnavailable
+from .npmspec import PackageSpec, canonical_version, parse_dependency
 from .semver import max_satisfying, parse_version
 
 __all__ = ["PackageUnavailable", "Registry", "drop_finished"]
@@ -32,10 +33,6 @@ _MAX_PACKUMENT_BYTES = 64 * 1024 * 1024
 _PARSE_IN_THREAD_BYTES = 1024 * 1024
 _CACHE_ENTRIES = 256
 _FETCHES_AT_ONCE = 8
-
-
-class PackageUnavailable(Exception):
-    """The package or version cannot be had (unknown, registry down, refused, install failed)."""
 
 
 class _NotFound(PackageUnavailable):
@@ -239,12 +236,12 @@ class Registry:
 
 def _candidates(packument: dict[str, Any], spec: PackageSpec) -> list[str]:
     """Every version npm could pick for `spec`: the exact one, the tag's, or all in range."""
-    versions = [v for v in packument["versions"] if canonical_version(v)]
+    versions = list(_versions(packument))
     if spec.kind == "version":
         return [spec.spec] if spec.spec in versions else []
     if spec.kind == "tag":
-        tagged = (packument.get("dist-tags") or {}).get(spec.spec)
-        return [tagged] if isinstance(tagged, str) and tagged in versions else []
+        tagged = _tags(packument).get(spec.spec)
+        return [tagged] if tagged in versions else []
     assert spec.range is not None
     found = []
     for version in versions:
@@ -254,21 +251,38 @@ def _candidates(packument: dict[str, Any], spec: PackageSpec) -> list[str]:
     return found
 
 
+def _versions(packument: dict[str, Any]) -> dict[str, Any]:
+    """The packument's canonical versions; {} when `versions` is missing or not an object."""
+    versions = packument.get("versions")
+    if not isinstance(versions, dict):
+        return {}
+    return {v: m for v, m in versions.items() if isinstance(v, str) and canonical_version(v)}
+
+
+def _tags(packument: dict[str, Any]) -> dict[str, str]:
+    """The packument's dist-tags that name a version as a string ({} when not an object): a
+    registry's `"dist-tags": "latest"` or `{"latest": ["1.0.0"]}` is no tag, not a crash."""
+    tags = packument.get("dist-tags")
+    if not isinstance(tags, dict):
+        return {}
+    return {t: v for t, v in tags.items() if isinstance(t, str) and isinstance(v, str)}
+
+
 def pick(packument: dict[str, Any], spec: PackageSpec) -> str:
     """The version npm picks for a tag or range (only canonical semver versions count)."""
-    versions = {v: m for v, m in (packument.get("versions") or {}).items() if canonical_version(v)}
-    tags = packument.get("dist-tags") or {}
+    versions = _versions(packument)
+    tags = _tags(packument)
     if spec.kind == "tag":
         version = tags.get(spec.spec)
-        if not isinstance(version, str) or version not in versions:
+        if version is None or version not in versions:
             raise PackageUnavailable(f"npm package {spec.name} has no dist-tag {spec.spec!r}")
         return version
     assert spec.range is not None
     # As npm-pick-manifest: the `latest` tag wins when it satisfies the range.
     latest = tags.get("latest")
-    parsed_latest = parse_version(latest) if isinstance(latest, str) else None
-    if latest in versions and parsed_latest is not None and spec.range.satisfied_by(parsed_latest):
-        return str(latest)
+    parsed_latest = parse_version(latest) if latest in versions else None
+    if latest is not None and parsed_latest is not None and spec.range.satisfied_by(parsed_latest):
+        return latest
     best = max_satisfying(versions, spec.range)
     if best is None:
         raise PackageUnavailable(f"npm package {spec} could not be installed: no such version")

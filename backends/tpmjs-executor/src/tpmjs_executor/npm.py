@@ -17,6 +17,7 @@ import signal
 from pathlib import Path
 
 from . import reaper
+from .exceptions import InstallError
 
 __all__ = ["InstallError", "Npm"]
 
@@ -54,10 +55,6 @@ def _over_limits(
         if max_download is not None and downloaded > max_download:
             return f"downloads more than {max_download} bytes"
     return None
-
-
-class InstallError(Exception):
-    """npm could not install; the message is short and meant for the caller."""
 
 
 class Npm:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .exceptions import InvalidSpec
 from .semver import Range, parse_range, parse_version
 
 __all__ = [
@@ -37,10 +38,6 @@ _BLOCKED = {"node_modules", "favicon.ico"}
 # capitals and ~'!()* too, but still one path component, never starting with `.` or `_`.
 _OLD_PART = r"[A-Za-z0-9~'!()*-][A-Za-z0-9._~'!()*-]*"
 _OLD_NAME = re.compile(rf"^(?:@{_OLD_PART}/)?{_OLD_PART}$", re.ASCII)
-
-
-class InvalidSpec(ValueError):
-    """A package name or version a request may not use; the message says why."""
 
 
 def validate_package_name(name: str) -> str:

@@ -5,6 +5,11 @@ reap (containers started without an init), they would stay zombies forever, so t
 marks itself a child subreaper (prctl PR_SET_CHILD_SUBREAPER) and periodically waits for
 zombie children it did not start itself. Processes it started (tracked here) are left to
 asyncio, which waits for them by pid.
+
+otari-sandbox's processes.py has the same `become_subreaper` and `list_children`, kept apart
+because the backends are installed separately (a shared package would hold ten lines). It has
+no sweep: every otari process runs under bwrap, whose PID 1 reaps inside; here a tool can also
+run as a plain process group (`--isolation process`), whose orphans come to us.
 """
 
 from __future__ import annotations

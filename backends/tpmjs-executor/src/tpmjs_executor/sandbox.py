@@ -11,6 +11,10 @@ seccomp filter (seccomp.py). bwrap's options travel through a pipe, so the sandb
 only /pkg's source). Without bubblewrap a tool is a separate process in its own process group
 with a private HOME, and can read whatever the service's user can. Either way the run is
 capped as a whole (limits.py).
+
+otari-sandbox's sandbox.py builds its own bwrap arguments on the same rules (options through a
+pipe, an empty environment, a sized tmpfs for every writable place) over different mounts: a persistent, writable workspace and a Python agent there, a read-only
+package and a Node harness here. One builder for both would be a list of special cases.
 """
 
 from __future__ import annotations

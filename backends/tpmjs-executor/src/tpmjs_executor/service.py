@@ -68,7 +68,7 @@ class ExecutorService(ServiceBase):
             capabilities=models.ExecutorCapabilities(
                 isolation=models.ExecutorCapabilitiesIsolation(self.executor.isolation),
                 executionModes=[models.ExecutorCapabilitiesExecutionModesItem.SYNC],
-                maxExecutionTimeMs=self.settings.execution_timeout_ms,
+                maxExecutionTimeMs=round(self.settings.execution_timeout_s * 1000),
                 maxRequestBodyBytes=self.settings.max_body_bytes,
                 supportsStreaming=False,
                 supportsCallbacks=False,

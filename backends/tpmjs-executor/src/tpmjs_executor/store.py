@@ -188,7 +188,7 @@ class PackageStore:
     ) -> PackageStore:
         """The store the settings describe, with its npm."""
         npm = Npm(
-            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_ms / 1000
+            settings.npm, settings.registry, settings.store_dir, settings.install_timeout_s
         )
         return cls(
             settings.store_dir,
@@ -196,10 +196,10 @@ class PackageStore:
             max_bytes=settings.store_max_bytes,
             resolve_ttl_s=settings.resolve_ttl_s,
             install_concurrency=settings.install_concurrency,
-            fetch_timeout_s=settings.fetch_timeout_ms / 1000,
+            fetch_timeout_s=settings.fetch_timeout_s,
             install_max_bytes=settings.install_max_bytes,
             install_max_files=settings.install_max_files,
-            slot_hold_s=settings.install_slot_hold_ms / 1000,
+            slot_hold_s=settings.install_slot_hold_s,
             on_evict=on_evict,
         )
 

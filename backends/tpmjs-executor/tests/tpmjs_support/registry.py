@@ -98,6 +98,7 @@ class _State:
     requests: list[str] = field(default_factory=list)
     tarball_delay_s: float = 0.0
     drip: dict[str, float] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
     stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -158,14 +159,21 @@ class NpmRegistry:
         with self._state.lock:
             self._state.tags.setdefault(name, {})[tag] = version
 
+    def set_raw_packument(self, name: str, doc: Any) -> None:
+        """Serve `doc` as the packument of `name`, as it is (a malformed registry answer)."""
+        with self._state.lock:
+            self._state.raw[name] = doc
+
     def published(self) -> Iterable[PublishedVersion]:
         """All published versions."""
         with self._state.lock:
             return [v for versions in self._state.versions.values() for v in versions.values()]
 
-    def packument(self, name: str) -> dict[str, Any] | None:
+    def packument(self, name: str) -> Any:
         """The packument JSON for `name`, or None when unknown."""
         with self._state.lock:
+            if name in self._state.raw:
+                return self._state.raw[name]  # type: ignore[no-any-return]
             versions = dict(self._state.versions.get(name, {}))
             tags = dict(self._state.tags.get(name, {}))
         if not versions:
