@@ -19,12 +19,13 @@ from typing import Any
 from . import cgroups as cgroups_module
 from . import mounts
 from .api._serving import raise_fd_limit
+from .calls import CallResult
 from .cgroups import CgroupTree, SandboxCgroup
 from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
-from .sandbox import CallResult, Sandbox
+from .sandbox import Sandbox
 from .tools import ExecOutcome, prepare, shape
 from .trees import remove_tree
 
