@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .charging import MemoryCharge
+
 logger = logging.getLogger(__name__)
 
 MIB = 1024 * 1024
@@ -32,6 +34,7 @@ PREFIX = "otari-sandbox-"
 _V1_REQUIRED = ("memory", "pids")
 _V1_CONTROLLERS = ("memory", "pids", "freezer", "cpu", "cpuacct")
 CFS_PERIOD_US = 100_000
+UPLOADS = "uploads"
 
 
 def _mounts() -> dict[str, Path]:
@@ -91,6 +94,8 @@ class SandboxCgroup:
     # Kept open: a pread is a microsecond, an open of a cgroup file tens (this runs per call).
     _fds: dict[str, int] | None = None
     frozen: bool = False
+    # cgroup v2: where uploads are charged (a process joining the sandbox's would freeze with it).
+    uploads: Path | None = None
 
     def _file(self, role: str) -> Path | None:
         """The file that plays ``role`` in this cgroup version, None without its controller."""
@@ -130,6 +135,18 @@ class SandboxCgroup:
     def procs_files(self) -> list[Path]:
         """The ``cgroup.procs`` files a process writes its pid to, to join."""
         return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
+
+    def memory_charge(self) -> MemoryCharge | None:
+        """Where an upload to this sandbox's workspace is charged (see charging.py)."""
+        if self.version == 1 and "memory" in self.dirs:
+            own = self.dirs["memory"]
+            files = ("memory.limit_in_bytes", "memory.usage_in_bytes")
+            counters = tuple((d / files[0], d / files[1]) for d in (own, own.parent))
+            return MemoryCharge(own / "cgroup.procs", counters)
+        if self.uploads is not None:
+            parent = self.uploads.parent
+            return MemoryCharge(self.uploads / "cgroup.procs", ((parent / "memory.max", parent / "memory.current"),))
+        return None
 
     @property
     def can_freeze(self) -> bool:
@@ -289,6 +306,8 @@ class CgroupTree:
             probe.close()
             for path in reversed(list(dict.fromkeys(probe.dirs.values()))):
                 path.rmdir()
+            if version == 2:
+                (parents["unified"] / UPLOADS).mkdir()
             return tree
         except OSError as exc:
             logger.info("cgroups (v%d) unusable: %s", version, exc)
@@ -326,7 +345,8 @@ class CgroupTree:
                 if quota and "cpu" in dirs:
                     _write(dirs["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
                     _write(dirs["cpu"] / "cpu.cfs_quota_us", str(quota))
-            group = SandboxCgroup(self.version, dirs, self.memory_mb, self.nproc)
+            uploads = self.parents["unified"] / UPLOADS if self.version == 2 else None
+            group = SandboxCgroup(self.version, dirs, self.memory_mb, self.nproc, uploads=uploads)
             group.open()
         except OSError:
             for path in reversed(unique):
@@ -353,10 +373,10 @@ class CgroupTree:
 
     def remove(self) -> None:
         """Remove the parent cgroup(s) and any child left behind (at service close)."""
-        _remove_parents(list(dict.fromkeys(self.parents.values())))
+        remove_parents(list(dict.fromkeys(self.parents.values())))
 
 
-def _remove_parents(parents: list[Path]) -> None:
+def remove_parents(parents: list[Path]) -> None:
     children = []
     for parent in parents:
         with contextlib.suppress(OSError):
@@ -403,7 +423,7 @@ def remove_stale(bases: dict[str, Path]) -> list[Path]:
                 if entry.name.startswith(PREFIX) and pid.isdigit() and not _alive(int(pid)):
                     stale.append(entry)
     if stale:
-        _remove_parents(stale)
+        remove_parents(stale)
         logger.info("removed the cgroups of %d service(s) that were killed", len(stale))
     return [entry for entry in stale if not entry.exists()]
 
