@@ -102,7 +102,10 @@ def processes(match: Callable[[str], bool]) -> list[int]:
 class Service:
     """``otari-sandbox`` in a subprocess on a free loopback port."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None) -> None:
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None,
+        wrap: tuple[str, ...] = (),
+    ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -114,6 +117,7 @@ class Service:
             *args,
         ]
         self.log = tempfile.TemporaryFile()
+        command = [*wrap, *command]
         if fd_limit is not None:
             command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", "--", *command]
         self.proc = subprocess.Popen(

@@ -14,10 +14,11 @@ from .config import Settings
 
 logger = logging.getLogger(__name__)
 
-# What one session holds of the service's fds (measured: 10 idle, i.e. three pidfds and pipes,
-# the control socket and six cgroup files; a call adds its two output pipes and a client
-# connection) and what the service keeps for itself.
-FDS_PER_SESSION = 16
+# What one session holds of the service's fds (measured: 8 idle, i.e. two pidfds, bwrap's
+# stderr pipe, the control socket and four cgroup files; a call adds its two output pipes and
+# a client connection) and what the service keeps for itself. 256 sessions and a pool of 4
+# fit a limit of 4096 (issue 27).
+FDS_PER_SESSION = 12
 FDS_RESERVED = 256
 # What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
 # admits this many sessions per MiB.

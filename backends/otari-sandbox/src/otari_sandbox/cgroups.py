@@ -116,10 +116,12 @@ class SandboxCgroup:
         return self.dirs[controller] / name if controller in self.dirs else None
 
     def open(self) -> None:
-        """Open the counter and freezer files; take the counters' values as the baseline."""
+        """Open the files read or written on every call (the counters, the freezer); take the
+        counters' values as the baseline. The process list and CPU time, read rarely, are
+        opened when read: each sandbox holds as few of the service's fds as it can."""
         fds: dict[str, int] = {}
         try:
-            for role in ("oom", "pids", "freeze", "cpu", "procs", "count"):
+            for role in ("oom", "pids", "freeze", "count"):
                 path = self._file(role)
                 if path is not None:
                     flags = os.O_RDWR if role == "freeze" else os.O_RDONLY
@@ -192,20 +194,23 @@ class SandboxCgroup:
 
     def pids(self) -> list[int]:
         """Host pids of every process in the cgroup."""
-        if self._fds is None or "procs" not in self._fds:
+        path = self._file("procs")
+        if self._fds is None or path is None:
             return []
         with contextlib.suppress(OSError, ValueError):
-            return [int(p) for p in os.pread(self._fds["procs"], 1 << 20, 0).split()]
+            return [int(p) for p in path.read_bytes().split()]
         return []
 
     def cpu_seconds(self) -> float:
         """CPU time used by every process of the sandbox since the cgroup was made."""
-        if self._fds is None or "cpu" not in self._fds:
+        path = self._file("cpu")
+        if self._fds is None or path is None:
             return 0.0
-        if self.version == 2:
-            return _counter(self._fds["cpu"], "usage_usec") / 1e6
         with contextlib.suppress(OSError, ValueError):
-            return int(os.pread(self._fds["cpu"], 64, 0)) / 1e9
+            text = path.read_text()
+            if self.version == 2:
+                return next(int(v) for k, v in map(str.split, text.splitlines()) if k == "usage_usec") / 1e6
+            return int(text) / 1e9
         return 0.0
 
     def close(self) -> None:
