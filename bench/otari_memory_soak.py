@@ -4,8 +4,10 @@ sessions keep answering; the host's available memory must stay above the floor.
 
 Not part of the test suite. The service runs with a small total for all sandboxes
 (--total-memory-mb, default 1536) so that the limit is reached within minutes without
-starving the machine. The floor is MemAvailable at the start minus that total minus 256 MiB
-for the service itself: what README.md promises for a full service. Every 2 s it samples
+starving the machine. The floor is MemAvailable at the start minus that total, minus 256 MiB
+for the service itself (what README.md promises for a full service), minus this load
+generator's own RSS (the upload bodies it builds). Other processes on the host move
+MemAvailable too: run it on a quiet machine. Every 2 s it samples
 MemAvailable, Shmem and the sandboxes' memory cgroup; at the end it prints the extremes, the
 uploads taken and refused, and the other sessions' latencies and failures (exit 1 if the
 floor was crossed or a quiet session failed).
@@ -32,6 +34,13 @@ MIB = 1 << 20
 def meminfo(key: str) -> int:
     for line in Path("/proc/meminfo").read_text().splitlines():
         if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def rss(pid: int | str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
 
@@ -141,14 +150,14 @@ def main() -> None:
     workers = [threading.Thread(target=uploader, args=(url, stop, counts, args.upload_mb)) for _ in range(args.uploaders)]
     workers += [threading.Thread(target=hostile, args=(url, stop, counts))]
     workers += [threading.Thread(target=quiet, args=(url, stop, latencies, failures)) for _ in range(2)]
-    samples: list[tuple[int, int, int]] = []
+    samples: list[tuple[int, int, int, int, int]] = []
     try:
         for worker in workers:
             worker.start()
         end = time.monotonic() + args.seconds
         while time.monotonic() < end and proc.poll() is None:
             cgroup = int((parent / "memory.usage_in_bytes").read_text()) if parent else 0
-            samples.append((meminfo("MemAvailable"), meminfo("Shmem"), cgroup))
+            samples.append((meminfo("MemAvailable"), meminfo("Shmem"), cgroup, rss(proc.pid), rss("self")))
             time.sleep(2)
     finally:
         stop.set()
@@ -157,10 +166,16 @@ def main() -> None:
         proc.terminate()
         proc.wait(30)
     low = min(s[0] for s in samples)
+    # This process (the load: upload bodies being built) is not the service: its memory is
+    # taken off the host's before the floor is applied.
+    client = max(s[4] for s in samples)
+    floor -= client
     print(f"otari memory soak: {args.seconds:.0f} s, total for all sandboxes {args.total_memory_mb} MiB")
     print(f"  MemAvailable: start {baseline / MIB:.0f} MiB, lowest {low / MIB:.0f} MiB, floor {floor / MIB:.0f} MiB")
     print(f"  Shmem: highest {max(s[1] for s in samples) / MIB:.0f} MiB; sandboxes' cgroup: highest "
           f"{max(s[2] for s in samples) / MIB:.0f} MiB")
+    print(f"  service process RSS: highest {max(s[3] for s in samples) / MIB:.0f} MiB; this load "
+          f"generator: {client / MIB:.0f} MiB (taken off the floor)")
     print(f"  uploads: {counts.get('201', 0)} stored, {counts.get('413', 0)} refused (413), other "
           f"{ {k: v for k, v in counts.items() if k.isdigit() and k not in ('201', '413')} }")
     print(f"  hostile tenant: {counts.get('fills', 0)} fills, holding up to {counts.get('held_mb', 0)} MiB")

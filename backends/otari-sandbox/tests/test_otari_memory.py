@@ -99,12 +99,13 @@ def test_an_upload_past_the_sessions_memory_is_413_and_the_session_lives_on(serv
     "service", [("--total-memory-mb", "200", "--memory-mb", "180", "--workspace-mb", "512")], indirect=True
 )
 def test_uploads_past_the_total_for_all_sessions_are_413(service: Service) -> None:
+    # 200 MiB for all sandboxes, a quarter of it kept for what they run: 150 MiB for uploads.
     parent = memory_parent(service.proc.pid)
     first, second = (request(service, "POST", "/sessions").json()["session_id"] for _ in range(2))
     assert upload(service, first, "a.bin", 90 * MIB).status_code == 201
     refused = upload(service, second, "b.bin", 90 * MIB)
     assert refused.status_code == 413 and "memory is full" in refused.json()["detail"]
-    assert usage(parent) <= 200 * MIB
+    assert usage(parent) <= 150 * MIB
     assert run(service, second, "print(6 * 7)")["stdout"] == "42"
     assert run(service, first, "import os; print(os.path.getsize('a.bin'))")["stdout"] == f"{90 * MIB}"
     request(service, "DELETE", f"/sessions/{first}")
@@ -124,6 +125,20 @@ def test_the_workspace_quota_is_enospc_inside_and_413_for_uploads(service: Servi
     assert "No space left on device" in result["stderr"] and result["stdout"].strip() == "1"
     listed = request(service, "GET", f"/sessions/{sid}/files/list").json()
     assert [entry["path"] for entry in listed["files"]] == ["f"]  # the refused upload left nothing
+
+
+@ROOT_ONLY
+@pytest.mark.slow
+@pytest.mark.parametrize("service", [("--no-cgroups", "--total-memory-mb", "3072")], indirect=True)
+def test_without_cgroups_the_tmpfs_quotas_of_all_sessions_fit_the_total(service: Service) -> None:
+    # Nothing charges tmpfs pages: 3072 MiB / (1024 + 512 MiB of quotas) = 2 sessions.
+    assert request(service, "GET", "/health").json()["max_sessions"] == 2
+    assert "tmpfs quotas of 3072 MiB in all" in service.output()
+    ids = [request(service, "POST", "/sessions").json()["session_id"] for _ in range(2)]
+    refused = request(service, "POST", "/sessions")
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+    for sid in ids:
+        request(service, "DELETE", f"/sessions/{sid}")
 
 
 # -- kill -9 ---------------------------------------------------------------------------------

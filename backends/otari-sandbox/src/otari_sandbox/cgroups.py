@@ -142,12 +142,10 @@ class SandboxCgroup:
         """Where an upload to this sandbox's workspace is charged (see charging.py)."""
         if self.version == 1 and "memory" in self.dirs:
             own = self.dirs["memory"]
-            files = ("memory.limit_in_bytes", "memory.usage_in_bytes")
-            counters = tuple((d / files[0], d / files[1]) for d in (own, own.parent))
-            return MemoryCharge(own / "cgroup.procs", counters)
+            return MemoryCharge(own / "cgroup.procs", own, own.parent)
         if self.uploads is not None:
-            parent = self.uploads.parent
-            return MemoryCharge(self.uploads / "cgroup.procs", ((parent / "memory.max", parent / "memory.current"),))
+            files = ("memory.max", "memory.current")
+            return MemoryCharge(self.uploads / "cgroup.procs", None, self.uploads.parent, files)
         return None
 
     @property

@@ -32,20 +32,28 @@ _WRITER = 'echo 1000 > /proc/self/oom_score_adj && echo $$ > "$1" && exec cat'
 
 @dataclass(frozen=True)
 class MemoryCharge:
-    """Where an upload's pages are charged: ``procs`` to join, and the (limit, usage) files
-    of that cgroup and its ancestors whose room bounds an upload."""
+    """Where an upload's pages are charged: ``procs`` to join; the cgroup whose room bounds an
+    upload (the session's, or v2's uploads cgroup) and the one holding the total for all
+    sandboxes, given as directories of (limit, usage) files."""
 
     procs: Path
-    counters: tuple[tuple[Path, Path], ...]
+    own: Path | None
+    total: Path
+    files: tuple[str, str] = ("memory.limit_in_bytes", "memory.usage_in_bytes")
 
     def room(self) -> int:
-        """Bytes the tightest of the cgroups can still take (a huge number when unlimited)."""
+        """Bytes an upload may take: what the session's cgroup can still hold, and what the
+        total can, less a quarter of the total kept for what the sessions run (uploads alone
+        never bring all the sandboxes to an out-of-memory kill)."""
         room = 1 << 62
-        for limit_file, usage_file in self.counters:
+        for cgroup, kept in ((self.own, 0), (self.total, 4)):
+            if cgroup is None:
+                continue
             with contextlib.suppress(OSError, ValueError):
-                limit = limit_file.read_text().strip()
+                limit = (cgroup / self.files[0]).read_text().strip()
                 if limit != "max":
-                    room = min(room, int(limit) - int(usage_file.read_text()))
+                    usage = int((cgroup / self.files[1]).read_text())
+                    room = min(room, int(limit) - (int(limit) // kept if kept else 0) - usage)
         return max(0, room)
 
     def copy(self, source: BinaryIO, fd: int, cap: int) -> int:

@@ -157,8 +157,8 @@ class SessionManager:
         if self.capacity < config.capacity:
             logger.warning(
                 "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
-                "%s MiB, tmpfs quotas uncharged to cgroups %s MiB)", config.capacity, self.capacity,
-                fd_limit, total or "unlimited", storage or "none",
+                "%s MiB%s)", config.capacity, self.capacity, fd_limit, total or "unlimited",
+                f", tmpfs quotas of {storage} MiB in all (no cgroup charges them)" if storage else "",
             )
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
