@@ -99,7 +99,11 @@ def uploader(url: str, stop: threading.Event, counts: dict[str, int], size_mb: i
 
 def hostile(url: str, stop: threading.Event, counts: dict[str, int]) -> None:
     """Fill the workspace, /tmp and /dev/shm until refused; hold; clear; again."""
-    fill = "for d in . /tmp /dev/shm; do head -c 4G /dev/zero > $d/fill 2>/dev/null; done; du -scm . /tmp /dev/shm | tail -1"
+    # Files of 128 MiB (one file is capped at --fsize-mb) until the quota refuses one.
+    fill = (
+        "for d in . /tmp; do for i in $(seq 64); do head -c 128M /dev/zero > $d/fill$i 2>/dev/null || break; "
+        "done; done; du -scm . /tmp | tail -1"
+    )
     with httpx.Client(base_url=url, timeout=120) as client:
         sid = client.post("/sessions").json()["session_id"]
         while not stop.is_set():
@@ -107,7 +111,7 @@ def hostile(url: str, stop: threading.Event, counts: dict[str, int]) -> None:
             counts["fills"] = counts.get("fills", 0) + 1
             counts["held_mb"] = max(counts.get("held_mb", 0), int((result["stdout"].split() or ["0"])[0]))
             stop.wait(5)
-            exec_(client, sid, "bash_code_execution", command="rm -f fill /tmp/fill /dev/shm/fill")
+            exec_(client, sid, "bash_code_execution", command="rm -f fill* /tmp/fill*")
 
 
 def quiet(url: str, stop: threading.Event, latencies: list[float], failures: list[str]) -> None:

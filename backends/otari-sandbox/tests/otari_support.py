@@ -149,6 +149,17 @@ class Service:
         self.log.close()
 
 
+def assert_full_at(service: Service, capacity: int) -> None:
+    """``capacity`` sessions are created, the next is refused with 503 + Retry-After; then
+    they are destroyed again."""
+    url = service.url
+    ids = [httpx.post(f"{url}/sessions", timeout=60).json()["session_id"] for _ in range(capacity)]
+    refused = httpx.post(f"{url}/sessions", timeout=60)
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+    for sid in ids:
+        httpx.delete(f"{url}/sessions/{sid}", timeout=60)
+
+
 def make_chain(root: str, depth: int, leaf: str = "leaf.txt") -> None:
     """A directory chain ``depth`` levels deep below ``root`` (no recursion, no long paths)."""
     fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)

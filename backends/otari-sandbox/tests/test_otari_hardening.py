@@ -18,7 +18,7 @@ import httpx
 import pytest
 from otari_sandbox.processes import become_subreaper, list_children
 from otari_sandbox.trees import remove_tree
-from otari_support import Service
+from otari_support import Service, assert_full_at
 
 
 @pytest.fixture
@@ -190,11 +190,7 @@ def test_capacity_follows_the_aggregate_memory_limit() -> None:
             pytest.skip("no cgroup v1 memory hierarchy here")
         assert limit == 64 * 1024 * 1024
         assert health["max_sessions"] == 4  # 64 MiB / 16 MiB per idle session
-        ids = [request(service, "POST", "/sessions").json()["session_id"] for _ in range(4)]
-        refused = request(service, "POST", "/sessions")
-        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
-        for sid in ids:
-            request(service, "DELETE", f"/sessions/{sid}")
+        assert_full_at(service, 4)
     finally:
         service.stop()
 
@@ -208,11 +204,7 @@ def test_capacity_follows_the_fd_budget() -> None:
     try:
         assert request(service, "GET", "/health").json()["max_sessions"] == 20
         assert "capacity lowered from 256 to 20" in service.output()
-        ids = [request(service, "POST", "/sessions").json()["session_id"] for _ in range(20)]
-        refused = request(service, "POST", "/sessions")
-        assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
-        for sid in ids:
-            request(service, "DELETE", f"/sessions/{sid}")
+        assert_full_at(service, 20)
     finally:
         service.stop()
 
