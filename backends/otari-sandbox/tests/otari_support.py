@@ -102,7 +102,10 @@ def processes(match: Callable[[str], bool]) -> list[int]:
 class Service:
     """``otari-sandbox`` in a subprocess on a free loopback port."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None) -> None:
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, fd_limit: int | None = None,
+        wrap: tuple[str, ...] = (),
+    ) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -114,6 +117,7 @@ class Service:
             *args,
         ]
         self.log = tempfile.TemporaryFile()
+        command = [*wrap, *command]
         if fd_limit is not None:
             command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", "--", *command]
         self.proc = subprocess.Popen(
@@ -143,6 +147,17 @@ class Service:
             self.proc.kill()
             self.proc.wait()
         self.log.close()
+
+
+def assert_full_at(service: Service, capacity: int) -> None:
+    """``capacity`` sessions are created, the next is refused with 503 + Retry-After; then
+    they are destroyed again."""
+    url = service.url
+    ids = [httpx.post(f"{url}/sessions", timeout=60).json()["session_id"] for _ in range(capacity)]
+    refused = httpx.post(f"{url}/sessions", timeout=60)
+    assert refused.status_code == 503 and refused.headers["retry-after"] == "1"
+    for sid in ids:
+        httpx.delete(f"{url}/sessions/{sid}", timeout=60)
 
 
 def make_chain(root: str, depth: int, leaf: str = "leaf.txt") -> None:

@@ -12,8 +12,9 @@ from pathlib import Path
 from fastapi import FastAPI
 from pydantic import ValidationError
 
-from .api._serving import LocalOnlyGuard, is_loopback, raise_fd_limit, serve
+from .api._serving import LocalOnlyGuard, is_loopback, serve
 from .api.server import create_app
+from .budget import ensure_fd_limit, fds_needed
 from .config import Settings, changed_settings
 from .exceptions import SandboxUnavailable
 from .processes import become_subreaper
@@ -149,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "NO AUTHENTICATION (SANDBOX_AUTH_TOKEN unset): every local user and process can run "
             "code through %s:%s; browsers are kept out by the Host/Origin guard", args.host, args.port,
         )
-    raise_fd_limit()
+    # Before the front door sizes its connections from the limit.
+    ensure_fd_limit(fds_needed(config))
     try:
         preflight(config)
     except SandboxUnavailable as exc:

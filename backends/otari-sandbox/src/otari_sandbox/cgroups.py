@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .charging import MemoryCharge
+
 logger = logging.getLogger(__name__)
 
 MIB = 1024 * 1024
@@ -35,6 +37,7 @@ PREFIX = "otari-sandbox-"
 _V1_REQUIRED = ("memory", "pids")
 _V1_CONTROLLERS = ("memory", "pids", "freezer", "cpu", "cpuacct")
 CFS_PERIOD_US = 100_000
+UPLOADS = "uploads"
 
 
 def _mounts() -> dict[str, Path]:
@@ -94,6 +97,8 @@ class SandboxCgroup:
     # Kept open: a pread is a microsecond, an open of a cgroup file tens (this runs per call).
     _fds: dict[str, int] | None = None
     frozen: bool = False
+    # cgroup v2: where uploads are charged (a process joining the sandbox's would freeze with it).
+    uploads: Path | None = None
 
     def _file(self, role: str) -> Path | None:
         """The file that plays ``role`` in this cgroup version, None without its controller."""
@@ -114,10 +119,12 @@ class SandboxCgroup:
         return self.dirs[controller] / name if controller in self.dirs else None
 
     def open(self) -> None:
-        """Open the counter and freezer files; take the counters' values as the baseline."""
+        """Open the files read or written on every call (the counters, the freezer); take the
+        counters' values as the baseline. The process list and CPU time, read rarely, are
+        opened when read: each sandbox holds as few of the service's fds as it can."""
         fds: dict[str, int] = {}
         try:
-            for role in ("oom", "pids", "freeze", "cpu", "procs", "count"):
+            for role in ("oom", "pids", "freeze", "count"):
                 path = self._file(role)
                 if path is not None:
                     flags = os.O_RDWR if role == "freeze" else os.O_RDONLY
@@ -133,6 +140,16 @@ class SandboxCgroup:
     def procs_files(self) -> list[Path]:
         """The ``cgroup.procs`` files a process writes its pid to, to join."""
         return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
+
+    def memory_charge(self) -> MemoryCharge | None:
+        """Where an upload to this sandbox's workspace is charged (see charging.py)."""
+        if self.version == 1 and "memory" in self.dirs:
+            own = self.dirs["memory"]
+            return MemoryCharge(own / "cgroup.procs", own, own.parent)
+        if self.uploads is not None:
+            files = ("memory.max", "memory.current")
+            return MemoryCharge(self.uploads / "cgroup.procs", None, self.uploads.parent, files)
+        return None
 
     @property
     def can_freeze(self) -> bool:
@@ -178,20 +195,23 @@ class SandboxCgroup:
 
     def pids(self) -> list[int]:
         """Host pids of every process in the cgroup."""
-        if self._fds is None or "procs" not in self._fds:
+        path = self._file("procs")
+        if self._fds is None or path is None:
             return []
         with contextlib.suppress(OSError, ValueError):
-            return [int(p) for p in os.pread(self._fds["procs"], 1 << 20, 0).split()]
+            return [int(p) for p in path.read_bytes().split()]
         return []
 
     def cpu_seconds(self) -> float:
         """CPU time used by every process of the sandbox since the cgroup was made."""
-        if self._fds is None or "cpu" not in self._fds:
+        path = self._file("cpu")
+        if self._fds is None or path is None:
             return 0.0
-        if self.version == 2:
-            return _counter(self._fds["cpu"], "usage_usec") / 1e6
         with contextlib.suppress(OSError, ValueError):
-            return int(os.pread(self._fds["cpu"], 64, 0)) / 1e9
+            text = path.read_text()
+            if self.version == 2:
+                return next(int(v) for k, v in map(str.split, text.splitlines()) if k == "usage_usec") / 1e6
+            return int(text) / 1e9
         return 0.0
 
     def close(self) -> None:
@@ -292,6 +312,8 @@ class CgroupTree:
             probe.close()
             for path in reversed(list(dict.fromkeys(probe.dirs.values()))):
                 path.rmdir()
+            if version == 2:
+                (parents["unified"] / UPLOADS).mkdir()
             return tree
         except OSError as exc:
             logger.info("cgroups (v%d) unusable: %s", version, exc)
@@ -329,7 +351,8 @@ class CgroupTree:
                 if quota and "cpu" in dirs:
                     _write(dirs["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
                     _write(dirs["cpu"] / "cpu.cfs_quota_us", str(quota))
-            group = SandboxCgroup(self.version, dirs, self.memory_mb, self.nproc)
+            uploads = self.parents["unified"] / UPLOADS if self.version == 2 else None
+            group = SandboxCgroup(self.version, dirs, self.memory_mb, self.nproc, uploads=uploads)
             group.open()
         except OSError:
             for path in reversed(unique):
@@ -356,10 +379,10 @@ class CgroupTree:
 
     def remove(self) -> None:
         """Remove the parent cgroup(s) and any child left behind (at service close)."""
-        _remove_parents(list(dict.fromkeys(self.parents.values())))
+        remove_parents(list(dict.fromkeys(self.parents.values())))
 
 
-def _remove_parents(parents: list[Path]) -> None:
+def remove_parents(parents: list[Path]) -> None:
     children = []
     for parent in parents:
         with contextlib.suppress(OSError):
@@ -406,7 +429,7 @@ def remove_stale(bases: dict[str, Path]) -> list[Path]:
                 if entry.name.startswith(PREFIX) and pid.isdigit() and not _alive(int(pid)):
                     stale.append(entry)
     if stale:
-        _remove_parents(stale)
+        remove_parents(stale)
         logger.info("removed the cgroups of %d service(s) that were killed", len(stale))
     return [entry for entry in stale if not entry.exists()]
 

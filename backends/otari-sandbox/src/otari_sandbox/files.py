@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from .charging import MemoryCharge
 from .exceptions import FileMissing, InvalidPath, NotAFile, PathOutside, TooLarge
 
 WORKSPACE_ALIAS = "/workspace"
@@ -127,9 +128,13 @@ def _translate(code: int, rel: str) -> Exception:
 class Workspace:
     """One session's workspace directory, seen from the host."""
 
-    def __init__(self, root: Path, owner: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self, root: Path, owner: tuple[int, int] | None = None, charge: MemoryCharge | None = None
+    ) -> None:
         self.root = root
         self.owner = owner
+        # Where an upload's memory is charged (a tmpfs workspace under cgroups); None: here.
+        self.charge = charge
 
     def _root_fd(self) -> int:
         try:
@@ -188,7 +193,7 @@ class Workspace:
                 dir_fd=dir_fd,
             )
             try:
-                size = _copy(source, fd, cap)
+                size = self.charge.copy(source, fd, cap) if self.charge else _copy(source, fd, cap)
                 if self.owner is not None:
                     os.fchown(fd, *self.owner)
             except OSError as exc:

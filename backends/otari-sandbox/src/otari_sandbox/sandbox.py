@@ -23,21 +23,20 @@ import subprocess
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .agentio import Capture, Channel, ProtocolError, output_pipe
+from .bwrap import AGENT_HOME, WORKSPACE, bwrap_arguments, sandbox_environment
+from .calls import CallResult, readable, shape_reply, until_dead
 from .cgroups import SandboxCgroup
 from .config import Settings
 from .exceptions import SandboxUnavailable
-from .layout import AGENT_PACKAGE, DEV_NODES, SANDBOX_UID, SANDBOX_USER, Layout
+from .layout import AGENT_PACKAGE, Layout
 from .processes import list_children
 
 logger = logging.getLogger(__name__)
 
-WORKSPACE = "/workspace"
-AGENT_HOME = "/opt/otari"
 LAUNCHER = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     f"from {AGENT_PACKAGE}.main import main; raise SystemExit(main(sys.argv[2:]))"
@@ -48,89 +47,6 @@ FREEZE_AFTER = 0.05
 # A stray killed while frozen dies within this once thawed (it is only scheduled and ends).
 STRAY_DEATH_BUDGET = 1.0
 EOF_GRACE = 0.5
-
-_SYSTEM_DIRS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-_ETC_ENTRIES = (
-    "alternatives", "bash.bashrc", "ca-certificates", "ca-certificates.conf", "debian_version",
-    "fonts", "host.conf", "inputrc", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
-    "magic", "magic.mime", "mime.types", "nsswitch.conf", "os-release", "protocols", "python3",
-    "python3.11", "services", "ssl", "timezone",
-)
-
-
-def sandbox_environment(workspace: str) -> dict[str, str]:
-    """The whole environment user code sees."""
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": workspace,
-        "USER": SANDBOX_USER,
-        "LOGNAME": SANDBOX_USER,
-        "SHELL": "/bin/bash",
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "TMPDIR": "/tmp",
-        "PAGER": "cat",
-        "PYTHONUNBUFFERED": "1",
-        "MPLBACKEND": "Agg",
-        "MPLCONFIGDIR": "/tmp/.matplotlib",
-        "XDG_CACHE_HOME": "/tmp/.cache",
-    }
-
-
-def bwrap_arguments(config: Settings, layout: Layout, workspace: Path) -> list[str]:
-    """The bwrap options (passed through ``--args``) for one sandbox."""
-    args = ["--unshare-all", "--unshare-user", "--disable-userns"]
-    if config.network:
-        args.append("--share-net")
-    args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
-    args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
-    args += ["--ro-bind", "/usr", "/usr"]
-    for name in _SYSTEM_DIRS:
-        host = Path("/") / name
-        if host.is_symlink():
-            args += ["--symlink", os.readlink(host), str(host)]
-        elif host.is_dir():
-            args += ["--ro-bind", str(host), str(host)]
-    for name in _ETC_ENTRIES:
-        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-    if config.network:
-        args += ["--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"]
-    for name in ("passwd", "group", "hosts"):
-        args += ["--ro-bind", str(layout.etc / name), f"/etc/{name}"]
-    args += ["--proc", "/proc"]
-    scratch = layout.scratch / workspace.name
-    if layout.mounted:
-        # The service's own /dev skeleton and sized scratch tmpfs: bwrap's --dev and --tmpfs
-        # would show the sandbox's host uid in mountinfo, and have no inode quota.
-        args += ["--ro-bind", str(layout.dev), "/dev"]
-        for node in DEV_NODES:
-            args += ["--dev-bind", f"/dev/{node}", f"/dev/{node}"]
-        args += ["--bind", str(scratch / "shm"), "/dev/shm", "--bind", str(scratch / "tmp"), "/tmp"]
-    else:
-        tmp_size = str(config.tmp_mb * 1024 * 1024)
-        args += ["--dev", "/dev"]
-        args += ["--size", tmp_size, "--tmpfs", "/dev/shm", "--size", tmp_size, "--tmpfs", "/tmp"]
-    args += ["--dir", "/var/tmp", "--ro-bind", str(layout.agent_home), AGENT_HOME]
-    args += ["--bind", str(workspace), WORKSPACE, "--chdir", WORKSPACE, "--clearenv"]
-    for key, value in sorted(sandbox_environment(WORKSPACE).items()):
-        args += ["--setenv", key, value]
-    return args
-
-
-@dataclass
-class CallResult:
-    """What came back from one call, before it is shaped into a tool result."""
-
-    return_code: int
-    stdout: bytes = b""
-    stdout_dropped: int = 0
-    stderr: bytes = b""
-    stderr_dropped: int = 0
-    timed_out: bool = False
-    notes: list[str] = field(default_factory=list)
-    files: list[str] = field(default_factory=list)
-    # Why the interpreter is gone, when it is: "unresponsive", "died", "destroyed", "reaped".
-    failure: str | None = None
 
 
 class Sandbox:
@@ -326,7 +242,7 @@ class Sandbox:
         """A pidfd for the sandbox's PID 1, from the JSON bwrap writes on --info-fd."""
         while True:
             assert self._info_fd is not None
-            await _readable(self._info_fd)
+            await readable(self._info_fd)
             found = self._take_info()
             if found is not None:
                 return found
@@ -452,9 +368,9 @@ class Sandbox:
 
     async def _reap_once(self) -> None:
         if self._proc_fd is not None:
-            if not await _readable(self._proc_fd, 5.0):
+            if not await readable(self._proc_fd, 5.0):
                 self._kill_outer()
-                await _readable(self._proc_fd, 5.0)
+                await readable(self._proc_fd, 5.0)
             os.close(self._proc_fd)
             self._proc_fd = None
         if self._proc is not None:
@@ -500,7 +416,7 @@ class Sandbox:
                 return CallResult(-1, failure="died")
         if self._killed:
             # What the freeze killed dies before anything of the call runs.
-            await _until_dead(self._killed, STRAY_DEATH_BUDGET)
+            await until_dead(self._killed, STRAY_DEATH_BUDGET)
             self._killed = []
         try:
             write_ends: list[int] = []
@@ -517,7 +433,7 @@ class Sandbox:
                 await self._reap()
             for pipe in captures:
                 await pipe.wait_eof(EOF_GRACE)
-            result = _result(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
+            result = shape_reply(reply, captures, self.stop_reason if failure else None, self.config.output_cap_bytes)
             if self.cgroup is not None:
                 result.notes += self.cgroup.tripped()
                 self._after_call()
@@ -573,74 +489,3 @@ class Sandbox:
         if reply.get("id") != request["id"] or "error" in reply:
             return {}, "died"
         return reply, None
-
-
-def _dead(pid: int) -> bool:
-    """True once ``pid`` has exited (gone, or a zombie waiting on its parent)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return True
-    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] in (b"Z", b"X")
-
-
-async def _until_dead(pids: list[int], budget: float) -> None:
-    """Wait (at most ``budget`` seconds) until every one of ``pids`` has exited."""
-    deadline = time.monotonic() + budget
-    pending = [pid for pid in pids if not _dead(pid)]
-    while pending and time.monotonic() < deadline:
-        await asyncio.sleep(0.002)
-        pending = [pid for pid in pending if not _dead(pid)]
-    if pending:
-        logger.warning("%d killed stray process(es) still alive after %.1f s", len(pending), budget)
-
-
-async def _readable(fd: int, timeout: float | None = None) -> bool:
-    """Wait until ``fd`` is readable (a pidfd: until its process exits); False on timeout."""
-    loop = asyncio.get_running_loop()
-    ready: asyncio.Future[None] = loop.create_future()
-
-    def _done() -> None:
-        if not ready.done():
-            ready.set_result(None)
-
-    loop.add_reader(fd, _done)
-    try:
-        await asyncio.wait_for(ready, timeout)
-        return True
-    except TimeoutError:
-        return False
-    finally:
-        loop.remove_reader(fd)
-
-
-def _result(reply: dict[str, Any], captures: list[Capture], failure: str | None, cap: int) -> CallResult:
-    """Shape an (untrusted) reply and the captured streams into a CallResult."""
-    rc = reply.get("rc")
-    result = CallResult(
-        return_code=rc if isinstance(rc, int) and not isinstance(rc, bool) else -1,
-        timed_out=reply.get("timed_out") is True,
-        notes=[n[:500] for n in _strings(reply.get("notes"))[:10]],
-        files=[f for f in _strings(reply.get("files"))[:1000] if not f.startswith(("/", "../"))],
-        failure=failure,
-    )
-    if failure is not None:
-        result.return_code = -1
-    if captures:
-        result.stdout, result.stdout_dropped = bytes(captures[0].data), captures[0].dropped
-        result.stderr, result.stderr_dropped = bytes(captures[1].data), captures[1].dropped
-    else:
-        # The agent caps what it sends, but it runs user code: the cap is enforced here too.
-        for key in ("stdout", "stderr"):
-            value = reply.get(key)
-            data = value.encode("utf-8", "replace") if isinstance(value, str) else b""
-            setattr(result, key, data[:cap])
-            setattr(result, f"{key}_dropped", max(0, len(data) - cap))
-        dropped = reply.get("stdout_dropped")
-        if isinstance(dropped, int) and not isinstance(dropped, bool) and dropped > 0:
-            result.stdout_dropped += dropped
-    return result
-
-
-def _strings(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

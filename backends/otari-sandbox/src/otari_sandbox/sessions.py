@@ -18,49 +18,19 @@ from typing import Any
 
 from . import cgroups as cgroups_module
 from . import mounts
-from .api._serving import raise_fd_limit
+from .budget import default_total_memory_mb, ensure_fd_limit, fds_needed, sized_capacity
+from .calls import CallResult
 from .cgroups import CgroupTree, SandboxCgroup
 from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
 from .layout import Layout
-from .sandbox import CallResult, Sandbox
+from .sandbox import Sandbox
 from .tools import ExecOutcome, prepare, shape
 from .trees import remove_tree
+from .watchdog import Watchdog
 
 logger = logging.getLogger(__name__)
-
-# What one session holds of the service's fds (pidfds, pipes, the control socket, cgroup
-# files, a call's two output pipes, a client connection) and what the service keeps for itself.
-FDS_PER_SESSION = 16
-FDS_RESERVED = 256
-# What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
-# admits this many sessions per MiB.
-IDLE_SESSION_MB = 16
-
-
-def default_total_memory_mb() -> int:
-    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    with contextlib.suppress(OSError, ValueError):
-        for line in open("/proc/self/cgroup", encoding="ascii"):
-            _, controllers, path = line.rstrip("\n").split(":", 2)
-            for candidate in (
-                f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes" if "memory" in controllers.split(",") else "",
-                f"/sys/fs/cgroup{path}/memory.max" if controllers == "" else "",
-            ):
-                with contextlib.suppress(OSError, ValueError):
-                    total = min(total, int(open(candidate, encoding="ascii").read()))
-    return int(total * 3 / 4) // (1024 * 1024)
-
-
-def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int) -> int:
-    """Sessions the service can hold: the configured capacity, or less if the fd budget or
-    the aggregate memory limit cannot carry that many (then create answers 503, not 500)."""
-    by_fds = max(1, (fd_limit - FDS_RESERVED - FDS_PER_SESSION * config.pool_size) // FDS_PER_SESSION)
-    by_memory = max(1, total_memory_mb // IDLE_SESSION_MB) if total_memory_mb else config.capacity
-    return min(config.capacity, by_fds, by_memory)
-
 
 def preflight(config: Settings) -> None:
     """Refuse a configuration that cannot work, with a message saying what to do."""
@@ -119,6 +89,8 @@ class SessionManager:
         self._free_slots: deque[int] = deque()
         self._use_uids = False
         self.cgroups: CgroupTree | None = None
+        # Ends the sandboxes and removes the state if this process dies without close().
+        self._watchdog: Watchdog | None = None
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -174,13 +146,19 @@ class SessionManager:
                 CgroupTree.detect, name, config.memory_mb, config.nproc, config.cpus,
                 config.total_memory_mb or default_total_memory_mb(),
             )
+        parents = list(dict.fromkeys(self.cgroups.parents.values())) if self.cgroups else []
+        self._watchdog = Watchdog(self.layout, parents)
         total = self.cgroups.total_memory_mb if self.cgroups is not None else 0
-        fd_limit = raise_fd_limit()
-        self.capacity = sized_capacity(config, fd_limit, total)
+        # tmpfs quotas no cgroup charges: their sum is what the host may have to hold.
+        storage = config.total_memory_mb or default_total_memory_mb()
+        storage = storage if self.layout.mounted and self.cgroups is None else 0
+        fd_limit = ensure_fd_limit(fds_needed(config))
+        self.capacity = sized_capacity(config, fd_limit, total, storage)
         if self.capacity < config.capacity:
             logger.warning(
                 "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
-                "%s MiB)", config.capacity, self.capacity, fd_limit, total or "unlimited",
+                "%s MiB%s)", config.capacity, self.capacity, fd_limit, total or "unlimited",
+                f", tmpfs quotas of {storage} MiB in all (no cgroup charges them)" if storage else "",
             )
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
@@ -196,6 +174,7 @@ class SessionManager:
         except BaseException:
             if self.cgroups is not None:
                 await asyncio.to_thread(self.cgroups.remove)
+            await asyncio.to_thread(self._watchdog.release)
             raise
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._fill()), loop.create_task(self._reap_loop())]
@@ -218,6 +197,8 @@ class SessionManager:
             await asyncio.to_thread(self.cgroups.remove)
         if self._layout is not None:
             await asyncio.to_thread(self._layout.remove)
+        if self._watchdog is not None:
+            await asyncio.to_thread(self._watchdog.release)
 
     # -- boxes --------------------------------------------------------------------------
 
@@ -251,7 +232,8 @@ class SessionManager:
                 self._free_slots.append(slot)
             raise
         owner = (uid, uid) if uid is not None else None
-        return Box(sandbox, Workspace(path, owner), slot)
+        charge = cgroup.memory_charge() if cgroup is not None and self.layout.mounted else None
+        return Box(sandbox, Workspace(path, owner, charge), slot)
 
     async def _discard(self, box: Box, reason: str) -> None:
         try:

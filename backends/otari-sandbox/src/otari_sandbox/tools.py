@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .calls import CallResult
 from .config import Settings
 from .exceptions import InvalidRequest, UnknownTool
-from .sandbox import CallResult
 
 BLOCK_TYPES = {
     "code_execution": "code_execution_tool_result",

@@ -1,0 +1,68 @@
+"""How many sessions the service can hold: the configured capacity, lowered at start to what
+its descriptors and memory can carry, so that past it create answers 503 + Retry-After
+rather than failing half-way (a 500, or a host out of memory)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import resource
+
+from .api._serving import DEFAULT_MAX_CONNECTIONS, raise_fd_limit
+from .config import Settings
+
+logger = logging.getLogger(__name__)
+
+# What one session holds of the service's fds (measured: 8 idle, i.e. two pidfds, bwrap's
+# stderr pipe, the control socket and four cgroup files; a call adds its two output pipes and
+# a client connection) and what the service keeps for itself. 256 sessions and a pool of 4
+# fit a limit of 4096 (issue 27).
+FDS_PER_SESSION = 12
+FDS_RESERVED = 256
+# What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
+# admits this many sessions per MiB.
+IDLE_SESSION_MB = 16
+
+
+def fds_needed(config: Settings) -> int:
+    """Descriptors for every session and pooled sandbox, the service, and the front door's
+    connections."""
+    return FDS_RESERVED + FDS_PER_SESSION * (config.capacity + config.pool_size) + DEFAULT_MAX_CONNECTIONS
+
+
+def ensure_fd_limit(needed: int) -> int:
+    """Raise RLIMIT_NOFILE to ``needed``: the soft limit up to the hard one, and the hard one
+    too where allowed (root); the soft limit in force afterwards."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed, needed))
+    return raise_fd_limit()
+
+
+def default_total_memory_mb() -> int:
+    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    with contextlib.suppress(OSError, ValueError):
+        for line in open("/proc/self/cgroup", encoding="ascii"):
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for candidate in (
+                f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes" if "memory" in controllers.split(",") else "",
+                f"/sys/fs/cgroup{path}/memory.max" if controllers == "" else "",
+            ):
+                with contextlib.suppress(OSError, ValueError):
+                    total = min(total, int(open(candidate, encoding="ascii").read()))
+    return int(total * 3 / 4) // (1024 * 1024)
+
+
+def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int, storage_mb: int = 0) -> int:
+    """Sessions the service can hold: the configured capacity, or less if the fd budget, the
+    aggregate memory limit, or (``storage_mb``: tmpfs workspaces that no cgroup charges) the
+    sum of every sandbox's tmpfs quotas cannot carry that many."""
+    by_fds = max(1, (fd_limit - FDS_RESERVED - FDS_PER_SESSION * config.pool_size) // FDS_PER_SESSION)
+    by_memory = max(1, total_memory_mb // IDLE_SESSION_MB) if total_memory_mb else config.capacity
+    per_box = config.workspace_mb + config.tmp_mb
+    # The pool only fills the room sessions leave: sessions + pooled <= capacity.
+    by_storage = max(1, storage_mb // per_box) if storage_mb and per_box else config.capacity
+    return min(config.capacity, by_fds, by_memory, by_storage)
