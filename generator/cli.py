@@ -254,8 +254,22 @@ def cmd_new(args: argparse.Namespace) -> int:
     new_project(dest, spec=Path(args.spec), overlay=args.overlay, name=args.name,
                 parts=args.parts, template=args.template, vcs_ref=args.vcs_ref, git=args.git)
     print(f"created {args.dest}{' (a git repository, first commit made)' if args.git else ''}")
+    print(f"its setup and CI install {_installs(dest)}")
     print(f"next:\n  cd {shlex.quote(args.dest)}\n  make setup && make test && make check")
     return EXIT_OK
+
+
+def _installs(project: Path) -> str:
+    """What the new project's `make setup` (and so its CI) installs contractgen from."""
+    import re
+
+    makefile = (project / "Makefile").read_text(encoding="utf-8")
+    found = re.search(r"^CONTRACTGEN \?= (.+)$", makefile, re.M)
+    requirement = found.group(1).strip() if found else "contractgen"
+    if requirement.startswith("vendor/"):
+        return (f"contractgen from {requirement}, a wheel of this contractgen committed with the "
+                "project (it was made from a checkout, whose path exists on this machine only)")
+    return f"{requirement} (the requirement of this contractgen; CONTRACTGEN=... picks another)"
 
 
 def _parts(value: str) -> tuple[str, ...]:
