@@ -150,72 +150,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .api import check
+    from .project.drift import report
 
-    result = check(_targets(args))
-    findings = _check_findings(result, args.strict)
-    if args.format == "json":
-        import json
-
-        print(json.dumps({"ok": not result.drift and all(f[0] != "error" for f in findings), "drift": [d.as_json() for d in result.drift],
-                          "findings": [{"level": level, "message": text, "file": file}
-                                       for level, text, file in findings]}, indent=2))
-    elif args.format == "github":
-        _check_annotations(result, findings)
-    else:
-        _check_text(result, findings, None if args.full else DIFF_LINES)
-    failed = any(level == "error" for level, _, _ in findings)
-    return EXIT_FAIL if failed or result.drift else EXIT_OK
-
-
-def _check_findings(result: Any, strict: bool) -> list[tuple[str, str, str | None]]:
-    """(level, message, file) of each override left behind and unimplemented operation."""
-    found: list[tuple[str, str, str | None]] = []
-    for implementation, leftover in result.leftover.items():
-        for method, (renamed, why) in leftover.items():
-            hint = f"was it renamed to {renamed}? {why}" if renamed else f"{why}: removed?"
-            found.append(("error", f"{implementation}.{method} overrides no operation any more "
-                          f"({hint}); rename it to the operation's method, or delete it", None))
-    for implementation, missing in result.unimplemented.items():
-        found.append(("error" if strict else "warning", f"{implementation} does not implement "
-                      f"{', '.join(missing)} (they answer 501)", None))
-    return found
-
-
-DIFF_LINES = 30  # of a drift's diff shown without --full: the summary stays on one screen
-
-
-def _check_text(result: Any, findings: list[tuple[str, str, str | None]],
-                limit: int | None) -> None:
-    """The summary of each drift first (stdout), then the code that changed, then findings."""
-    for drift in result.drift:
-        print("\n".join(drift.summary()))
-    for drift in result.drift:
-        sys.stdout.write(drift.shown_diff(limit))
-    for level, text, _ in findings:
-        print(f"{level}: {text}", file=sys.stderr)
-    if result.drift:
-        fixes = sorted({d.target.regen_command for d in result.drift})
-        print(f"contractgen check: generated code is stale; run `{'` and `'.join(fixes)}`",
-              file=sys.stderr)
-    elif not any(level == "error" for level, _, _ in findings):
-        print("contractgen check: generated code matches the specs")
-
-
-def _check_annotations(result: Any, findings: list[tuple[str, str, str | None]]) -> None:
-    """GitHub Actions workflow commands: one `::error file=...` per stale file."""
-    from .emit.package import display_path
-
-    def escape(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-    for drift in result.drift:
-        for name in drift.stale:
-            path = display_path(drift.target.out_path / name)
-            print(f"::error file={path},title=contractgen drift::{escape(name)} is stale: "
-                  f"{escape(drift.target.spec)} changed ({escape(drift.contract or 'see the diff')})"
-                  f"; run `{escape(drift.target.regen_command)}`")
-    for level, text, _ in findings:
-        print(f"::{level} title=contractgen check::{escape(text)}")
+    failed = report(check(_targets(args)), args.format, strict=args.strict, full=args.full)
+    return EXIT_FAIL if failed else EXIT_OK
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

@@ -6,12 +6,15 @@ files and the command that fixes it. Then a unified diff of each stale module's 
 comment lines a module starts with (the header naming the contract, the formatting digest) and
 the manifest are never shown, as they change with any code change and say nothing of it
 (issue 31: one field and one operation added printed 335 lines, the command to run last).
+`report` prints it as text (the diff cut at 30 lines unless `--full`), JSON, or GitHub Actions
+annotations (`::error file=...` per stale file).
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,3 +152,70 @@ def _operations(document: Mapping[str, Any]) -> dict[str, Any]:
 def _schemas(document: Mapping[str, Any]) -> dict[str, Any]:
     schemas = (document.get("components") or {}).get("schemas") or {}
     return dict(schemas) if isinstance(schemas, dict) else {}
+
+
+Finding = tuple[str, str]  # level ("error" or "warning"), message
+
+
+def report(result: Any, fmt: str, *, strict: bool, full: bool) -> bool:
+    """Print `check`'s result as `fmt` (text, json or github); whether the check failed."""
+    findings = _check_findings(result, strict)
+    failed = bool(result.drift) or any(level == "error" for level, _ in findings)
+    if fmt == "json":
+        print(json.dumps({"ok": not failed, "drift": [d.as_json() for d in result.drift],
+                          "findings": [{"level": level, "message": text}
+                                       for level, text in findings]}, indent=2))
+    elif fmt == "github":
+        _check_annotations(result, findings)
+    else:
+        _check_text(result, findings, None if full else DIFF_LINES)
+    return failed
+
+
+def _check_findings(result: Any, strict: bool) -> list[Finding]:
+    """(level, message) of each override left behind and unimplemented operation."""
+    found: list[Finding] = []
+    for implementation, leftover in result.leftover.items():
+        for method, (renamed, why) in leftover.items():
+            hint = f"was it renamed to {renamed}? {why}" if renamed else f"{why}: removed?"
+            found.append(("error", f"{implementation}.{method} overrides no operation any more "
+                          f"({hint}); rename it to the operation's method, or delete it"))
+    for implementation, missing in result.unimplemented.items():
+        found.append(("error" if strict else "warning", f"{implementation} does not implement "
+                      f"{', '.join(missing)} (they answer 501)"))
+    return found
+
+
+DIFF_LINES = 30  # of a drift's diff shown without --full: the summary stays on one screen
+
+
+def _check_text(result: Any, findings: list[Finding], limit: int | None) -> None:
+    """The summary of each drift first (stdout), then the code that changed, then findings."""
+    for drift in result.drift:
+        print("\n".join(drift.summary()))
+    for drift in result.drift:
+        sys.stdout.write(drift.shown_diff(limit))
+    for level, text in findings:
+        print(f"{level}: {text}", file=sys.stderr)
+    if result.drift:
+        fixes = sorted({d.target.regen_command for d in result.drift})
+        print(f"contractgen check: generated code is stale; run `{'` and `'.join(fixes)}`",
+              file=sys.stderr)
+    elif not any(level == "error" for level, _ in findings):
+        print("contractgen check: generated code matches the specs")
+
+
+def _check_annotations(result: Any, findings: list[Finding]) -> None:
+    """GitHub Actions workflow commands: one `::error file=...` per stale file."""
+
+    def escape(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    for drift in result.drift:
+        for name in drift.stale:
+            path = display_path(drift.target.out_path / name)
+            print(f"::error file={path},title=contractgen drift::{escape(name)} is stale: "
+                  f"{escape(drift.target.spec)} changed ({escape(drift.contract or 'see the diff')})"
+                  f"; run `{escape(drift.target.regen_command)}`")
+    for level, text in findings:
+        print(f"::{level} title=contractgen check::{escape(text)}")
