@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from gen_support import OTARI_SPEC
+from test_watch import Watcher
 
 CLI = (sys.executable, "-m", "contractgen.cli")
 
@@ -162,6 +163,12 @@ def test_force_is_asked_once_for_a_folder_holding_foreign_files(tmp_path: Path) 
     assert again.returncode == 0, again.stderr
     assert "accepted" not in again.stderr  # said once, when it was accepted
     assert (tmp_path / "api" / "NOTES.md").read_text("utf-8") == "mine\n"
+    # `watch` runs there without --force too.
+    watch = Watcher(spec.name, "--out", "api", cwd=tmp_path)
+    try:
+        assert "api is up to date" in watch.wait_run(1)
+    finally:
+        assert watch.stop() == 0
     # A new foreign file still needs --force.
     (tmp_path / "api" / "other.txt").write_text("x\n", "utf-8")
     assert cli("generate", spec.name, "--out", "api", cwd=tmp_path).returncode == 2

@@ -189,3 +189,17 @@ def test_make_run_shows_the_expected_refusal_as_expected() -> None:
     assert "error" in shown.split("(its refusal is expected):")[1].split("expected: ")[0]
     assert "expected: the published file is invalid; the overlay repairs it" in shown
     assert "Error 1" not in shown and "(ignored)" not in shown
+
+
+def test_a_new_projects_setup_uses_uv_where_it_is_installed(tmp_path: Path) -> None:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not installed here (make setup then uses pip: test_a_new_users_day)")
+    made = subprocess.run([BIN / "contractgen", "new", "otari", "--spec", OTARI_SPEC, "--no-git"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False)
+    assert made.returncode == 0, made.stderr
+    code, shown = in_terminal("make", "setup", cwd=tmp_path / "otari", env=clean_env())
+    assert code == 0, shown
+    assert re.search(r"^setup: creating \.venv and installing contractgen \(vendor/[^)]+\), this "
+                     r"project and its dev tools with uv$", shown, re.M), shown
+    assert re.search(r"^setup: \.venv is ready \(\d+ s\)$", shown, re.M), shown
