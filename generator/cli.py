@@ -270,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
                 "0  generated", "1  the spec has errors (nothing written)",
-                "2  the command line is wrong, a file or folder cannot be used as given, or --out "
+                "2  the command line is wrong, no [tool.contractgen] is found, a file or folder cannot "
+                "be used as given, or --out "
                 "holds files contractgen did not write (nothing written; see --force)")
     p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, generate every target of "
                    "[tool.contractgen]")
