@@ -11,21 +11,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import PARTS, Target, find_config, load_targets
+from .config import PARTS, NoConfigError, Target, find_config, load_targets
 from .emit.package import (
     OwnershipError,
-    diff_package,
     display_path,
     read_package,
     with_manifest,
     write_package,
 )
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
+from .project.drift import Drift, find_drift
 from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
-    "CheckResult", "Drift", "OwnershipError", "check", "generate", "generate_sdk", "load",
+    "CheckResult", "Drift", "NoConfigError", "OwnershipError", "check", "generate", "generate_sdk", "load",
     "read_package", "render",
     "render_target", "targets_from", "validate", "write_package",
 ]
@@ -243,9 +243,7 @@ def render(
                 document,
                 spec_json=validation.spec_json if validation is not None else None,
                 spec_display=shown[0] or "",
-                spec_sha256=_file_sha256(spec),
                 overlay_display=shown[1],
-                overlay_sha256=_file_sha256(overlay) if overlay is not None else None,
                 parts=parts,
                 extension_notes=extension_notes,
                 templates=overrides,
@@ -275,7 +273,13 @@ def render(
         except Exception:
             ready()  # the validation errors, if any, are the real report
             raise
-        files = with_manifest(files, [op.method_name for op in api.operations], previous)
+        sources_hashed = {shown[0] or "": _file_sha256(spec)}
+        if overlay is not None:
+            sources_hashed[shown[1] or ""] = _file_sha256(overlay)
+        if overrides is not None:
+            sources_hashed[overrides[0]] = overrides[1]
+        files = with_manifest(files, {op.method_name: f"{op.http_method.upper()} {op.path}"
+                                      for op in api.operations}, previous, sources_hashed)
         warnings = [p for p in problems if p.level is Level.WARNING]
         if run is not None:
             run.record(loaded, files, warnings, validated)
@@ -341,21 +345,13 @@ def generate_sdk(
 
 
 @dataclass
-class Drift:
-    """Where committed generated code differs from what the spec produces."""
-
-    target: Target
-    diff: str
-
-
-@dataclass
 class CheckResult:
     """The outcome of `check`: drift per target, unimplemented operations, overrides left behind
     by operations that were renamed or removed (method -> its likely new name), warnings."""
 
     drift: list[Drift] = field(default_factory=list)
     unimplemented: dict[str, list[str]] = field(default_factory=dict)
-    leftover: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    leftover: dict[str, dict[str, tuple[str | None, str]]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -367,7 +363,7 @@ def targets_from(config: Path | None = None) -> list[Target]:
     """Targets of the nearest `[tool.contractgen]` (or of `config`)."""
     found = config or find_config()
     if found is None:
-        raise SpecError([Problem(
+        raise NoConfigError([Problem(
             Level.ERROR, "no [tool.contractgen] table found in any pyproject.toml here or above",
             str(Path.cwd()), None, None, "",
             'add [[tool.contractgen.targets]] with spec = "..." and out = "..."')])
@@ -390,9 +386,9 @@ def check(targets: list[Target] | None = None) -> CheckResult:
     for target in targets if targets is not None else targets_from():
         # Validation is `generate`'s job; the drift check only compares final text.
         expected = render_target(target, validate_spec=False)
-        diff = diff_package(target.out_path, expected, target.spec)
-        if diff:
-            result.drift.append(Drift(target, diff))
+        drift = find_drift(target, expected)
+        if drift is not None:
+            result.drift.append(drift)
         if target.implementation:
             from .project.implementation import implementation_report
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import PARTS
+from .config import PARTS, NoConfigError
 from .emit.package import OwnershipError
 from .problems import Level, Problem, SpecError
 from .version import __version__
@@ -64,7 +64,7 @@ def _targets(args: argparse.Namespace) -> list[Any]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .api import read_package, render, render_target, write_package
+    from .api import read_package, render, render_target
 
     if args.spec is None:
         if (args.out is not None or args.overlay is not None or args.parts is not None
@@ -73,7 +73,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "one, the targets of [tool.contractgen] are generated)", file=sys.stderr)
             return EXIT_USAGE
         for target in _targets(args):
-            write_package(target.out_path, render_target(target), force=args.force)
+            _write(target.out_path, render_target(target), args.force)
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
     if args.out is None:
@@ -87,9 +87,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
                              previous=read_package(out) if out.is_dir() else None,
                              lenient=args.lenient, templates=args.templates)
     _print_problems(warnings)
-    write_package(out, files, force=args.force)
+    _write(out, files, args.force)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
+
+
+def _write(out: Path, files: dict[str, str], force: bool) -> None:
+    """`write_package`, saying which foreign files a `--force` run accepted for good."""
+    from .api import write_package
+    from .emit.package import accepted_files
+
+    before = accepted_files(out)
+    write_package(out, files, force=force)
+    new = [name for name in accepted_files(out) if name not in before]
+    if new:
+        print(f"{out}: kept {', '.join(new)} (not contractgen's) and recorded them as accepted "
+              "in its manifest: later runs, and `watch`, need no --force for them",
+              file=sys.stderr)
 
 
 def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
@@ -136,25 +150,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from .api import check
+    from .project.drift import report
 
-    result = check(_targets(args))
-    for drift in result.drift:
-        sys.stdout.write(drift.diff)
-        print(f"drift: {drift.target.out} no longer matches {drift.target.spec}; "
-              f"run `{drift.target.regen_command}`", file=sys.stderr)
-    for implementation, leftover in result.leftover.items():
-        for method, renamed in leftover.items():
-            hint = f" (was it renamed to {renamed}?)" if renamed else ""
-            print(f"error: {implementation}.{method} overrides no operation any more{hint}; "
-                  "rename it to the operation's method, or delete it", file=sys.stderr)
-    for implementation, missing in result.unimplemented.items():
-        level = "error" if args.strict else "warning"
-        print(f"{level}: {implementation} does not implement {', '.join(missing)} "
-              "(they answer 501)", file=sys.stderr)
-    if not result.ok or (args.strict and result.unimplemented):
-        return EXIT_FAIL
-    print("contractgen check: generated code matches the specs")
-    return EXIT_OK
+    failed = report(check(_targets(args)), args.format, strict=args.strict, full=args.full)
+    return EXIT_FAIL if failed else EXIT_OK
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -173,8 +172,15 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
-    from .project.conformance import run_conformance
+    from .project.conformance import EXAMPLE, run_conformance
 
+    if args.example:
+        sys.stdout.write(EXAMPLE)
+        return EXIT_OK
+    if args.spec is None or args.scenario is None or args.base_url is None:
+        print("contractgen conformance: needs SPEC, --scenario and --base-url (or --example)",
+              file=sys.stderr)
+        return EXIT_USAGE
     return run_conformance(args.spec, args.scenario, args.base_url, overlay=args.overlay,
                            token=args.token)
 
@@ -186,8 +192,22 @@ def cmd_new(args: argparse.Namespace) -> int:
     new_project(dest, spec=Path(args.spec), overlay=args.overlay, name=args.name,
                 parts=args.parts, template=args.template, vcs_ref=args.vcs_ref, git=args.git)
     print(f"created {args.dest}{' (a git repository, first commit made)' if args.git else ''}")
+    print(f"its setup and CI install {_installs(dest)}")
     print(f"next:\n  cd {shlex.quote(args.dest)}\n  make setup && make test && make check")
     return EXIT_OK
+
+
+def _installs(project: Path) -> str:
+    """What the new project's `make setup` (and so its CI) installs contractgen from."""
+    import re
+
+    makefile = (project / "Makefile").read_text(encoding="utf-8")
+    found = re.search(r"^CONTRACTGEN \?= (.+)$", makefile, re.M)
+    requirement = found.group(1).strip() if found else "contractgen"
+    if requirement.startswith("vendor/"):
+        return (f"contractgen from {requirement}, a wheel of this contractgen committed with the "
+                "project (it was made from a checkout, whose path exists on this machine only)")
+    return f"{requirement} (the requirement of this contractgen; CONTRACTGEN=... picks another)"
 
 
 def _parts(value: str) -> tuple[str, ...]:
@@ -250,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
                 "0  generated", "1  the spec has errors (nothing written)",
-                "2  the command line is wrong, a file or folder cannot be used as given, or --out "
+                "2  the command line is wrong, no [tool.contractgen] is found, a file or folder cannot "
+                "be used as given, or --out "
                 "holds files contractgen did not write (nothing written; see --force)")
     p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, generate every target of "
                    "[tool.contractgen]")
@@ -276,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("watch", "regenerate SPEC's package, or every target of [tool.contractgen], "
                 "each time the contract changes", "0  stopped (Ctrl-C or SIGTERM); a contract "
                 "with errors is reported and waited on, not an exit",
-                "1  no [tool.contractgen] to watch", USAGE_EXIT)
+                "2  no [tool.contractgen] to watch, the command line is wrong, or a file or "
+                "folder cannot be used as given")
     p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, watch every target of "
                    "[tool.contractgen]")
     p.add_argument("--out", help="the package folder to keep up to date, as for `generate`")
@@ -295,11 +317,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("check", "compare committed generated code with the specs; check the "
                 "implementation", "0  generated code matches the specs",
-                "1  drift (a unified diff on stdout), an override left behind by a renamed or "
-                "removed operation, or (--strict) an unimplemented operation", USAGE_EXIT)
+                "1  drift (a summary, then a diff of the code, on stdout), an override left behind "
+                "by a renamed or removed operation, or (--strict) an unimplemented operation",
+                "2  the command line is wrong, no [tool.contractgen] is found, or a file or "
+                "folder cannot be used as given")
     p.add_argument("--config", help=config_help)
     p.add_argument("--strict", action="store_true",
                    help="also fail when the implementation leaves operations unimplemented")
+    p.add_argument("--full", action="store_true", help="show the whole diff of the generated "
+                   "code (by default a drift shows its first 30 lines after the summary)")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text for people (a summary first, then the code that changed), json "
+                   "for tools, github for GitHub Actions annotations (::error file=...)")
     p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as "
                    "for `generate`; beats `templates` in the config")
     p.set_defaults(func=cmd_check)
@@ -324,11 +353,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("conformance", "replay a scenario against a running service; check every answer",
                 "0  every step conforms",
                 "1  a step does not conform, or the scenario has no steps", USAGE_EXIT)
-    p.add_argument("spec", help=spec_help)
-    p.add_argument("--scenario", required=True,
-                   help="YAML steps (see tests/scenarios/otari-session.yaml)")
-    p.add_argument("--base-url", required=True, help="where the service runs, e.g. "
-                   "http://127.0.0.1:8000")
+    p.add_argument("spec", nargs="?", help=spec_help)
+    p.add_argument("--scenario", help="YAML steps (`--example` prints an example to start from)")
+    p.add_argument("--base-url", help="where the service runs, e.g. http://127.0.0.1:8000")
+    p.add_argument("--example", action="store_true",
+                   help="print an example scenario (save it, edit it, pass it with --scenario)")
     p.add_argument("--overlay", help=overlay_help)
     p.add_argument("--token", help="bearer token sent with every request")
     p.set_defaults(func=cmd_conformance)
@@ -359,6 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _COMMAND = args.command
     try:
         code: int = args.func(args)
+    except NoConfigError as exc:  # a usage error: nothing to work on
+        _print_problems(exc.problems)
+        return EXIT_USAGE
     except SpecError as exc:
         _print_problems(exc.problems)
         return EXIT_FAIL

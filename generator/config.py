@@ -12,6 +12,10 @@ PARTS = ("models", "server", "client")
 REGEN_COMMAND = "contractgen generate"
 
 
+class NoConfigError(SpecError):
+    """No `[tool.contractgen]` to read: a usage error (exit 2), not a problem of a contract."""
+
+
 @dataclass(frozen=True)
 class Target:
     """One spec generated into one package directory."""

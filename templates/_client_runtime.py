@@ -209,7 +209,10 @@ def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
     cls = errors.error_class(operation_id, response.status_code)
     if cls is None:
         return errors.UnexpectedStatus(
-            response.status_code, response.text, headers=headers
+            response.status_code,
+            response.text,
+            headers=headers,
+            content=response.content,
         )
     body: Any = None
     if cls.body_type is not None and response.content:

@@ -175,8 +175,8 @@ def _seed_sources() -> dict[str, dict[str, str]]:
         (ROOT / "specs" / TPMJS, ROOT / "specs/tpmjs-executor.overlay.yaml"),
     ]:
         document, _ = load(spec, overlay=overlay)
-        api = build_api(document, spec_display=spec.name, spec_sha256="0",
-                        overlay_display=None, overlay_sha256=None,
+        api = build_api(document, spec_display=spec.name,
+                        overlay_display=None,
                         parts=("models", "server", "client"))
         found[spec.name] = {name: text for name, text in render_package(api).items()
                             if name.endswith(".py")}
@@ -219,8 +219,8 @@ def test_corpus_modules_block_wise_equal_whole(packed: Path, tmp_path: Path) -> 
     spec = tmp_path / packed.name.removesuffix(".gz")
     spec.write_bytes(gzip.decompress(packed.read_bytes()))
     document, _ = load(spec)
-    api = build_api(document, spec_display=spec.name, spec_sha256="0", overlay_display=None,
-                    overlay_sha256=None, parts=("models", "server", "client"))
+    api = build_api(document, spec_display=spec.name, overlay_display=None,
+                    parts=("models", "server", "client"))
     sources = {n: t for n, t in render_package(api).items() if n.endswith(".py")}
     for name, source in sources.items():
         assert _check(source), f"{name} was not split"

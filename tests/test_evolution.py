@@ -169,8 +169,9 @@ def test_a_contract_evolves_under_a_hand_written_service(tmp_path: Path) -> None
         "responses": {"204": {"description": "Deleted."}}}
     write_spec(spec_path, spec)
 
-    drift = run(BIN / "contractgen", "check", cwd=project, check=False)
+    drift = run(BIN / "contractgen", "check", "--full", cwd=project, check=False)
     assert drift.returncode == 1
+    assert drift.stdout.startswith("drift: specs/notes.yaml changed: 1 operation added, ")
     assert "--- src/notes_backend/api/models.py (committed)" in drift.stdout
     assert "+++ src/notes_backend/api/models.py (from specs/notes.yaml)" in drift.stdout
     assert re.search(r"^\+\s+tags: list\[str\] \| None = None$", drift.stdout, re.M)

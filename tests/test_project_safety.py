@@ -198,7 +198,7 @@ def test_check_names_an_override_left_behind_by_a_renamed_operation(tmp_path: Pa
     checked = cli("check", cwd=tmp_path)
     assert checked.returncode == 1, checked.stderr
     assert ("error: pets.service:Service.get_pet overrides no operation any more "
-            "(was it renamed to fetch_pet?)") in checked.stderr
+            "(was it renamed to fetch_pet? ") in checked.stderr
     assert "error: pets.service:Service.list_toys overrides no operation any more" in checked.stderr
     assert "describe" not in checked.stderr  # a helper, never an operation
 
@@ -311,12 +311,13 @@ def test_a_new_project_can_be_updated_by_copier(tmp_path: Path) -> None:
     described = run("git", "describe", "--tags", "--match", "v[0-9]*", "--always", "HEAD",
                     cwd=ROOT).stdout.strip()
     assert recorded["_commit"] == described
-    hook = yaml.safe_load((project / ".pre-commit-config.yaml").read_text("utf-8"))["repos"][0]
-    assert run("git", "-C", hook["repo"], "rev-parse", "--verify",
-               f"{hook['rev']}^{{commit}}", cwd=tmp_path).returncode == 0
+    # Made from a checkout: the hook runs the project's own contractgen (vendor/), not a path.
+    [hook] = yaml.safe_load((project / ".pre-commit-config.yaml").read_text("utf-8"))["repos"]
+    assert hook["repo"] == "local" and hook["hooks"][0]["entry"] == "make check"
     updated = run(BIN / "copier", "update", "--trust", "--defaults", "--vcs-ref", "HEAD",
                   cwd=project, check=False)
     assert updated.returncode == 0, updated.stderr
+    assert "CONTRACTGEN ?= vendor/contractgen-" in (project / "Makefile").read_text("utf-8")
 
 
 def test_release_tag_matches_the_version() -> None:
@@ -418,10 +419,21 @@ def test_auth_is_wired_in_service_py(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_new_project_sets_up_tests_and_checks_in_a_fresh_venv(tmp_path: Path) -> None:
-    run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path)
-    project = tmp_path / "pets"
+    made = run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path)
+    assert "its setup and CI install contractgen from vendor/contractgen-0.1.0-py3-none-any.whl" in (
+        made.stdout)
+    # Set up from a second clean folder, as a clone elsewhere would be: nothing names the
+    # checkout it was made from (the Makefile, the pre-commit hook, the CI workflow).
+    project = tmp_path / "elsewhere" / "pets"
+    shutil.copytree(tmp_path / "pets", project)
+    shutil.rmtree(tmp_path / "pets")
+    for path in project.rglob("*"):
+        # (.copier-answers.yml names the template's source, for `copier update` on that machine)
+        if path.is_file() and path.suffix != ".whl" and ".git" not in path.parts and (
+                path.name != ".copier-answers.yml"):
+            assert str(ROOT) not in path.read_text("utf-8"), path
     makefile = (project / "Makefile").read_text("utf-8")
-    assert f"CONTRACTGEN ?= contractgen @ {ROOT.as_uri()}" in makefile
+    assert "CONTRACTGEN ?= vendor/contractgen-0.1.0-py3-none-any.whl" in makefile
     # No variable set; only the interpreter to build the venv from is this one's (no download).
     environ = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     base = Path(sys.base_prefix) / "bin"

@@ -103,8 +103,8 @@ def test_a_run_that_did_not_validate_is_not_replayed_by_one_that_does(
 @pytest.mark.slow
 def test_a_new_contract_hash_alone_reuses_every_module(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the header changes (the spec's bytes, not its meaning): no module is formatted
-    again, and the output is what formatting from scratch gives."""
+    """The spec's bytes change, not its meaning: no module is formatted again, none changes
+    (headers name the spec, without its hash), and the manifest records the new hash."""
     spec, out = _project(tmp_path, monkeypatch)
     monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
     generate(spec, out)
@@ -114,7 +114,9 @@ def test_a_new_contract_hash_alone_reuses_every_module(
     assert formatting.BLACK_RUNS == before
     assert files == render(spec)[0]
     assert formatting.BLACK_RUNS > before
-    assert files["models.py"] != read_package(out)["models.py"]  # the new hash in its header
+    committed = read_package(out)
+    assert files["models.py"] == committed["models.py"]
+    assert files[".contractgen-manifest.json"] != committed[".contractgen-manifest.json"]
 
 
 def test_a_run_collects_rarely_and_restores_the_callers_collector(

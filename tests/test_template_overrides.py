@@ -83,7 +83,7 @@ def test_override_changes_output_and_survives_regeneration(tmp_path: Path) -> No
     assert generated.returncode == 0, generated.stderr
     models = (project / "notes/api/models.py").read_text(encoding="utf-8")
     assert '"""Notes models, by the notes team."""' in models
-    assert "# Templates overridden by overrides (sha256 " in models
+    assert "# Templates overridden by overrides.\n" in models
     assert "import textwrap" in models
     # every other module is the built-in one; the header names the override there too
     server = (project / "notes/api/server.py").read_text(encoding="utf-8")

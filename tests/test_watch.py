@@ -80,6 +80,12 @@ class Watcher:
                   f"run {count}")
         return self.runs()[count - 1]
 
+    def wait_err(self, done: Callable[[list[str]], bool], what: str) -> list[str]:
+        """stderr once `done` holds for it: stdout and stderr are two pipes read by two
+        threads, so a run's error lines may arrive after the run's line on stdout."""
+        self.wait(lambda: done(self.err), what)
+        return list(self.err)
+
     def stop(self, how: int = signal.SIGINT) -> int:
         os.killpg(self.process.pid, how)
         return self.process.wait(TIMEOUT)
@@ -118,7 +124,8 @@ def test_each_save_regenerates_and_a_broken_contract_is_reported_and_waited_on(
     save(spec, yaml.safe_dump(pets(), sort_keys=False) + "  broken: [\n")
     line = watch.wait_run(3)
     assert "pkg left as it was (the contract has errors;" in line, line
-    assert any(re.match(r"pets\.yaml:\d+:\d+: error: ", err) for err in watch.err), watch.err
+    watch.wait_err(lambda err: any(re.match(r"pets\.yaml:\d+:\d+: error: ", e) for e in err),
+                   "the located error on stderr")
     assert {p.name: p.read_bytes() for p in (tmp_path / "pkg").iterdir()} == before
 
     # A warning is printed in full once, then counted while it stays the same.
@@ -127,11 +134,12 @@ def test_each_save_regenerates_and_a_broken_contract_is_reported_and_waited_on(
     save(spec, warned)
     assert "generated pkg" in watch.wait_run(4)
     assert "color: str | None = None" in models.read_text()
-    [warning] = [line for line in watch.err if ": warning: " in line]
+    [warning] = [line for line in watch.wait_err(
+        lambda err: any(": warning: " in e for e in err), "the warning") if ": warning: " in line]
     assert "`tail`" in warning
     save(spec, yaml.safe_dump(warned, sort_keys=False) + "# touched\n")
     assert "generated pkg" in watch.wait_run(5)
-    assert watch.err[-1] == "(the same 1 warning as before)"
+    watch.wait_err(lambda err: err[-1:] == ["(the same 1 warning as before)"], "the count")
     assert len([line for line in watch.err if ": warning: " in line]) == 1
     save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
     assert "generated pkg" in watch.wait_run(6)
@@ -246,7 +254,7 @@ def test_the_command_line_is_checked_first(tmp_path: Path,
     out_alone = cli(capsys, "watch", "--out", "pkg", cwd=tmp_path)
     assert out_alone.returncode == 2 and "need a SPEC" in out_alone.stderr
     unconfigured = cli(capsys, "watch", cwd=tmp_path)
-    assert unconfigured.returncode == 1 and "no [tool.contractgen] table" in unconfigured.stderr
+    assert unconfigured.returncode == 2 and "no [tool.contractgen] table" in unconfigured.stderr
     assert not (tmp_path / "pkg").exists()
 
 

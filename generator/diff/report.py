@@ -48,8 +48,10 @@ def _counts(changes: list[Change]) -> dict[str, int]:
 def _summary(changes: list[Change]) -> str:
     counts = _counts(changes)
     n = len(changes)
+    # "breaking" and "info" read as adjectives; "warning" is a noun: 0 warnings, 1 warning
     return f"{n} change{'s'[: n != 1]}: " + ", ".join(
-        f"{counts[level]} {level}" for level in LEVELS
+        f"{counts[level]} {level}{'s' * (level == 'warning' and counts[level] != 1)}"
+        for level in LEVELS
     )
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,24 +32,36 @@ class OwnershipError(ValueError):
     """`out` holds files contractgen did not write (or changed since): nothing was written."""
 
 
-def with_manifest(files: dict[str, str], operations: list[str],
-                  previous: dict[str, str] | None = None) -> dict[str, str]:
-    """`files` plus the manifest naming each with its sha256, and every operation method the
-    package has had (so `check` can name an override an operation left behind)."""
-    history = set(operations)
-    if previous and MANIFEST in previous:
-        history |= set(_parse_manifest(previous[MANIFEST]).get("operations", []))
-    manifest = {
+def with_manifest(files: dict[str, str], operations: Mapping[str, str] | list[str],
+                  previous: dict[str, str] | None = None,
+                  sources: Mapping[str, str] | None = None) -> dict[str, str]:
+    """`files` plus the manifest: each file with its sha256; every operation method the package
+    has had, with its route (`DELETE /sessions/{id}`), so `check` can name an override an
+    operation left behind and its likely new name; the sha256 of each input (spec, overlay,
+    template overrides): the one fingerprint of what made the package (headers name the
+    inputs, without hashes, so a module whose code did not change is not rewritten); the
+    foreign files a `--force` run accepted in the folder, so the next run need not be forced."""
+    routes = dict.fromkeys(operations, "") if isinstance(operations, list) else dict(operations)
+    before = _parse_manifest(previous[MANIFEST]) if previous and MANIFEST in previous else {}
+    history = {str(name): "" for name in before.get("operations", [])}
+    history.update({str(k): str(v) for k, v in before.get("routes", {}).items()})
+    history.update({name: route or history.get(name, "") for name, route in routes.items()})
+    manifest: dict[str, Any] = {
         "generator": "contractgen: these files are generated; it rewrites and removes only them",
         "files": {name: _sha256(text) for name, text in sorted(files.items())},
         "operations": sorted(history),
+        "routes": {name: route for name, route in sorted(history.items()) if route},
     }
+    if sources:
+        manifest["sources"] = dict(sorted(sources.items()))
+    if before.get("accepted"):
+        manifest["accepted"] = before["accepted"]
     return {**files, MANIFEST: json.dumps(manifest, indent=2) + "\n"}
 
 
 def read_package(out: Path) -> dict[str, str]:
     """The generator-owned files of a package directory (and its manifest) as they are now."""
-    found = {p.name: p.read_text(encoding="utf-8") for p in _owned_files(out)}
+    found = {p.name: p.read_text(encoding="utf-8") for p in owned_files(out)}
     if (out / MANIFEST).is_file():
         found[MANIFEST] = (out / MANIFEST).read_text(encoding="utf-8")
     return found
@@ -68,11 +80,15 @@ def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> l
     # Each file read once: for the ownership checks and to leave unchanged files untouched.
     manifest = _text_or_none(out / MANIFEST) if (out / MANIFEST).is_file() else None
     recorded = _parse_manifest(manifest) if manifest is not None else {}
-    owned = _owned_files(out, recorded)
+    owned = owned_files(out, recorded)
     current = {p.name: _text_or_none(p) for p in owned}
     current[MANIFEST] = manifest
+    accepted = sorted(set(recorded.get("accepted", [])) & _present(out))
+    foreign = _foreign(out, current, accepted)
     if not force:
-        _refuse_foreign(out, files, recorded.get("files", {}), current)
+        _refuse_foreign(out, files, recorded.get("files", {}), current, foreign)
+    if (accepted or foreign) and MANIFEST in files:
+        files = {**files, MANIFEST: _accepting(files[MANIFEST], [*accepted, *foreign])}
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name, text in sorted(files.items()):
@@ -94,19 +110,35 @@ def _text_or_none(path: Path) -> str | None:
         return None
 
 
+def _present(out: Path) -> set[str]:
+    return {p.name for p in out.iterdir()} if out.is_dir() else set()
+
+
+def _foreign(out: Path, current: dict[str, str | None], accepted: list[str]) -> list[str]:
+    """Files in `out` that contractgen did not write, and no earlier `--force` run accepted."""
+    ours = set(current) | {MANIFEST} | IGNORED | set(accepted)
+    return sorted(name for name in _present(out) if name not in ours)
+
+
+def _accepting(manifest: str, names: list[str]) -> str:
+    """The manifest text, recording `names` as files of the folder a `--force` run accepted."""
+    data = json.loads(manifest)
+    data["accepted"] = sorted(set(names))
+    return json.dumps(data, indent=2) + "\n"
+
+
 def _refuse_foreign(out: Path, files: dict[str, str], recorded: dict[str, str],
-                    current: dict[str, str | None]) -> None:
+                    current: dict[str, str | None], foreign: list[str]) -> None:
     if not out.is_dir():
         return
-    ours = set(current) | {MANIFEST}
-    foreign = sorted(p.name for p in out.iterdir() if p.name not in ours | IGNORED)
     where = display_path(out)
     if foreign:
         raise OwnershipError(
             f"{where} holds files contractgen did not write: {', '.join(foreign)}. contractgen "
             "writes only into a folder of its own, where it replaces and removes its files: give "
             f"--out a new folder or the generated package (e.g. {where}/api), or pass --force to "
-            "write here anyway (its files replace any of the same name; others are left alone)")
+            "write here anyway (its files replace any of the same name; others are left alone, "
+            "and recorded in its manifest as accepted: later runs need no --force for them)")
     edited = sorted(name for name, text in current.items() if name in recorded
                     and text is not None and text != files.get(name)
                     and _sha256(text) != recorded[name])
@@ -141,11 +173,22 @@ def recorded_operations(out: Path) -> list[str]:
     return [str(name) for name in _recorded(out).get("operations", [])]
 
 
+def accepted_files(out: Path) -> list[str]:
+    """The files not contractgen's that a `--force` run accepted in `out` (its manifest says)."""
+    return [str(name) for name in _recorded(out).get("accepted", [])]
+
+
+def recorded_routes(out: Path) -> dict[str, str]:
+    """Operation method -> its route (`DELETE /sessions/{id}`), as the manifest in `out` records."""
+    routes = _recorded(out).get("routes", {})
+    return {str(k): str(v) for k, v in routes.items()} if isinstance(routes, dict) else {}
+
+
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _owned_files(out: Path, recorded: dict[str, Any] | None = None) -> list[Path]:
+def owned_files(out: Path, recorded: dict[str, Any] | None = None) -> list[Path]:
     """What contractgen wrote in `out`: the files its manifest lists; without a manifest (a
     package generated before them), the modules carrying its header and their openapi.json.
     `recorded`: the manifest's content, when the caller has read it."""
@@ -168,23 +211,3 @@ def _first_line(path: Path) -> str:
             return handle.readline()
     except (OSError, UnicodeDecodeError):
         return ""
-
-
-def diff_package(out: Path, expected: dict[str, str], source: str) -> str:
-    """A unified diff from the package in `out` to `expected` (empty when they match)."""
-    chunks: list[str] = []
-    names = sorted(set(expected) | {p.name for p in _owned_files(out)} | {MANIFEST})
-    for name in names:
-        path = out / name
-        label = display_path(path)
-        actual = path.read_text(encoding="utf-8") if path.is_file() else None
-        wanted = expected.get(name)
-        if actual == wanted:
-            continue
-        chunks.append("".join(difflib.unified_diff(
-            (actual or "").splitlines(keepends=True),
-            (wanted or "").splitlines(keepends=True),
-            fromfile=f"{label} (committed)" if actual is not None else "/dev/null",
-            tofile=f"{label} (from {source})" if wanted is not None else "/dev/null",
-        )))
-    return "".join(chunks)

@@ -184,6 +184,7 @@ def _errors_context(api: Api) -> dict[str, Any]:
     errors = api.error_classes
     imports = ImportSet()
     imports.name("__future__", "annotations")
+    imports.module("json")
     imports.name("collections.abc", "Mapping")
     imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "get_args", "get_origin")
     uses_models = False

@@ -1,18 +1,6 @@
 """Replay a scripted scenario against a running service and check every answer against the spec.
 
-A scenario is YAML (or JSON):
-
-    steps:
-      - operation: CreateSession          # an operationId
-        body: {}                          # JSON body; or `form:` / `files:` for multipart
-        expect: 201                       # optional: the status wanted
-        save: {sid: /session_id}          # optional: JSON pointers into the response body
-      - operation: Execute
-        path: {session_id: "${sid}"}      # `${name}` is replaced by a saved value
-        query: {}                         # optional query parameters
-        headers: {}                       # optional headers
-        body: {tool: code_execution, input: {code: "print(1)"}}
-        check: {/result_block/content/stdout: "1"}   # optional: values at pointers
+A scenario is YAML (or JSON), as `EXAMPLE` shows (`contractgen conformance --example` prints it).
 
 Every response must have a status the operation declares (exactly, by range or `default`), the
 media type declared for it, and a body valid against the declared schema.
@@ -34,6 +22,20 @@ from ..spec.loader import Document, load_document
 from ..spec.paths import iter_operations
 from ..spec.tree import escape, resolve_pointer
 
+EXAMPLE = """\
+# A scenario for `contractgen conformance SPEC --scenario FILE --base-url URL`.
+steps:
+  - operation: CreateSession          # an operationId
+    body: {}                          # JSON body; or `form:` / `files:` for multipart
+    expect: 201                       # optional: the status wanted
+    save: {sid: /session_id}          # optional: JSON pointers into the response body
+  - operation: Execute
+    path: {session_id: "${sid}"}      # `${name}` is replaced by a saved value
+    query: {}                         # optional query parameters
+    headers: {}                       # optional headers
+    body: {tool: code_execution, input: {code: "print(1)"}}
+    check: {/result_block/content/stdout: "1"}   # optional: values at pointers
+"""
 _SPEC_URI = "urn:contractgen:spec"
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 

@@ -9,8 +9,9 @@ classes of the same module count; ones inherited from other modules cannot be se
 
 Overrides left behind: the package's manifest records every operation method it has had, so a
 method the class defines under a name that no operation has any more was an override of an
-operation since renamed or removed; when exactly one operation is new and unimplemented (or one
-name is close), that is its likely new name.
+operation since renamed or removed. Its likely new name is the operation now at the route the
+manifest recorded for it (same path and method), else the closest name among the unimplemented
+operations; when neither matches, the hint says so.
 """
 
 from __future__ import annotations
@@ -21,23 +22,30 @@ import importlib
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 from ..config import Target
-from ..emit.package import recorded_operations
+from ..emit.package import recorded_operations, recorded_routes
 from ..problems import Level, Problem, SpecError
 
+# A method left behind: (its likely new name or None, why, in words for the hint).
+Leftover = tuple[str | None, str]
 
-def implementation_report(target: Target) -> tuple[list[str], dict[str, str | None]]:
+
+def implementation_report(target: Target) -> tuple[list[str], dict[str, Leftover]]:
     """Unimplemented operation ids, and overrides left behind (method -> likely new name)."""
     if not target.implementation:
         return [], {}
-    methods = _operation_methods(target)
+    operations = _operations(target)
+    methods = [(operation.id, operation.method_name) for operation in operations]
+    routes = {f"{operation.http_method.upper()} {operation.path}": operation.method_name
+              for operation in operations}
     missing = unimplemented_operations(target, methods)
-    return missing, _leftover(target, methods, missing)
+    return missing, _leftover(target, methods, missing, routes)
 
 
-def _leftover(target: Target, methods: list[tuple[str, str]],
-              missing: list[str]) -> dict[str, str | None]:
+def _leftover(target: Target, methods: list[tuple[str, str]], missing: list[str],
+              routes: dict[str, str]) -> dict[str, Leftover]:
     retired = set(recorded_operations(target.out_path)) - {name for _, name in methods}
     if not retired:
         return {}
@@ -47,16 +55,25 @@ def _leftover(target: Target, methods: list[tuple[str, str]],
                                         class_name)
     except (SpecError, OSError, SyntaxError):
         return {}  # unimplemented_operations has reported what is wrong with the module
-    left = sorted(defined & retired)
+    recorded = recorded_routes(target.out_path)
     new = [name for operation, name in methods if operation in missing]
-    found: dict[str, str | None] = {}
-    for name in left:
-        if len(left) == 1 and len(new) == 1:
-            found[name] = new[0]
-        else:
-            close = difflib.get_close_matches(name, new, n=1, cutoff=0.6)
-            found[name] = close[0] if close else None
-    return found
+    return {name: _likely_new_name(name, recorded.get(name), routes, new)
+            for name in sorted(defined & retired)}
+
+
+def _likely_new_name(name: str, route: str | None, routes: dict[str, str],
+                     new: list[str]) -> Leftover:
+    """The operation now at the method's route (same path and method), else the closest name
+    among the unimplemented operations, else none."""
+    if route and route in routes:
+        return routes[route], f"the operation of {route} now"
+    # 0.7: `get_pet` -> `fetch_pet` (0.75) is close; `destroy_session` -> `create_session`
+    # (0.62), which only share `_session`, is not (issue 31).
+    close = difflib.get_close_matches(name, new, n=1, cutoff=0.7)
+    if close:
+        return close[0], "the closest name among the unimplemented operations"
+    where = f"no operation has its route ({route}) now, and" if route else ""
+    return None, f"{where} no unimplemented operation has a close name".strip()
 
 
 def unimplemented_operations(target: Target,
@@ -99,12 +116,17 @@ def _split(target: Target) -> tuple[str, str]:
 
 def _operation_methods(target: Target) -> list[tuple[str, str]]:
     """(operation id, ServiceBase method name) for each operation of the spec, in spec order."""
+    return [(operation.id, operation.method_name) for operation in _operations(target)]
+
+
+def _operations(target: Target) -> list[Any]:
+    """The operations of the spec (the model's), in spec order."""
     from ..model.parse import build_api
     from ..spec import load
 
     document, _ = load(target.spec_path, overlay=target.overlay_path)
     api = build_api(document, spec_display=target.spec, parts=target.parts)
-    return [(operation.id, operation.method_name) for operation in api.operations]
+    return list(api.operations)
 
 
 def _search_path(target: Target) -> list[Path]:

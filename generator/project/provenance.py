@@ -16,7 +16,10 @@ writes a file and names the module it lacks.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -144,6 +147,46 @@ def _checkout_of_this_package() -> Path | None:
     except OSError:
         return None
     return root if f'name = "{DISTRIBUTION}"' in text else None
+
+
+def vendor_wheel(dest: Path) -> str | None:
+    """A wheel of the running contractgen in `dest`/vendor/, when it came from this machine's
+    files (a checkout or a local wheel): the project then installs it in its setup and CI, where
+    that path does not exist. Its path relative to `dest`; None when the requirement works
+    anywhere (an index release, a git URL). Raises OSError when the wheel cannot be built."""
+    found = provenance().requirement.partition(" @ ")[2]
+    if not found.startswith("file:"):
+        return None
+    source = Path(unquote(urlparse(found).path))
+    vendor = dest / "vendor"
+    vendor.mkdir(parents=True, exist_ok=True)
+    if source.is_file() and source.suffix == ".whl":
+        shutil.copyfile(source, vendor / source.name)
+        return f"vendor/{source.name}"
+    return f"vendor/{_build_wheel(source, vendor).name}"
+
+
+def _build_wheel(checkout: Path, vendor: Path) -> Path:
+    """`pip wheel` of a copy of the checkout's package sources (no build/ left in it), with this
+    environment's setuptools: no build isolation, no index."""
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "src"
+        copy.mkdir()
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            if (checkout / name).is_file():
+                shutil.copy2(checkout / name, copy / name)
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+        for folder in ("generator", "templates"):
+            shutil.copytree(checkout / folder, copy / folder, ignore=ignore)
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+             "--no-index", "-q", "-w", str(vendor), str(copy)],
+            capture_output=True, text=True, check=False, timeout=600)
+    wheels = sorted(vendor.glob(f"{DISTRIBUTION}-*.whl"))
+    if done.returncode != 0 or not wheels:
+        raise OSError(f"could not build a wheel of contractgen from {checkout} for vendor/: "
+                      f"{(done.stderr or done.stdout).strip()[-500:]}")
+    return wheels[-1]
 
 
 class ProvenanceExtension(Extension):

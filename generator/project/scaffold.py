@@ -81,6 +81,15 @@ def new_project(
     (dest / "specs").mkdir(parents=True, exist_ok=True)
     for source in sources:
         shutil.copyfile(source, dest / "specs" / source.name)
+    if template is None:
+        from .provenance import vendor_wheel
+
+        try:
+            data["contractgen_wheel"] = vendor_wheel(dest) or ""
+        except OSError:
+            if created:
+                shutil.rmtree(dest, ignore_errors=True)
+            raise
     try:
         run_copy(str(template or template_path()), dest, data=data, defaults=True, unsafe=True,
                  quiet=True, vcs_ref=vcs_ref)
