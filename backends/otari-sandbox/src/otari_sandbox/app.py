@@ -67,6 +67,7 @@ def build_app(config: Settings) -> FastAPI:
             "pool_refill_errors": manager.refill_errors,
             "instance": config.instance,
             "draining": drain.draining,
+            "requests_in_flight": drain.in_flight,
         }
 
     @app.get("/health/ready", include_in_schema=False)

@@ -28,8 +28,3 @@ def new_session_id(instance: str | None) -> str:
     prefix = f"sbx_{instance}_" if instance else "sbx_"
     return prefix + secrets.token_hex(12)
 
-
-def instance_of(session_id: str) -> str | None:
-    """The instance a session id names (None for an unnamed instance's ids)."""
-    head, sep, _ = session_id.removeprefix("sbx_").rpartition("_")
-    return head if sep and session_id.startswith("sbx_") and _NAME.fullmatch(head) else None
