@@ -1,7 +1,8 @@
 """Writes the proxy's nginx configuration for both backends (deploy/README.md).
 
     python deploy/nginx/render.py OUT_DIR --otari otari-0=10.0.0.5:8080 ... \
-        --tpmjs 10.0.0.9:8080 ... [--resolver 10.96.0.10] [--js-module PATH]
+        --tpmjs 10.0.0.9:8080 ... [--js-module PATH]
+    python deploy/nginx/render.py          # rewrites deploy/kubernetes/*/...configmap.yaml
 
 writes OUT_DIR/nginx.conf (the main file), otari.conf (one upstream per instance, routing on
 the instance named in the session id) and tpmjs.conf + tpmjs.js (consistent hash on the
@@ -33,12 +34,12 @@ events {{
 http {{
     access_log off;
     default_type application/json;
-    # Temporary files under the prefix (-p): nothing outside it is written.
-    client_body_temp_path tmp/client_body;
-    proxy_temp_path tmp/proxy;
-    fastcgi_temp_path tmp/fastcgi;
-    uwsgi_temp_path tmp/uwsgi;
-    scgi_temp_path tmp/scgi;
+    # Temporary files under {temp} (relative: the prefix, -p): nothing else is written.
+    client_body_temp_path {temp}/client_body;
+    proxy_temp_path {temp}/proxy;
+    fastcgi_temp_path {temp}/fastcgi;
+    uwsgi_temp_path {temp}/uwsgi;
+    scgi_temp_path {temp}/scgi;
 {resolver}
     # Keep-alive to the instances; the client's Host and Authorization pass through unchanged
     # (auth is end to end: the proxy holds no token).
@@ -169,10 +170,47 @@ def tpmjs_conf(servers: list[str], listen: str, *, resolve: bool = False) -> str
 
 
 def main_conf(*, js_module: str = DEBIAN_JS_MODULE, resolver: str | None = None,
-              pid: str = "nginx.pid", workers: str = "1") -> str:
+              pid: str = "nginx.pid", workers: str = "1", temp: str = "tmp") -> str:
     """nginx.conf: the http block including otari.conf and tpmjs.conf."""
     line = f"    resolver {resolver} valid=5s;\n    resolver_timeout 2s;\n" if resolver else ""
-    return _MAIN.format(header=HEADER, js_module=js_module, resolver=line, pid=pid, workers=workers)
+    return _MAIN.format(header=HEADER, js_module=js_module, resolver=line, pid=pid,
+                        workers=workers, temp=temp)
+
+
+# -- Kubernetes: the same files as ConfigMaps (deploy/kubernetes/) ----------------------------
+K8S_DIR = HERE.parent / "kubernetes"
+OTARI_REPLICAS = 3
+K8S_DOMAIN = "default.svc.cluster.local"
+
+
+def _configmap(name: str, files: dict[str, str]) -> str:
+    lines = [HEADER.rstrip("\n"), "apiVersion: v1", "kind: ConfigMap", "metadata:",
+             f"  name: {name}", "data:"]
+    for key, text in files.items():
+        lines.append(f"  {key}: |")
+        lines.extend(f"    {line}" if line else "" for line in text.splitlines())
+    return "\n".join(lines) + "\n"
+
+
+def kubernetes_configmaps(replicas: int = OTARI_REPLICAS, domain: str = K8S_DOMAIN) -> dict[Path, str]:
+    """The proxy's ConfigMaps: one otari upstream per StatefulSet pod, tpmjs over its pods.
+
+    Pods come and go with new addresses: upstream servers are re-resolved (``resolve``, nginx
+    1.27.3 or later, which the proxy's image has) through the cluster's DNS.
+    """
+    pods = {f"otari-{i}": f"otari-{i}.otari.{domain}:8080" for i in range(replicas)}
+    main = main_conf(js_module="/etc/nginx/modules/ngx_http_js_module.so",
+                     resolver=f"kube-dns.kube-system.{domain.split('.', 1)[1]}",
+                     pid="/tmp/nginx/nginx.pid", workers="auto", temp="/tmp/nginx")
+    return {
+        K8S_DIR / "proxy/configmap.yaml": _configmap("proxy-main", {"nginx.conf": main}),
+        K8S_DIR / "otari/proxy-configmap.yaml": _configmap(
+            "otari-proxy", {"otari.conf": otari_conf(pods, "8080", resolve=True)}),
+        K8S_DIR / "tpmjs/proxy-configmap.yaml": _configmap("tpmjs-proxy", {
+            "tpmjs.conf": tpmjs_conf([f"tpmjs-pods.{domain}:8080"], "8090", resolve=True),
+            "tpmjs.js": (HERE / "tpmjs.js").read_text(),
+        }),
+    }
 
 
 def write(out: Path, otari: dict[str, str], tpmjs: list[str], *, otari_listen: str,
@@ -196,13 +234,20 @@ def _pair(text: str) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--otari", type=_pair, nargs="+", required=True, metavar="NAME=HOST:PORT")
-    parser.add_argument("--tpmjs", nargs="+", required=True, metavar="HOST:PORT")
+    parser.add_argument("out", type=Path, nargs="?", help="omitted: rewrite deploy/kubernetes' ConfigMaps")
+    parser.add_argument("--otari", type=_pair, nargs="+", metavar="NAME=HOST:PORT")
+    parser.add_argument("--tpmjs", nargs="+", metavar="HOST:PORT")
     parser.add_argument("--otari-listen", default="8080")
     parser.add_argument("--tpmjs-listen", default="8090")
     parser.add_argument("--js-module", default=DEBIAN_JS_MODULE)
     args = parser.parse_args(argv)
+    if args.out is None:
+        for path, text in kubernetes_configmaps().items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        return 0
+    if not args.otari or not args.tpmjs:
+        parser.error("OUT needs --otari and --tpmjs")
     try:
         write(args.out, dict(args.otari), args.tpmjs, otari_listen=args.otari_listen,
               tpmjs_listen=args.tpmjs_listen, js_module=args.js_module)
