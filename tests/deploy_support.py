@@ -75,11 +75,11 @@ def _uid_base(index: int) -> int:
 
 
 class OtariInstance:
-    """``otari-sandbox`` named ``name`` (SANDBOX_INSTANCE) on a loopback port, pool of one."""
+    """``otari-sandbox`` named ``name`` (SANDBOX_INSTANCE) on a loopback port."""
 
     def __init__(self, name: str, index: int, *, token: str | None, port: int | None = None,
-                 env: dict[str, str] | None = None) -> None:
-        self.name, self.index, self.token = name, index, token
+                 env: dict[str, str] | None = None, pool_size: int = 1) -> None:
+        self.name, self.index, self.token, self.pool_size = name, index, token, pool_size
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env or {}
@@ -93,7 +93,7 @@ class OtariInstance:
         if self.token:
             env["SANDBOX_AUTH_TOKEN"] = self.token
         self.proc = subprocess.Popen(
-            [str(OTARI_COMMAND), "--port", str(self.port), "--pool-size", "1",
+            [str(OTARI_COMMAND), "--port", str(self.port), "--pool-size", str(self.pool_size),
              "--uid-base", str(_uid_base(self.index)), "--log-level", "warning"],
             env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
