@@ -4,6 +4,7 @@ instance named in their id, a down instance's sessions answer 503, auth end to e
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import shutil
 import signal
 import time
@@ -127,3 +128,42 @@ def test_sessions_spread_survive_a_down_instance_and_it_comes_back(cluster: Clus
     assert client.post(f"/sessions/{old}/exec", json=CODE).status_code == 404
     for session_id in sessions + newcomers + landed:
         assert client.delete(f"/sessions/{session_id}").status_code == 204
+
+
+def test_a_draining_instance_takes_no_new_sessions_but_serves_its_own(cluster: Cluster) -> None:
+    client = cluster.client
+    draining = cluster.instances["otari-1"]
+    assert draining.proc is not None
+    busy, idle = _create_on(client, "otari-1"), _create_on(client, "otari-1")
+    slow = {"tool": "code_execution", "input": {"code": "import time; time.sleep(3)"}}
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        running = pool.submit(client.post, f"/sessions/{busy}/exec", json=slow)
+        wait_until(lambda: httpx.get(f"{draining.url}/health").json()["requests_in_flight"] > 0,
+                   10, "the slow call to start")
+        draining.proc.send_signal(signal.SIGTERM)
+        wait_until(lambda: httpx.get(f"{draining.url}/health/ready").status_code == 503, 5,
+                   "readiness to fail")
+        # Session calls go through the per-instance upstreams, so least_conn still offers
+        # otari-1 its turn: the proxy passes each refusal (503) to another instance.
+        newcomers = [_create(client) for _ in range(6)]
+        assert "otari-1" not in {_instance(s) for s in newcomers}
+        # Its own sessions still answer through the proxy while it drains.
+        assert client.post(f"/sessions/{idle}/exec", json=CODE).status_code == 200
+        assert running.result().status_code == 200
+    draining.proc.wait(15)
+    for session_id in newcomers:
+        assert client.delete(f"/sessions/{session_id}").status_code == 204
+
+
+def _create_on(client: httpx.Client, name: str) -> str:
+    """A session on instance ``name`` (least_conn spreads creates; the others are released)."""
+    others = []
+    for _ in range(20):
+        session_id = _create(client)
+        if _instance(session_id) == name:
+            break
+        others.append(session_id)
+    for other in others:
+        assert client.delete(f"/sessions/{other}").status_code == 204
+    assert _instance(session_id) == name, "no session landed on " + name
+    return session_id

@@ -79,6 +79,8 @@ server {{
     # passes it on, as it created nothing.
     location = /sessions {{
         proxy_pass http://otari_any;
+        # Buffered (a small JSON body): an unbuffered body cannot be passed on once sent.
+        proxy_request_buffering on;
         proxy_next_upstream error http_503 non_idempotent;
         proxy_next_upstream_tries 3;
         error_page 502 504 = @otari_none;
