@@ -10,13 +10,13 @@ import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
 from contractgen.project.conformance import run_scenario
 from deploy_support import Nginx, OtariInstance, missing_nginx, wait_until
 from gen_support import OTARI_SPEC
-from test_backend_conformance import SCENARIO
 
 pytestmark = [
     pytest.mark.slow,
@@ -24,6 +24,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed"),
 ]
 
+SCENARIO = Path(__file__).parent / "scenarios" / "otari-session.yaml"
 TOKEN = "deploy-test-token"
 NAMES = ("otari-0", "otari-1", "otari-2")
 CODE = {"tool": "code_execution", "input": {"code": "print(6 * 7)"}}
