@@ -26,6 +26,10 @@ $(STAMP): pyproject.toml backends/otari-sandbox/pyproject.toml backends/tpmjs-ex
 	  echo "setup: installing chromium (the browser test of /docs)"; \
 	  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 || \
 	  echo "setup: could not install chromium; the /docs browser test will be skipped" >&2; }
+	@{ command -v nginx || test -x /usr/sbin/nginx; } >/dev/null 2>&1 && test -e /usr/lib/nginx/modules/ngx_http_js_module.so || { \
+	  echo "setup: installing nginx-light and its njs module (the proxy of deploy/)"; \
+	  (apt-get update -qq && apt-get install -y -qq nginx-light libnginx-mod-http-js) >/dev/null 2>&1 || \
+	  echo "setup: could not install nginx; the deploy tests will be skipped" >&2; }
 	@start=$$(date +%s); editable="-e .[dev] -e backends/otari-sandbox -e backends/tpmjs-executor"; \
 	test -d $(VENV) || { echo "setup: creating $(VENV) ($(PY) -m venv)"; $(PY) -m venv $(VENV); } || exit 1; \
 	if command -v uv >/dev/null 2>&1; then \

@@ -10,12 +10,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from .api._serving import LocalOnlyGuard, is_loopback, serve
 from .api.server import create_app
 from .budget import ensure_fd_limit, fds_needed
 from .config import Settings, changed_settings
+from .drain import Drain, DrainMiddleware
 from .exceptions import SandboxUnavailable
 from .processes import become_subreaper
 from .service import SandboxService
@@ -26,16 +28,20 @@ logger = logging.getLogger("otari_sandbox")
 
 # Multipart framing around an uploaded file: boundaries, part headers, the `path` field.
 UPLOAD_SLACK_BYTES = 64 * 1024
+# Once drained (drain.py), what uvicorn still gives requests past the bound before it cancels them.
+DRAIN_EXIT_SECONDS = 2
 
 
 def build_app(config: Settings) -> FastAPI:
     """The contract's app over a SessionManager that starts and stops with the server."""
     manager = SessionManager(config)
     service = SandboxService(manager)
+    drain = Drain(config.drain_seconds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
+        drain.install()
         try:
             yield
         finally:
@@ -48,6 +54,8 @@ def build_app(config: Settings) -> FastAPI:
     app: FastAPI = create_app(service, bearer_token=config.auth_token or None, lifespan=lifespan,
                               max_body_bytes=caps, title="otari-sandbox")
     app.state.manager = manager
+    app.state.drain = drain
+    app.add_middleware(DrainMiddleware, drain=drain)
 
     @app.get("/health", include_in_schema=False)
     async def health() -> dict[str, object]:
@@ -58,7 +66,17 @@ def build_app(config: Settings) -> FastAPI:
             "max_sessions": manager.capacity,
             "pooled": manager.pooled(),
             "pool_refill_errors": manager.refill_errors,
+            "instance": config.instance,
+            "draining": drain.draining,
+            "requests_in_flight": drain.in_flight,
         }
+
+    @app.get("/health/ready", include_in_schema=False)
+    async def ready() -> JSONResponse:
+        # Readiness (a proxy's or Kubernetes'): off while draining, so no new session lands here.
+        if drain.draining:
+            return JSONResponse({"status": "draining"}, status_code=503)
+        return JSONResponse({"status": "ready"})
 
     return app
 
@@ -164,7 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Without a token, browsers are kept out: DNS rebinding and cross-origin requests.
         hosts = config.allowed_hosts.split(",")
         serve(LocalOnlyGuard(app, allowed_hosts=hosts), host=args.host, port=args.port,
-              log_level=args.log_level)
+              log_level=args.log_level, timeout_graceful_shutdown=DRAIN_EXIT_SECONDS)
     else:
-        serve(app, host=args.host, port=args.port, log_level=args.log_level)
+        serve(app, host=args.host, port=args.port, log_level=args.log_level,
+              timeout_graceful_shutdown=DRAIN_EXIT_SECONDS)
     return 0

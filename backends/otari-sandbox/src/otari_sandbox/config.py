@@ -109,6 +109,20 @@ class Settings(BaseSettings):
         """A copy with some fields replaced."""
         return self.model_copy(update=changes)
 
+    # -- past one host (deploy/README.md) --------------------------------------------------
+    # This instance's stable name (a StatefulSet pod's name): its session ids carry it, so a
+    # proxy routes each session to the instance holding it without a lookup (instance.py).
+    instance: str | None = _env("INSTANCE")
+    # On SIGTERM: no new sessions, calls in flight get up to this long to finish (drain.py).
+    drain_seconds: float = _env("DRAIN_SECONDS", 30.0, ge=0)
+
+    @field_validator("instance")
+    @classmethod
+    def _instance_name(cls, value: str | None) -> str | None:
+        from .instance import check_instance_name
+
+        return check_instance_name(value)
+
 
 def env_names() -> dict[str, str]:
     """Environment variable -> Settings field."""

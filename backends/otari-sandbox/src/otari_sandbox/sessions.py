@@ -24,6 +24,7 @@ from .cgroups import CgroupTree, SandboxCgroup
 from .config import MIB, Settings
 from .exceptions import AtCapacity, SandboxUnavailable, SessionNotFound
 from .files import Workspace
+from .instance import new_session_id
 from .layout import Layout
 from .sandbox import Sandbox
 from .tools import ExecOutcome, prepare, shape
@@ -300,7 +301,7 @@ class SessionManager:
         lifetime = min(
             max(max_lifetime_seconds or config.max_lifetime_seconds, 1), config.max_lifetime_seconds
         )
-        session = Session(f"sbx_{secrets.token_hex(12)}", box, idle, lifetime)
+        session = Session(new_session_id(config.instance), box, idle, lifetime)
         self._sessions[session.session_id] = session
         return session
 
