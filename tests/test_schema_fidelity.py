@@ -1,0 +1,94 @@
+"""Generated models accept what the schema accepts and refuse what it refuses (issue #28):
+null enums, closed empty objects, integer formats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from gen_support import GenerateFn, openapi, serve
+from pydantic import ValidationError
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from gen_support import generate_package
+
+    spec = openapi(schemas={
+        "Holder": {"type": "object", "required": ["r"], "properties": {
+            "r": {"enum": [None]},
+            "a": {"enum": [None]},
+            "c": {"const": None},
+            "n": {"$ref": "#/components/schemas/Null"},
+            "s": {"$ref": "#/components/schemas/MaybeWord"},
+            "only": {"type": ["string", "null"], "enum": ["x"]},
+            "closed": {"$ref": "#/components/schemas/Closed"},
+            "i64": {"type": "integer", "format": "int64"},
+            "i32": {"type": "integer", "format": "int32", "minimum": 0},
+        }},
+        "Null": {"enum": [None]},
+        "MaybeWord": {"type": ["string", "null"], "enum": ["a", None]},
+        "Closed": {"type": "object", "additionalProperties": False},
+    })
+    return generate_package(spec, tmp_path_factory.mktemp("fidelity")).models
+
+
+def _refused(models: Any, data: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        models.Holder.model_validate({"r": None, **data})
+
+
+def test_null_enums_and_consts_accept_null_only(models: Any) -> None:
+    # `None | None` (a TypeError on every validation) was written for a $ref to `Null`.
+    value = models.Holder.model_validate(
+        {"r": None, "a": None, "c": None, "n": None, "s": None})
+    assert value.n is None and value.s is None
+    assert models.Holder.model_validate({"r": None, "s": "a"}).s == "a"
+    for field in ("r", "a", "c", "n"):
+        _refused(models, {field: 1})
+    _refused(models, {"s": "b"})
+    assert models.NullAdapter.validate_python(None) is None
+    assert models.MaybeWordAdapter.validate_python(None) is None
+
+
+def test_an_enum_leaving_null_out_refuses_null_whatever_the_type_says(models: Any) -> None:
+    assert models.Holder.model_validate({"r": None, "only": "x"}).only == "x"
+    _refused(models, {"only": None})
+
+
+def test_additional_properties_false_without_properties_is_a_closed_object(models: Any) -> None:
+    assert models.ClosedAdapter.validate_python({}) == {}
+    with pytest.raises(ValidationError):
+        models.ClosedAdapter.validate_python({"x": 1})
+    _refused(models, {"closed": {"x": 1}})
+
+
+@pytest.mark.parametrize(("field", "good", "bad"), [
+    ("i64", [-(2**63), 2**63 - 1, 0], [2**63, -(2**63) - 1, 2**70]),
+    ("i32", [0, 2**31 - 1], [-1, 2**31]),
+])
+def test_integer_formats_are_range_checked(models: Any, field: str, good: list[int],
+                                          bad: list[int]) -> None:
+    for value in good:
+        assert getattr(models.Holder.model_validate({"r": None, field: value}), field) == value
+    for value in bad:
+        _refused(models, {field: value})
+
+
+def test_an_int32_query_parameter_is_range_checked_too(generate: GenerateFn) -> None:
+    spec = openapi({"/a": {"get": {
+        "operationId": "a",
+        "parameters": [{"name": "n", "in": "query", "schema": {"type": "integer",
+                                                               "format": "int32"}}],
+        "responses": {"204": {"description": "ok"}},
+    }}})
+    pkg = generate(spec)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[name-defined,misc]
+        async def a(self, n: int | None = None) -> None:
+            return None
+
+    with serve(pkg.server.create_app(Service())) as base:
+        assert httpx.get(f"{base}/a", params={"n": str(2**31 - 1)}).status_code == 204
+        assert httpx.get(f"{base}/a", params={"n": str(2**31)}).status_code in (400, 422)
