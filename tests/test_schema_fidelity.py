@@ -3,6 +3,8 @@ null enums, closed empty objects, integer formats."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import httpx
@@ -92,3 +94,29 @@ def test_an_int32_query_parameter_is_range_checked_too(generate: GenerateFn) -> 
     with serve(pkg.server.create_app(Service())) as base:
         assert httpx.get(f"{base}/a", params={"n": str(2**31 - 1)}).status_code == 204
         assert httpx.get(f"{base}/a", params={"n": str(2**31)}).status_code in (400, 422)
+
+
+def test_generated_code_passes_ruffs_default_rules(generate: GenerateFn) -> None:
+    # Discord's `oneOf: [{const: 1}, {const: 2}]` was `Literal[1] | Literal[2]` (PYI030), a
+    # lowercase component a lowercase type alias (PYI042).
+    ones = {"type": "integer", "oneOf": [{"const": 1}, {"const": 2}]}
+    spec = openapi({"/a": {"get": {
+        "operationId": "a",
+        "parameters": [{"name": "k", "in": "query", "schema": ones}],
+        "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Flags"}}}}},
+    }}}, {
+        "Flags": {"type": "object", "properties": {
+            "k": ones, "m": {"oneOf": [{"const": 1}, {"const": True}, {"type": "string"}]}}},
+        "lower_alias": ones,
+    })
+    pkg = generate(spec)
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", str(pkg.dir)],
+                          capture_output=True, text=True, check=False)
+    assert ruff.returncode == 0, ruff.stdout
+    flags = pkg.models.Flags
+    assert flags.model_validate({"k": 2, "m": True}).m is True
+    assert flags.model_validate({"m": 1}).m == 1
+    with pytest.raises(ValidationError):
+        flags.model_validate({"k": 3})
+    assert pkg.models.Lower_aliasAdapter.validate_python(1) == 1
