@@ -5,7 +5,9 @@ Repaired (OpenAPI 3.0 only, where 3.1 habits are the usual cause):
 - `{type: 'null'}` in a oneOf/anyOf: the member goes, `nullable: true` goes on the schema and on
   its first typed member (3.0's `nullable` only widens a `type` in the same schema);
 - `type: [X, 'null']`: `type: X` with `nullable: true`;
-- `type: array` without `items`: `items: {}` (any item).
+- `type: array` without `items`: `items: {}` (any item);
+- `const: v`: `enum: [v]`; a schema's `examples: [a, ...]`: `example: a`.
+And in OpenAPI 3.1: `nullable: true` beside `type: X`: `type: [X, 'null']`.
 """
 
 from __future__ import annotations
@@ -26,12 +28,16 @@ def _quote(name: str) -> str:
 
 
 def repair_actions(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Overlay actions for the mechanical problems of `data` (none for OpenAPI 3.1)."""
-    if not str(data.get("openapi", "")).startswith("3.0"):
+    """Overlay actions for the mechanical problems of `data`."""
+    version = str(data.get("openapi", ""))
+    if version.startswith("3.1"):
+        return _repair_31(data)
+    if not version.startswith("3.0"):
         return []
     updates: list[dict[str, Any]] = []
     removals: list[dict[str, Any]] = []
     for path, obj in walk_objects(data):
+        _repair_31_keywords(path, obj, updates, removals)
         kind = obj.get("type")
         if isinstance(kind, list) and kind:
             rest = [k for k in kind if k != "null"]
@@ -62,6 +68,38 @@ def repair_actions(data: dict[str, Any]) -> list[dict[str, Any]]:
                 updates.append({"target": _path((*path, key, typed)),
                                 "update": {"nullable": True},
                                 "description": "Null is accepted by this member."})
+    return updates + removals
+
+
+def _repair_31_keywords(path: tuple[Part, ...], obj: dict[str, Any],
+                        updates: list[dict[str, Any]], removals: list[dict[str, Any]]) -> None:
+    """A 3.0 schema's `const` and `examples` list, as 3.0 writes them."""
+    if "const" in obj:
+        updates.append({"target": _path(path), "update": {"enum": [obj["const"]]},
+                        "description": "OpenAPI 3.0 has no `const`: a one-value enum."})
+        removals.append({"target": _path((*path, "const")), "remove": True,
+                         "description": "`const` is OpenAPI 3.1."})
+    examples = obj.get("examples")
+    if isinstance(examples, list) and "in" not in obj:  # a schema's, not a parameter's map
+        if examples and "example" not in obj:
+            updates.append({"target": _path(path), "update": {"example": examples[0]},
+                            "description": "A 3.0 schema takes one `example`."})
+        removals.append({"target": _path((*path, "examples")), "remove": True,
+                         "description": "`examples` (a list) is OpenAPI 3.1."})
+
+
+def _repair_31(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """`nullable: true` beside one `type` (3.1 ignores it): the type list with 'null'."""
+    updates: list[dict[str, Any]] = []
+    removals: list[dict[str, Any]] = []
+    for path, obj in walk_objects(data):
+        if obj.get("nullable") is True and isinstance(obj.get("type"), str):
+            removals.append({"target": _path((*path, "type")), "remove": True,
+                             "description": "One type becomes a list."})
+            removals.append({"target": _path((*path, "nullable")), "remove": True,
+                             "description": "OpenAPI 3.1 ignores `nullable`."})
+            updates.append({"target": _path(path), "update": {"type": [obj["type"], "null"]},
+                            "description": "Null as a type, as 3.1 writes it."})
     return updates + removals
 
 
