@@ -5,6 +5,7 @@ from __future__ import annotations
 import keyword
 import subprocess
 import sys
+import typing
 from typing import Any
 
 import pytest
@@ -188,3 +189,30 @@ def test_components_named_like_keywords_and_builtins_get_valid_names(
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", str(pkg.dir)],
                           capture_output=True, text=True, check=False)
     assert ruff.returncode == 0, ruff.stdout
+
+
+def test_a_shared_response_is_one_class_for_every_operation(generate: GenerateFn) -> None:
+    # RealWorld Conduit's ProfileResponse became three classes, one per operation (#28).
+    shared = {"$ref": "#/components/responses/ProfileResponse"}
+    error = {"$ref": "#/components/responses/Problem"}
+    spec = openapi({"/profiles/{u}": {
+        "parameters": [{"name": "u", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        **{method: {"operationId": op, "responses": {"200": shared, "422": error}}
+           for method, op in (("get", "getProfile"), ("post", "follow"),
+                              ("delete", "unfollow"))},
+    }}, components={"responses": {
+        "ProfileResponse": {"description": "a profile", "content": {"application/json": {
+            "schema": {"type": "object", "required": ["profile"], "properties": {
+                "profile": {"type": "object", "properties": {"username": {"type": "string"}}},
+            }}}}},
+        "Problem": {"description": "invalid", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"errors": {"type": "object"}}}}}},
+    }})
+    pkg = generate(spec)
+    models: Any = pkg.models
+    classes = {name for name in dir(models) if "Profile" in name or "Problem" in name}
+    assert classes == {"ProfileResponse", "ProfileResponseProfile", "ProblemBody"}
+    hints = {op: typing.get_type_hints(getattr(pkg.server.ServiceBase, op))["return"]
+             for op in ("get_profile", "follow", "unfollow")}
+    assert set(hints.values()) == {models.ProfileResponse}
