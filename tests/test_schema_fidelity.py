@@ -120,3 +120,54 @@ def test_generated_code_passes_ruffs_default_rules(generate: GenerateFn) -> None
     with pytest.raises(ValidationError):
         flags.model_validate({"k": 3})
     assert pkg.models.Lower_aliasAdapter.validate_python(1) == 1
+
+
+_TYPED = {"type": "object", "properties": {
+    "n": {"type": "number"}, "i": {"type": "integer"}, "b": {"type": "boolean"},
+    "t": {"type": "string", "format": "date-time"}, "e": {"type": "integer", "enum": [1, 2]},
+    "tags": {"type": "array", "items": {"type": "integer"}},
+}}
+
+
+@pytest.fixture(scope="module")
+def typed_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from gen_support import generate_package
+
+    spec = openapi({"/a": {"post": {
+        "operationId": "a",
+        "parameters": [{"name": "k", "in": "query", "schema": {"type": "integer"}},
+                       {"name": "f", "in": "query", "schema": {"type": "boolean"}}],
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Typed"}}}},
+        "responses": {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"type": "object", "additionalProperties": True}}}}},
+    }}}, {"Typed": _TYPED})
+    pkg = generate_package(spec, tmp_path_factory.mktemp("typed"))
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[name-defined,misc]
+        async def a(self, body: Any, *, k: int | None = None,
+                    f: bool | None = None) -> dict[str, Any]:
+            return {"body": body.model_dump(mode="json"), "k": k, "f": f}
+
+    with serve(pkg.server.create_app(Service())) as base:
+        yield base
+
+
+@pytest.mark.parametrize("body", [
+    {"n": "25"}, {"i": "5"}, {"b": "true"}, {"b": 1}, {"t": 0}, {"e": "1"}, {"i": True},
+    {"n": False}, {"tags": [1, "2"]},
+])
+def test_json_bodies_are_read_with_json_schemas_types(typed_server: str,
+                                                      body: dict[str, Any]) -> None:
+    response = httpx.post(f"{typed_server}/a", json=body)
+    assert 400 <= response.status_code < 500, response.text
+    (key,) = body
+    assert key in response.text
+
+
+def test_json_bodies_of_the_right_types_and_parameters_from_strings_pass(
+        typed_server: str) -> None:
+    body = {"n": 3, "i": 5.0, "b": True, "t": "2020-01-01T00:00:00Z", "e": 2, "tags": [1]}
+    response = httpx.post(f"{typed_server}/a", params={"k": "7", "f": "true"}, json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"body": {**body, "n": 3.0, "i": 5}, "k": 7, "f": True}

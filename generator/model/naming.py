@@ -28,6 +28,7 @@ _RESERVED_CLASS_NAMES = frozenset(
         "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
         "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
         "TypeAlias", "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
+        "JsonTyped", "GetCoreSchemaHandler", "core_schema", "ValidationError",
     }
 )
 
