@@ -171,3 +171,14 @@ def test_json_bodies_of_the_right_types_and_parameters_from_strings_pass(
     response = httpx.post(f"{typed_server}/a", params={"k": "7", "f": "true"}, json=body)
     assert response.status_code == 200, response.text
     assert response.json() == {"body": {**body, "n": 3.0, "i": 5}, "k": 7, "f": True}
+
+
+def test_required_names_not_among_properties_must_be_present(generate: GenerateFn) -> None:
+    # Box's `shared_link.accessed`: JSON Schema requires the key, whatever its value.
+    pkg = generate(openapi(schemas={"Sink": {
+        "type": "object", "required": ["urn", "name"], "properties": {"name": {"type": "string"}},
+    }}))
+    sink = pkg.models.Sink
+    assert sink.model_validate({"name": "a", "urn": 1}).model_dump() == {"name": "a", "urn": 1}
+    with pytest.raises(ValidationError, match="urn: required"):
+        sink.model_validate({"name": "a"})

@@ -71,6 +71,8 @@ class ModelDef:
     extra_type: TypeRef | None = None
     # wire names this model never carries (readOnly in a request, writeOnly in a response)
     dropped: tuple[str, ...] = ()
+    # `required` names that are not among `properties`: present, whatever their value
+    required_extra: tuple[str, ...] = ()
 
     def dependencies(self) -> set[str]:
         deps = {n for f in self.fields for n in f.type.model_names()}

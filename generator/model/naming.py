@@ -18,6 +18,7 @@ _RESERVED_FIELD_NAMES = frozenset(
         "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
         "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
         "contractgen_non_nullable", "contractgen_omit_unset", "contractgen_dropped",
+        "contractgen_required_extra",
     }
 )
 # Names the generated modules bind themselves; a class by such a name would clash.

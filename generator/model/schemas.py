@@ -490,10 +490,9 @@ class SchemaConverter:
             if isinstance(extra, dict) and extra:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
-        self.definitions[name] = ModelDef(
-            name, described(schema), tuple(fields), mode, extra_type,
-            tuple(dropped),
-        )
+        undeclared = tuple(r for r in required if r not in properties)  # JSON Schema requires
+        self.definitions[name] = ModelDef(name, described(schema), tuple(fields), mode, extra_type,
+                                          tuple(dropped), undeclared)
 
     def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""
