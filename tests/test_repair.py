@@ -85,3 +85,15 @@ def test_nullable_beside_a_type_in_31_is_repaired(
     assert "`nullable` is not an OpenAPI 3.1 keyword" in before.stdout + before.stderr
     after = cli(capsys, "validate", str(spec), "--overlay", str(overlay))
     assert after.returncode == 0 and "(0 errors, 0 warnings)" in after.stdout, after
+
+
+def test_the_overlay_quotes_strings_yaml_12_or_11_would_read_as_other_types() -> None:
+    from contractgen.spec.repair import repair_overlay
+    from contractgen.spec.yamltext import parse_yaml
+
+    values = ["08", "on", "1e3", "0o17", "yes", 8]
+    schemas = {f"S{i}": {"const": v} for i, v in enumerate(values)}
+    text = repair_overlay({"openapi": "3.0.3", "components": {"schemas": schemas}}, "t")
+    assert text is not None
+    actions = parse_yaml(text, Path("overlay.yaml"))[0]["actions"]
+    assert [a["update"]["enum"][0] for a in actions if "update" in a] == values

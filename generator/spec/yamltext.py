@@ -28,14 +28,15 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
     yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
 
 
-for _tag, _pattern, _first in (
+CORE_SCHEMA: tuple[tuple[str, str, list[str]], ...] = (
     ("merge", r"^<<$", ["<"]),  # not 1.2's, but contracts use `<<: *base` (and 1.2 reads it)
     ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
     ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
     ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
     ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
               r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+.0123456789")),
-):
+)
+for _tag, _pattern, _first in CORE_SCHEMA:
     _Loader.add_implicit_resolver(_TAG + _tag, re.compile(_pattern), _first)
 
 
