@@ -98,14 +98,21 @@ def test_an_int32_query_parameter_is_range_checked_too(generate: GenerateFn) -> 
 
 def test_generated_code_passes_ruffs_default_rules(generate: GenerateFn) -> None:
     # Discord's `oneOf: [{const: 1}, {const: 2}]` was `Literal[1] | Literal[2]` (PYI030), a
-    # lowercase component a lowercase type alias (PYI042).
+    # lowercase component a lowercase type alias (PYI042), DigitalOcean's request model without
+    # its only (readOnly) property a `pass` after its class constant (PIE790).
     ones = {"type": "integer", "oneOf": [{"const": 1}, {"const": 2}]}
     spec = openapi({"/a": {"get": {
         "operationId": "a",
         "parameters": [{"name": "k", "in": "query", "schema": ones}],
         "responses": {"200": {"description": "ok", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/Flags"}}}}},
+    }, "post": {
+        "operationId": "b",
+        "requestBody": {"content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Ro"}}}},
+        "responses": {"204": {"description": "ok"}},
     }}}, {
+        "Ro": {"type": "object", "properties": {"id": {"type": "string", "readOnly": True}}},
         "Flags": {"type": "object", "properties": {
             "k": ones, "m": {"oneOf": [{"const": 1}, {"const": True}, {"type": "string"}]}}},
         "lower_alias": ones,
