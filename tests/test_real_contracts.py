@@ -317,3 +317,31 @@ def test_names_with_numbers_and_optional_replies_pass_ruff(tmp_path: Path) -> No
                           capture_output=True, text=True, check=False)
     assert ruff.returncode == 0, ruff.stdout[-3000:]
     assert mypy_strict(out).returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_digitalocean_multi_file_contract_generates_leniently_and_routes(
+        tmp_path: Path) -> None:
+    """DigitalOcean's public contract (hundreds of files): a KeyError in the bundler (#28).
+    Strictly it has one error (a `default: null` its schema does not allow), said where."""
+    import tarfile
+
+    source = Path(os.environ.get("CONTRACTGEN_CORPUS", CORPUS)) / "digitalocean-public-v2.tar.gz"
+    if not source.exists():
+        pytest.skip(f"corpus contract {source} is not here")
+    with tarfile.open(source) as archive:
+        archive.extractall(tmp_path, filter="data")
+    spec = tmp_path / "specification" / "DigitalOcean-public.v2.yaml"
+    with pytest.raises(SpecError) as exc:
+        contractgen.generate(spec, tmp_path / "strict")
+    errors = [p for p in exc.value.problems if p.is_error]
+    assert [(Path(p.file).name, p.pointer) for p in errors] == [
+        ("chat_completion_request.yml", "/properties/stop/default")]
+    contractgen.generate(spec, tmp_path / "do_api", lenient=True)
+    generated = _imported(tmp_path, "do_api")
+    app = generated.server.create_app(generated.server.ServiceBase(), insecure_no_auth=True)
+    extra = ("/openapi.json", "/docs", "/redoc")
+    routed = [r for r in app.routes if not getattr(r, "path", "/docs").startswith(extra)]
+    document, _ = contractgen.spec.load(spec)
+    assert len(routed) == len(contract_operations(document.data))
