@@ -44,8 +44,22 @@ def validate(spec: str | Path, *, overlay: str | Path | None = None) -> list[Pro
     except SpecError as exc:
         # The spec as written is validated instead; its lint reports the references of the
         # spec itself, the resolver's problems add those met inside the other files.
-        problems += exc.problems
-    return sorted_problems([*problems, *validate_document(document)])
+        return sorted_problems([*problems, *exc.problems, *validate_document(document)])
+    return sorted_problems([*problems, *validate_document(document),
+                            *_model_warnings(document, spec)])
+
+
+def _model_warnings(document: Document, spec: str | Path) -> list[Problem]:
+    """The warnings building the generator's model gives, as `generate` prints them (`oneOf`
+    exclusivity, keywords not enforced...); none where an invalid contract trips the builder
+    (`generate` then reports the validation errors alone, as `validate` does)."""
+    from .model.parse import build_api
+
+    try:
+        api = build_api(document, spec_display=str(spec))
+    except Exception:  # the contract's errors are reported instead
+        return []
+    return [p for p in api.problems if p.level is Level.WARNING]
 
 
 def _file_sha256(path: str | Path) -> str:
@@ -227,7 +241,12 @@ def render(
         overrides = None
         if templates is not None:
             overrides = (shown[2] or "", check_overrides(Path(templates)))
-        document, problems = load(spec, overlay=overlay)
+        try:
+            document, problems = load(spec, overlay=overlay)
+        except SpecError as exc:
+            # A reference that does not resolve stops the load: `validate` reports it and
+            # every other problem of the spec, in one pass.
+            raise SpecError(validate(spec, overlay=overlay) or exc.problems) from None
         loaded = document
         if bundled is not None:
             bundled.update(other.path.resolve() for _, other, _ in document.origins)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import types
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any
 
 from contractgen.model.schemas import SchemaConverter
 from pydantic import TypeAdapter, ValidationError
@@ -114,7 +114,9 @@ def differential(data: dict[str, Any], models: types.ModuleType) -> list[str]:
         kind = getattr(models, name or "", None)
         if kind is None or not isinstance(schema, dict):
             continue
-        adapter: TypeAdapter[Any] = TypeAdapter(kind)
+        # As a JSON request body is read (`JsonTyped`: JSON Schema's types), where there is one.
+        typed = getattr(models, "JsonTyped", None)
+        adapter: TypeAdapter[Any] = TypeAdapter(Annotated[kind, typed()] if typed else kind)
         validator = validator_cls({**data, "$ref": ref}, format_checker=formats)
         for example in _examples(data, schema):
             for mutation, value in _mutations(data, schema, example):

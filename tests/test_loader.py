@@ -298,13 +298,13 @@ def test_a_document_is_walked_for_references_to_other_files_only_when_it_may_hol
 
     doc = load_document(write(tmp_path, f"main{suffix}", text))
     walked: list[int] = []
-    walk = resolve.walk_objects
+    walk = resolve._refs
 
     def counted(data: object) -> object:
         walked.append(1)
         return walk(data)
 
-    monkeypatch.setattr(resolve, "walk_objects", counted)
+    monkeypatch.setattr(resolve, "_refs", counted)
     found = [ref for _, ref in resolve._external_sites(doc)]
     assert found == (sites or [])
     assert bool(walked) is (sites is not None)
@@ -336,3 +336,41 @@ def test_the_files_bundled_into_a_document_are_read_for_a_word_too(tmp_path: Pat
                  "paths: {}\ncomponents:\n  schemas:\n    Pet: {$ref: 'pets.yaml#/Pet'}\n")
     document, _ = load(main)
     assert "discriminator" not in document.text and document.may_spell("discriminator")
+
+
+def test_a_ref_standing_for_a_whole_name_map_in_a_referenced_file_is_bundled(
+        tmp_path: Path) -> None:
+    # DigitalOcean's contract: `properties: {$ref: attributes.yml#/x}` in a file that only a
+    # referenced file refers to (a KeyError in the bundler, #28), and a property called
+    # `default` whose schema is in another file.
+    (tmp_path / "models").mkdir()
+    write(tmp_path, "models/attributes.yml",
+          "ids:\n  droplet_ids: {type: array, items: {type: integer}}\nword: {type: string}\n")
+    write(tmp_path, "remove.yml", """\
+requestBody:
+  content:
+    application/json:
+      schema:
+        properties:
+          $ref: 'models/attributes.yml#/ids'
+responses:
+  '204': {description: gone}
+""")
+    main = write(tmp_path, "main.yaml", """\
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /a:
+    delete: {$ref: 'remove.yml'}
+components:
+  schemas:
+    Settings:
+      properties:
+        default: {$ref: 'models/attributes.yml#/word'}
+""")
+    data = resolve_external_refs(load_document(main))
+    body = data["paths"]["/a"]["delete"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"properties": {"droplet_ids": {"type": "array", "items": {"type": "integer"}}}}
+    assert data["components"]["schemas"]["Settings"]["properties"]["default"] == {
+        "$ref": "#/components/schemas/word"}
+    assert data["components"]["schemas"]["word"] == {"type": "string"}

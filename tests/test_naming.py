@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import keyword
+import subprocess
+import sys
+import typing
 from typing import Any
 
 import pytest
@@ -138,7 +141,7 @@ def test_generated_names(generate: GenerateFn) -> None:
     inline_item = models.Order.model_fields["item"].annotation
     assert "OrderItemModel" in str(inline_item)  # the inline object yields, readably
     assert [m.name for m in models.OrderStatus] == ["NEW", "PAID"]
-    assert [m.name for m in models.winner] == ["VALUE", "X", "O_"]
+    assert [m.name for m in models.Winner] == ["VALUE", "X", "O_"]  # capitalised (PYI042)
     # a field named like the type it holds keeps working (and its wire name)
     order = models.Order.model_validate({"winner": "X"})
     assert order.model_dump(mode="json") == {"winner": "X"}
@@ -149,3 +152,67 @@ def test_generated_names(generate: GenerateFn) -> None:
     assert hasattr(pkg.server.ServiceBase, "orders_create")
     assert hasattr(pkg.server.ServiceBase, "get_things_thing_id")
     assert hasattr(pkg.client.Client, "get_things_thing_id")
+
+
+def test_components_named_like_keywords_and_builtins_get_valid_names(
+        generate: GenerateFn) -> None:
+    # `class None(_Model)` was written, exit 0 (#28); a model `int` shadowed the builtin.
+    ref = {"$ref": "#/components/schemas/None"}
+    spec = openapi(
+        {"/a": {"post": {
+            "operationId": "a",
+            "requestBody": {"content": {"application/json": {"schema": ref}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/class"}}}}},
+        }}},
+        {
+            "None": {"type": "object", "properties": {"a": {"type": "integer"}}},
+            "True": {"type": "string"},
+            "False": {"type": "object", "properties": {
+                "t": {"$ref": "#/components/schemas/True"}}},
+            "class": {"type": "object", "properties": {
+                "n": ref, "f": {"$ref": "#/components/schemas/False"},
+                "i": {"$ref": "#/components/schemas/int"}}},
+            "int": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            "ValueError": {"type": "array", "items": {"type": "integer"}},
+        },
+    )
+    pkg = generate(spec)
+    models: Any = pkg.models
+    value = models.Class.model_validate({"n": {"a": 1}, "f": {"t": "x"}, "i": {"x": 2}})
+    assert isinstance(value.n, models.NoneModel)
+    assert isinstance(value.f, models.FalseModel)
+    assert isinstance(value.i, models.Int)
+    assert models.Int.model_validate({"x": 3}).x == 3  # `int` is still the builtin inside
+    assert models.TrueModelAdapter.validate_python("t") == "t"
+    assert models.ValueErrorModelAdapter.validate_python([1]) == [1]
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", str(pkg.dir)],
+                          capture_output=True, text=True, check=False)
+    assert ruff.returncode == 0, ruff.stdout
+
+
+def test_a_shared_response_is_one_class_for_every_operation(generate: GenerateFn) -> None:
+    # RealWorld Conduit's ProfileResponse became three classes, one per operation (#28).
+    shared = {"$ref": "#/components/responses/ProfileResponse"}
+    error = {"$ref": "#/components/responses/Problem"}
+    spec = openapi({"/profiles/{u}": {
+        "parameters": [{"name": "u", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        **{method: {"operationId": op, "responses": {"200": shared, "422": error}}
+           for method, op in (("get", "getProfile"), ("post", "follow"),
+                              ("delete", "unfollow"))},
+    }}, components={"responses": {
+        "ProfileResponse": {"description": "a profile", "content": {"application/json": {
+            "schema": {"type": "object", "required": ["profile"], "properties": {
+                "profile": {"type": "object", "properties": {"username": {"type": "string"}}},
+            }}}}},
+        "Problem": {"description": "invalid", "content": {"application/json": {
+            "schema": {"type": "object", "properties": {"errors": {"type": "object"}}}}}},
+    }})
+    pkg = generate(spec)
+    models: Any = pkg.models
+    classes = {name for name in dir(models) if "Profile" in name or "Problem" in name}
+    assert classes == {"ProfileResponse", "ProfileResponseProfile", "ProblemBody"}
+    hints = {op: typing.get_type_hints(getattr(pkg.server.ServiceBase, op))["return"]
+             for op in ("get_profile", "follow", "unfollow")}
+    assert set(hints.values()) == {models.ProfileResponse}

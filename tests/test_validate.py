@@ -269,3 +269,52 @@ def test_cli_reports_problems_inside_referenced_files_with_the_rest(
     err = capsys.readouterr().err
     assert "common.yaml:4:" in err  # the reference that does not resolve, in the other file
     assert "has no operationId" in err  # and the spec's own problems beside it
+
+
+_TWO_DANGLING = """\
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {oneOf: [{type: string}, {type: string, maxLength: 3}]}
+components:
+  schemas:
+    A:
+      type: object
+      properties:
+        x: {$ref: '#/components/schemas/Nope'}
+        y: {$ref: '#/components/schemas/Nope2'}
+        z: {$ref: 'other.yaml#/X'}
+"""
+
+
+def test_generate_reports_every_error_validate_reports(tmp_path: Path) -> None:
+    # A reference to a missing file stopped `generate` before the dangling local ones (#28).
+    import contractgen
+    from contractgen.problems import SpecError
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_TWO_DANGLING, encoding="utf-8")
+    expected = [p.format() for p in validate(spec) if p.level is Level.ERROR]
+    assert len(expected) == 3
+    with pytest.raises(SpecError) as exc:
+        contractgen.generate(spec, tmp_path / "out")
+    assert [p.format() for p in exc.value.problems if p.level is Level.ERROR] == expected
+
+
+def test_validate_prints_the_warnings_generate_prints(tmp_path: Path) -> None:
+    import contractgen
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(_TWO_DANGLING.split("components:", maxsplit=1)[0], encoding="utf-8")
+    warned = [p.format() for p in validate(spec)]
+    generated = [p.format() for p in contractgen.render(spec)[1]]
+    assert warned == generated
+    assert any("`oneOf` exclusivity is not enforced" in w for w in warned)

@@ -146,6 +146,10 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("pydantic", "Field")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
+    if api.json_bodies:
+        imports.name("pydantic", "GetCoreSchemaHandler", "ValidationError")
+        imports.name("pydantic_core", "core_schema").name("enum", "Enum")
+        imports.module("datetime").module("uuid")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "Annotated", "get_args", "get_origin")
     checks = api.checks

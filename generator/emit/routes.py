@@ -129,10 +129,12 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
         required.append(("body", body_annotation(op), "Depends",
                          [blackstyle.call("json_or_form(", either)], None))
     elif op.body is not None and op.body.kind == "json":
+        # Validated as JSON, with JSON Schema's types (FastAPI's Body() reads it as Python).
+        typed = f"Annotated[{body_annotation(op)}, models.JsonTyped()]"
         if op.body.required:
-            required.append(("body", body_annotation(op), "Body", [], None))
+            required.append(("body", typed, "Body", [], None))
         else:
-            optional.append(("body", body_annotation(op), "Body", [], "None"))
+            optional.append(("body", typed, "Body", [], "None"))
     elif op.body is not None and op.body.is_form:
         # Read by the runtime's `form_body`, which keeps `a=` as "" (FastAPI's Form() drops it).
         form_class = op.body.form_class or ""

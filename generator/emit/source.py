@@ -44,8 +44,7 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
     elif ref.kind == "literal":
         text = "Literal[" + ", ".join(literal(v) for v in ref.literals) + "]"
     else:  # a union
-        members = (type_source(a.with_nullable(False), prefix) for a in ref.args)
-        text = " | ".join(dict.fromkeys(members))
+        text = " | ".join(dict.fromkeys(type_source(a, prefix) for a in _merge_literals(ref.args)))
     kwargs = list(ref.constraints)
     if ref.discriminator:
         kwargs.append(("discriminator", literal(ref.discriminator)))
@@ -59,6 +58,19 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
     if ref.is_nullable and ref.kind != "any" and not _names_none(ref):
         text += " | None"
     return text
+
+
+def _merge_literals(args: tuple[TypeRef, ...]) -> list[TypeRef]:
+    """Union members, not nullable, with plain literals as one (`Literal[1, 2]`, not ruff's
+    PYI030 `Literal[1] | Literal[2]`), where the first of them stood."""
+    members = [a.with_nullable(False) for a in args]
+    plain = [i for i, m in enumerate(members) if m.kind == "literal" and m.bare() is m]
+    if len(plain) < 2:
+        return members
+    values = {(type(v), v): v for i in plain for v in members[i].literals}  # 1 is not True
+    merged = TypeRef("literal", literals=tuple(values.values()))
+    return [merged if i == plain[0] else m for i, m in enumerate(members)
+            if i == plain[0] or i not in plain]
 
 
 def _names_none(ref: TypeRef) -> bool:

@@ -71,6 +71,8 @@ class ModelDef:
     extra_type: TypeRef | None = None
     # wire names this model never carries (readOnly in a request, writeOnly in a response)
     dropped: tuple[str, ...] = ()
+    # `required` names that are not among `properties`: present, whatever their value
+    required_extra: tuple[str, ...] = ()
 
     def dependencies(self) -> set[str]:
         deps = {n for f in self.fields for n in f.type.model_names()}
@@ -441,6 +443,11 @@ class Api:
     def uses_excluding(self) -> bool:
         """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
         return self._type_facts[0]
+
+    @property
+    def json_bodies(self) -> bool:
+        """True when an operation takes a JSON body, so models.py defines `JsonTyped`."""
+        return any(op.body is not None and op.body.kind == "json" for op in self.operations)
 
     @property
     def checks(self) -> tuple[Check, ...]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import functools
 import keyword
 import re
@@ -17,6 +18,7 @@ _RESERVED_FIELD_NAMES = frozenset(
         "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
         "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
         "contractgen_non_nullable", "contractgen_omit_unset", "contractgen_dropped",
+        "contractgen_required_extra",
     }
 )
 # Names the generated modules bind themselves; a class by such a name would clash.
@@ -27,6 +29,7 @@ _RESERVED_CLASS_NAMES = frozenset(
         "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
         "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
         "TypeAlias", "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
+        "JsonTyped", "GetCoreSchemaHandler", "core_schema", "ValidationError",
     }
 )
 
@@ -88,8 +91,13 @@ def parameter_name(wire_name: str) -> str:
     return _dodge(snake_case(wire_name), frozenset({"self", "body", "request", "response"}))
 
 
+# A class by a builtin's name would shadow it in the module that defines it (`int`, `ValueError`).
+_BUILTIN_NAMES = frozenset(name for name in dir(builtins) if not name.startswith("_"))
+
+
 class ClassName(str):
-    """A class name: component names as written when they are identifiers, else PascalCase."""
+    """A class name: component names as written when they are identifiers, else PascalCase;
+    capitalised (ruff's PYI042 wants type aliases CamelCase), never a keyword or builtin."""
 
     __slots__ = ()
 
@@ -97,7 +105,9 @@ class ClassName(str):
         name = raw if is_identifier(raw) and not raw.startswith("_") else pascal_case(raw)
         if not name or name[0].isdigit():
             name = "Model" + name
-        if name in _RESERVED_CLASS_NAMES or name in ("l", "O", "I"):  # E742
+        name = name[0].upper() + name[1:]
+        if (name in _RESERVED_CLASS_NAMES or name in _BUILTIN_NAMES or keyword.iskeyword(name)
+                or name in ("O", "I")):  # E742
             name += "Model"
         return super().__new__(cls, name)
 

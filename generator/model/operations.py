@@ -8,7 +8,7 @@ from typing import Any, cast, get_args
 
 from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, also_form, is_json, media_base
 from ..spec.paths import derived_operation_id, iter_operations
-from ..spec.tree import escape
+from ..spec.tree import escape, unescape
 from .access import access
 from .errorbodies import body_expression, fills_message
 from .ir import (
@@ -37,6 +37,8 @@ from .typeref import ANY, TypeRef
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 
+_SHARED_RESPONSE = "#/components/responses/"
+
 
 class OperationBuilder:
     """Builds operations, creating inline definitions through the shared schema converter."""
@@ -49,6 +51,8 @@ class OperationBuilder:
         self._ids: set[str] = set()
         self._unfillable_seen: set[str] = set()
         self._global_security = document.get("security")
+        # `#/components/responses/X`: parsed once, one class for every operation using it
+        self._shared_responses: dict[str, tuple[Response, Any]] = {}
 
     def build(self) -> list[Operation]:
         sites = iter_operations(self.document, lambda item, at: (self._deref(item), at))
@@ -334,10 +338,9 @@ class OperationBuilder:
         schemas: dict[str, Any] = {}
         for status, spec in raw.items():
             status = str(status)
-            response = self._deref(spec)
             ok = status.startswith("2")
             hint = prefix + "Response" if ok else prefix + status_phrase(status) + "Body"
-            parsed, schema = self._response(status, response, hint)
+            parsed, schema = self._shared_response(status, spec, hint, ok)
             if ok:
                 success.append(parsed)
             else:
@@ -345,6 +348,18 @@ class OperationBuilder:
                 if schema is not None:
                     schemas[status] = schema
         return success, errors, schemas
+
+    def _shared_response(self, status: str, spec: Any, hint: str, ok: bool) -> tuple[Response, Any]:
+        """`_response`, named after and reused for a `#/components/responses/X` reference
+        (Conduit's ProfileResponse was a class per operation)."""
+        ref = spec.get("$ref") if isinstance(spec, dict) else None
+        if not (isinstance(ref, str) and ref.startswith(_SHARED_RESPONSE)):
+            return self._response(status, self._deref(spec), hint)
+        if ref not in self._shared_responses:
+            name = pascal_case(unescape(ref[len(_SHARED_RESPONSE):])) + ("" if ok else "Body")
+            self._shared_responses[ref] = self._response(status, self._deref(spec), name)
+        parsed, schema = self._shared_responses[ref]
+        return replace(parsed, status=status), schema
 
     def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
         """The response, and its JSON schema (for error bodies) when it has one.

@@ -202,6 +202,24 @@ def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+# OpenAPI's integer formats: a value outside is refused, as openapi-schema-validator refuses it.
+_INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+
+
+def integer_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """`number_constraints`, and the range of an `int32`/`int64` format where no bound is
+    as tight."""
+    out = list(number_constraints(schema))
+    span = _INTEGER_RANGES.get(str(schema.get("format")))
+    if span is not None:
+        keys = {key for key, _ in out}
+        if not keys & {"ge", "gt"}:
+            out.append(("ge", str(span[0])))
+        if not keys & {"le", "lt"}:
+            out.append(("le", str(span[1])))
+    return tuple(out)
+
+
 def json_types(schema: dict[str, Any]) -> list[str]:
     """The JSON types a schema names, `null` left out unless it is the only one."""
     kind = schema.get("type")
@@ -211,13 +229,16 @@ def json_types(schema: dict[str, Any]) -> list[str]:
 
 
 def is_nullable(schema: dict[str, Any]) -> bool:
-    """The schema admits null: `nullable`, a type list or enum holding null, a null member."""
+    """The schema admits null: `nullable`, a type list or enum holding null, a null member;
+    not when an enum leaves null out (JSON Schema checks `enum` beside `type`)."""
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and None not in enum:
+        return False
     if schema.get("nullable") is True:
         return True
     kind = schema.get("type")
     if isinstance(kind, list) and "null" in kind and len(kind) > 1:
         return True
-    enum = schema.get("enum")
     if isinstance(enum, list) and None in enum and len(enum) > 1:
         return True
     for key in ("oneOf", "anyOf"):

@@ -32,6 +32,7 @@ from .schema_facts import (
     discriminator_values,
     enum_definition,
     field_names,
+    integer_constraints,
     is_null_schema,
     is_nullable,
     is_union,
@@ -41,7 +42,7 @@ from .schema_facts import (
     text,
     widen_numbers,
 )
-from .typeref import ANY, TypeRef
+from .typeref import ANY, NONE, TypeRef
 
 
 class SchemaConverter:
@@ -221,6 +222,8 @@ class SchemaConverter:
                 union = self._hierarchy_union(ref) if ref in self._hierarchies else None
                 result = union or self.component(ref)
                 target = self.definitions.get(result.name)
+                if isinstance(target, AliasDef) and target.type == NONE:
+                    return NONE  # `Null | None` would be `None | None`: a TypeError
                 if (isinstance(target, AliasDef) and target.type.is_nullable) or is_nullable(
                         self._deref(schema)):
                     result = result.with_nullable()
@@ -240,12 +243,13 @@ class SchemaConverter:
 
     def _convert_inner(self, schema: dict[str, Any], hint: str, named: bool) -> TypeRef:
         if "const" in schema:
-            return TypeRef("literal", literals=(schema["const"],))
+            const = schema["const"]
+            return NONE if const is None else TypeRef("literal", literals=(const,))
         enum = schema.get("enum")
         if isinstance(enum, list) and enum:
             values = [v for v in enum if v is not None]
             if not values:
-                return TypeRef("builtin", "None")
+                return NONE
             if len(values) == 1 or any(isinstance(v, bool) for v in values):
                 return TypeRef("literal", literals=tuple(values))
             if named:
@@ -292,14 +296,15 @@ class SchemaConverter:
                 return self._model_type(schema, hint)
             extra = schema.get("additionalProperties")
             value = self.convert(extra, hint + "Value") if isinstance(extra, dict) and extra else ANY
-            return TypeRef("dict", args=(value,), constraints=bounds(
+            closed = (("max_length", "0"),)  # no properties, none other allowed: only `{}`
+            return TypeRef("dict", args=(value,), constraints=closed if extra is False else bounds(
                 schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":
             return array_type(schema, hint, self.convert, self.notes.warn)
         if kind == "string":
             return string_type(schema)
         if kind == "integer":
-            return TypeRef("builtin", "int", constraints=number_constraints(schema))
+            return TypeRef("builtin", "int", constraints=integer_constraints(schema))
         if kind == "number":
             return TypeRef("builtin", "float", constraints=number_constraints(schema))
         if kind == "boolean":
@@ -485,10 +490,9 @@ class SchemaConverter:
             if isinstance(extra, dict) and extra:
                 extra_type = self.convert(extra, name + "Value")
                 extra_type = None if extra_type.is_any else extra_type
-        self.definitions[name] = ModelDef(
-            name, described(schema), tuple(fields), mode, extra_type,
-            tuple(dropped),
-        )
+        undeclared = tuple(r for r in required if r not in properties)  # JSON Schema requires
+        self.definitions[name] = ModelDef(name, described(schema), tuple(fields), mode, extra_type,
+                                          tuple(dropped), undeclared)
 
     def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
         """Python source for a spec default of `type_ref` (enum members by name)."""

@@ -84,3 +84,5 @@ class TypeRef:
 
 
 ANY = TypeRef("any")
+# `{enum: [null]}`, `{const: null}`: None, which accepts null (an optional field takes it too)
+NONE = TypeRef("builtin", "None", nullable=True)

@@ -28,10 +28,10 @@ from .tree import (
     Part,
     copy_data,
     escape,
+    holds_data,
     make_pointer,
     resolve_pointer,
     split_pointer,
-    walk_objects,
 )
 
 
@@ -68,12 +68,23 @@ def _external_sites(doc: Document) -> list[tuple[tuple[Part, ...], str]]:
     large contract)."""
     if not any(pattern.search(doc.text) for pattern in _MAYBE_EXTERNAL):
         return []
-    sites = []
-    for path, obj in walk_objects(doc.data):
-        ref = obj.get("$ref")
-        if isinstance(ref, str) and not ref.startswith("#"):
-            sites.append((path, ref))
-    return sites
+    return [(path, ref) for path, ref in _refs(doc.data) if not ref.startswith("#")]
+
+
+def _refs(data: Any) -> list[tuple[tuple[Part, ...], str]]:
+    """Every `$ref` as the bundler follows it (`_Bundler.rewrite`): in any object outside
+    example data and extensions, a name map's too (DigitalOcean writes `properties: {$ref:
+    attributes.yml#/x}`, a reference to the whole map)."""
+    found: list[tuple[tuple[Part, ...], str]] = []
+    stack: list[tuple[tuple[Part, ...], Any]] = [((), data)]
+    while stack:  # depth first, in document order (the order hoisted names are taken in)
+        path, node = stack.pop()
+        items = enumerate(node) if isinstance(node, list) else node.items()
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            found.append((path, node["$ref"]))
+        stack.extend(reversed([((*path, k), v) for k, v in items
+                               if isinstance(v, (dict, list)) and not holds_data(path, k)]))
+    return found
 
 
 def _load_all(doc: Document, sites: list[tuple[tuple[Part, ...], str]]) -> dict[Path, Document]:
@@ -88,11 +99,7 @@ def _load_all(doc: Document, sites: list[tuple[tuple[Part, ...], str]]) -> dict[
         for file, other in list(loaded.items()):
             if isinstance(other, Document) and file not in seen:
                 seen.add(file)
-                queue.extend(
-                    (other, make_pointer(path), obj["$ref"])
-                    for path, obj in walk_objects(other.data)
-                    if isinstance(obj.get("$ref"), str)
-                )
+                queue.extend((other, make_pointer(path), ref) for path, ref in _refs(other.data))
     if problems:
         raise SpecError(problems)
     return {file: other for file, other in loaded.items() if isinstance(other, Document)}
@@ -103,7 +110,6 @@ _SCHEMA_PARENTS = frozenset({"properties", "patternProperties", "allOf", "anyOf"
 _SCHEMA_KEYS = frozenset({"schema", "items", "additionalProperties", "not", "contains",
                           "propertyNames", "if", "then", "else", "unevaluatedProperties",
                           "unevaluatedItems", "additionalItems"})
-_DATA = frozenset({"example", "default", "enum", "const", "value"})
 _COMPONENTS = ("components", "schemas")
 
 
@@ -187,7 +193,7 @@ class _Bundler:
             return node
         if isinstance(node.get("$ref"), str):
             return self.replacement(node, source, path, depth)
-        return {k: copy_data(v) if k in _DATA or k.startswith("x-") else
+        return {k: copy_data(v) if holds_data(path, k) else
                 self.rewrite(v, source, (*path, k), depth) for k, v in node.items()}
 
 

@@ -75,6 +75,14 @@ def copy_data(value: Any) -> Any:
     return value
 
 
+def holds_data(path: tuple[Part, ...], key: Part) -> bool:
+    """Whether the value of `key` in the object at `path` is data (an example, an extension),
+    never spec objects; a name map's keys are names (a property called `default`)."""
+    if path and path[-1] in _NAME_MAPS:
+        return False
+    return key in _DATA_KEYS or str(key).startswith("x-")
+
+
 def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]:
     """Every spec object (operation, schema, reference...) with its path, skipping example data."""
     # Only containers are stacked (a scalar holds no object, and a path tuple was made for each

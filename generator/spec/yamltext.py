@@ -7,22 +7,56 @@ column of every node.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
 from ..problems import Level, Problem, SpecError
 from .positions import Pos
 
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_SCALARS = yaml.constructor.SafeConstructor()
 _TAG = "tag:yaml.org,2002:"
-_CONSTRUCT = {
-    _TAG + "int": _SCALARS.construct_yaml_int,
-    _TAG + "float": _SCALARS.construct_yaml_float,
-    _TAG + "bool": _SCALARS.construct_yaml_bool,
-    _TAG + "null": _SCALARS.construct_yaml_null,
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's loader with YAML 1.2's core schema, as OpenAPI 3.x requires: `on`, `NO`,
+    `18:00` and `2020-01-01` are strings (1.1 read them as True, False, 1080 and a date).
+    https://yaml.org/spec/1.2.2/#1032-tag-resolution"""
+
+    yaml_implicit_resolvers: ClassVar[dict[str, list[tuple[str, re.Pattern[str]]]]] = {}
+
+
+CORE_SCHEMA: tuple[tuple[str, str, list[str]], ...] = (
+    ("merge", r"^<<$", ["<"]),  # not 1.2's, but contracts use `<<: *base` (and 1.2 reads it)
+    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    ("float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+              r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", list("-+.0123456789")),
+)
+for _tag, _pattern, _first in CORE_SCHEMA:
+    _Loader.add_implicit_resolver(_TAG + _tag, re.compile(_pattern), _first)
+
+
+def _int(node: yaml.ScalarNode) -> int:
+    text = node.value
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
+
+
+def _float(node: yaml.ScalarNode) -> float:
+    text = node.value.lower().replace(".inf", "inf").replace(".nan", "nan")
+    return float(text)
+
+
+_CONSTRUCT: dict[str, Callable[[yaml.ScalarNode], Any]] = {
+    _TAG + "int": _int,
+    _TAG + "float": _float,
+    _TAG + "bool": lambda node: {"true": True, "false": False}[node.value.lower()],
+    _TAG + "null": lambda node: None,
 }
 _YAML_HINTS = (
     ("(a tab)", "indent with spaces; YAML does not allow tabs for indentation"),
@@ -134,7 +168,11 @@ class _Builder:
         construct = _CONSTRUCT.get(tag)
         if construct is None:
             raise self.fail(node, f"unsupported YAML tag {tag}", "quote the value, or remove the tag")
-        return construct(node)
+        try:
+            return construct(node)
+        except (ValueError, KeyError):  # an explicit tag on another value: `!!int abc`
+            raise self.fail(node, f"{node.value!r} is not a YAML 1.2 {tag[len(_TAG):]}",
+                            "quote the value, or remove the tag") from None
 
     def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> SpecError:
         mark = node.start_mark

@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4c02862de09cb1ad4bf4641241757f44'
+KEY = '66e4c2e5827a923acbb2b04f5a74448e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -104,6 +104,12 @@ def root(context, missing=missing):
                 str(t_1(environment.getattr(l_1_model, 'dropped'), 'contractgen_dropped', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
+        if environment.getattr(l_1_model, 'required_extra'):
+            pass
+            t_10.extend((
+                str(t_1(environment.getattr(l_1_model, 'required_extra'), 'contractgen_required_extra', 'ClassVar[frozenset[str]]', 'frozenset')),
+                '\n',
+            ))
         if environment.getattr(l_1_model, 'extra_type'):
             pass
             l_1_extra = str_join(('dict[str, ', t_8(environment.getattr(l_1_model, 'extra_type')), ']', ))
@@ -130,7 +136,7 @@ def root(context, missing=missing):
                 '\n',
             ))
         l_2_field = l_2_annotation = missing
-        if ((not environment.getattr(l_1_model, 'fields')) and (not environment.getattr(l_1_model, 'extra_type'))):
+        if (not ((((((environment.getattr(l_1_model, 'fields') or environment.getattr(l_1_model, 'extra_type')) or environment.getattr(l_1_model, 'description')) or (environment.getattr(l_1_model, 'extra') != 'allow')) or environment.getattr(l_1_model, 'non_nullable')) or environment.getattr(l_1_model, 'dropped')) or environment.getattr(l_1_model, 'required_extra'))):
             pass
             t_10.append(
                 '    pass\n',
@@ -202,4 +208,4 @@ def root(context, missing=missing):
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=107&19=110&21=113&22=117&23=121&25=124&26=127&28=131&33=140&34=146&35=149&36=153&39=156&40=161&44=169&45=174&46=177&48=180&49=183&51=193'
+debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&48=175&49=180&50=183&52=186&53=189&55=199'
