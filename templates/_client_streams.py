@@ -53,9 +53,11 @@ def read_body(response: httpx.Response, kind: Any) -> Any:
 
 
 def _sendable(request: Any) -> dict[str, Any]:
-    """httpx's arguments for `request` (a `_Request`): all its fields but its security."""
+    """httpx's arguments for `request` (a `_Request`): all its fields but its security and
+    what the client's retries read (operation, idempotency)."""
     fields: dict[str, Any] = request._asdict()
-    fields.pop("security", None)
+    for name in ("security", "operation", "idempotency"):
+        fields.pop(name, None)
     return fields
 
 

@@ -7,6 +7,7 @@ from .client_source import parsed_directly
 from .imports import ImportSet
 
 RUNTIME = "._client_runtime"
+RETRY = "._client_retry"
 
 
 def _written_out(op: Operation) -> bool:
@@ -20,6 +21,10 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     ops = api.operations
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
     imports.name(".", "errors")  # re-exported: `client.errors`
+    imports.name(RUNTIME, "REQUEST_ID_HEADERS")
+    imports.name(RETRY, "NO_RETRY", "Options", "Retry", "_Configurable", "_asend", "_options",
+                 "_send")
+    imports.name("collections.abc", "Sequence")
     imports.module("httpx")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")

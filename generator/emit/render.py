@@ -14,6 +14,7 @@ from ..problems import Level, Problem, SpecError
 from . import client_source, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
+from .error_tree import errors_context
 from .imports import ImportSet, add_type_names, all_key
 from .memo import RenderMemo
 from .templates import templates_dir
@@ -22,7 +23,7 @@ from .templates import templates_dir
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
 VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
-CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py"})
+CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -74,7 +75,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     Templates in the folder `templates` replace the built-in ones of the same name.
     """
     env = environment_of(str(templates.resolve()) if templates is not None else None)
-    contexts = {"models.py": _models_context, "errors.py": _errors_context,
+    contexts = {"models.py": _models_context, "errors.py": errors_context,
                 "server.py": _server_context, "client.py": _client_context,
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
@@ -175,32 +176,6 @@ def _models_context(api: Api) -> dict[str, Any]:
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
         "exported_models": exported,
-    }
-
-
-# -- errors ------------------------------------------------------------------------------------
-def _errors_context(api: Api) -> dict[str, Any]:
-    errors = api.error_classes
-    imports = ImportSet()
-    imports.name("__future__", "annotations")
-    imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "get_args", "get_origin")
-    uses_models = False
-    for error in errors:
-        if error.response.type is not None:
-            add_type_names(imports, error.response.type.names())
-            uses_models = uses_models or any(True for _ in error.response.type.model_names())
-    if uses_models:
-        imports.name(".", "models")
-    example = errors[0].name if errors else "GetItemNotFound"
-    return {
-        "imports": imports.render(),
-        "errors": errors,
-        "uses_models": uses_models,
-        "example_error": example,
-        "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
-                                   "error_class", *(e.name for e in errors)]),
-        "error_body_type": source.error_body_type,
     }
 
 
@@ -382,7 +357,7 @@ def _client_context(api: Api) -> dict[str, Any]:
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent", "errors",
-                            *headers, *streams["media_exports"]],
+                            "NO_RETRY", "Options", "Retry", *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
