@@ -4,9 +4,10 @@ Copied verbatim into every client (already black-formatted). `Retry` and `Option
 exported by `client`; the rest is private.
 
 A call is tried again only when that cannot do a thing twice: the request never reached the
-server (connection refused), its method is idempotent (RFC 9110 section 9.2.2), or it carries
-an idempotency key (the operation declares an `Idempotency-Key` header, or `Retry` names one),
-generated once per call and sent unchanged with every attempt.
+server (connection refused), its method is idempotent (RFC 9110 section 9.2.2), it carries an
+idempotency key (the operation declares an `Idempotency-Key` header, or `Retry` names one),
+generated once per call and sent unchanged with every attempt, or the answer's status is one
+the contract marks `x-contractgen-retryable` (the service says it did nothing).
 """
 
 import asyncio
@@ -196,7 +197,9 @@ class _Plan:
 
     def answered(self, response: httpx.Response) -> float | None:
         """How long to wait before trying again, or None to keep this answer."""
-        if response.status_code not in self.retry.statuses or not self.safe:
+        status = response.status_code
+        declared = status in self.request.retryable and _replayable(self.request)
+        if not declared and (status not in self.retry.statuses or not self.safe):
             return None
         wait = _retry_after(response, self.retry.wall)
         if wait is not None and wait > self.retry.max_retry_after:

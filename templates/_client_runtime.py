@@ -50,6 +50,7 @@ class _Request(NamedTuple):
     security: tuple[tuple[str, ...], ...] = ()
     operation: str = ""  # its operationId, for errors
     idempotency: str | None = None  # the idempotency-key header it declares
+    retryable: tuple[int, ...] = ()  # statuses that say the service did nothing
 
 
 @functools.cache

@@ -56,7 +56,7 @@ def _sendable(request: Any) -> dict[str, Any]:
     """httpx's arguments for `request` (a `_Request`): all its fields but its security and
     what the client's retries read (operation, idempotency)."""
     fields: dict[str, Any] = request._asdict()
-    for name in ("security", "operation", "idempotency"):
+    for name in ("security", "operation", "idempotency", "retryable"):
         fields.pop(name, None)
     return fields
 

@@ -37,6 +37,13 @@ SPEC = openapi({
         "responses": {"201": {"description": "made", **_json(ITEM)},
                       "503": {"description": "full", **_json(ERROR)}},
     }},
+    "/jobs": {"post": {
+        "operationId": "createJob",
+        "requestBody": {"required": True, **_json(ITEM)},
+        "responses": {"201": {"description": "made", **_json(ITEM)},
+                      "503": {"description": "full, nothing done", **_json(ERROR),
+                              "x-contractgen-retryable": True}},
+    }},
     "/orders": {"post": {
         "operationId": "createOrder",
         "parameters": [{"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}],
@@ -233,6 +240,17 @@ def test_configured_idempotency_header_makes_any_post_retryable(api: Generated, 
                     retry=retry(api, clock, idempotency_header="X-Key"))
     assert made.name == "a" and clock.waits == [1.0]
     assert script.seen[0].headers["x-key"] == script.seen[1].headers["x-key"]
+
+
+def test_a_status_the_contract_marks_retryable_is_retried_for_any_method(
+        api: Generated, call: Call, clock: Clock) -> None:
+    script = Script([busy("3"), MADE])
+    with failing_server(script) as url:
+        made = call(url, "create_job", {"name": "a"}, retry=retry(api, clock))
+        assert made.name == "a" and clock.waits == [3.0] and len(script.seen) == 2
+        script.answers[:] = [busy(None, status=500), MADE]
+        error = call(url, "create_job", {"name": "a"}, retry=retry(api, clock))
+    assert isinstance(error, api.errors.InternalServerError)  # 500: not marked, not retried
 
 
 def test_deadline_stops_waits_that_would_pass_it(api: Generated, call: Call,

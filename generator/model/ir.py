@@ -230,6 +230,8 @@ class Response:
     description: str | None = None
     headers: tuple[ResponseHeader, ...] = ()
     representations: tuple[Representation, ...] = ()
+    # `x-contractgen-retryable: true`: the service did nothing, the call may be sent again
+    retryable: bool = False
 
     @property
     def status_code(self) -> int | None:

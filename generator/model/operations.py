@@ -36,6 +36,7 @@ from .typeref import ANY, TypeRef
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+RETRYABLE = "x-contractgen-retryable"  # on a response: the client may send the call again
 
 
 class OperationBuilder:
@@ -337,9 +338,11 @@ class OperationBuilder:
         """
         description = _text(response.get("description"))
         headers = self._response_headers(response.get("headers"), hint)
+        retryable = response.get(RETRYABLE) is True
         content = response.get("content")
         if not isinstance(content, dict) or not content:
-            return Response(status, "empty", None, None, description, headers), None
+            return Response(status, "empty", None, None, description, headers,
+                            retryable=retryable), None
         kept: list[Representation] = []
         json_schema: Any = None
         for media, entry in content.items():
@@ -364,7 +367,7 @@ class OperationBuilder:
                 kept.append(Representation(media, kind))
         primary = next((r for r in kept if r.kind == "json"), kept[0])
         return Response(status, primary.kind, primary.media_type, primary.type, description,
-                        headers, tuple(kept)), json_schema
+                        headers, tuple(kept), retryable), json_schema
 
     def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
         if not isinstance(raw, dict):

@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '3b101005cc52b920e980d3b621cec5c7'
+KEY = '30fbebd7c3b4e5414576b00014079ce2'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -27,58 +27,76 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'docstring' found.")
     try:
-        t_3 = environment.filters['length']
+        t_3 = environment.filters['join']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'length' found.")
+            raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_4 = environment.filters['list']
+        t_4 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'list' found.")
+            raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_5 = environment.filters['lower']
+        t_5 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'lower' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_6 = environment.filters['operation_doc']
+        t_6 = environment.filters['lower']
     except KeyError:
         @internalcode
         def t_6(*unused):
-            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
+            raise TemplateRuntimeError("No filter named 'lower' found.")
     try:
-        t_7 = environment.filters['py']
+        t_7 = environment.filters['map']
     except KeyError:
         @internalcode
         def t_7(*unused):
-            raise TemplateRuntimeError("No filter named 'py' found.")
+            raise TemplateRuntimeError("No filter named 'map' found.")
     try:
-        t_8 = environment.filters['pyrepr']
+        t_8 = environment.filters['operation_doc']
     except KeyError:
         @internalcode
         def t_8(*unused):
-            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
     try:
-        t_9 = environment.filters['rejectattr']
+        t_9 = environment.filters['py']
     except KeyError:
         @internalcode
         def t_9(*unused):
-            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+            raise TemplateRuntimeError("No filter named 'py' found.")
     try:
-        t_10 = environment.filters['selectattr']
+        t_10 = environment.filters['pyrepr']
     except KeyError:
         @internalcode
         def t_10(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     try:
-        t_11 = environment.tests['none']
+        t_11 = environment.filters['reject']
     except KeyError:
         @internalcode
         def t_11(*unused):
+            raise TemplateRuntimeError("No filter named 'reject' found.")
+    try:
+        t_12 = environment.filters['rejectattr']
+    except KeyError:
+        @internalcode
+        def t_12(*unused):
+            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+    try:
+        t_13 = environment.filters['selectattr']
+    except KeyError:
+        @internalcode
+        def t_13(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_14 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_14(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
@@ -94,7 +112,7 @@ def root(context, missing=missing):
     for l_1_server in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'):
         _loop_vars = {}
         pass
-        yield str(t_8(environment.getattr(l_1_server, 'default_url')))
+        yield str(t_10(environment.getattr(l_1_server, 'default_url')))
         yield ', '
     l_1_server = missing
     yield ')\n"""The contract\'s server URLs, variables at their defaults: candidates for `base_url`."""\n\n\ndef server_url(index: int = 0, **variables: str) -> str:\n    """The contract\'s `index`th server URL (base path included), its variables at their defaults\n    unless given: a `base_url`, e.g. `server_url(region="eu")`."""\n    url, defaults = _SERVER_TEMPLATES[index]\n    unknown = sorted(set(variables) - set(defaults))\n    if unknown:\n        raise ValueError(\n            f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n        )\n    for name, default in defaults.items():\n        url = url.replace("{" + name + "}", variables.get(name, default))\n    return url\n\n\n_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ('
@@ -103,9 +121,9 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '('
-        yield str(t_8(environment.getattr(l_1_server, 'url')))
+        yield str(t_10(environment.getattr(l_1_server, 'url')))
         yield ', '
-        yield str(t_8(context.call((undefined(name='dict') if l_1_dict is missing else l_1_dict), environment.getattr(l_1_server, 'variables'), _loop_vars=_loop_vars)))
+        yield str(t_10(context.call((undefined(name='dict') if l_1_dict is missing else l_1_dict), environment.getattr(l_1_server, 'variables'), _loop_vars=_loop_vars)))
         yield '), '
     l_1_server = l_1_dict = missing
     yield ')\n\nFileContent: TypeAlias = (\n    bytes\n    | IO[bytes]\n    | tuple[str, bytes | IO[bytes]]\n    | tuple[str, bytes | IO[bytes], str]\n)\n"""A file to upload: its bytes or a binary file, optionally with a filename and a media type."""\n\n\n'
@@ -127,7 +145,7 @@ def root(context, missing=missing):
         for (l_1_name, l_1_kind) in (undefined(name='auth_fields') if l_0_auth_fields is missing else l_0_auth_fields):
             _loop_vars = {}
             pass
-            yield str(t_8(l_1_name))
+            yield str(t_10(l_1_name))
             yield ': '
             yield str(l_1_kind)
             yield ', '
@@ -138,21 +156,21 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '    '
-        yield str(t_8(environment.getattr(l_1_scheme, 'name')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'name')))
         yield ': ('
-        yield str(t_8(environment.getattr(l_1_scheme, 'kind')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'kind')))
         yield ', '
-        yield str(t_8(environment.getattr(l_1_scheme, 'location')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'location')))
         yield ', '
-        yield str(t_8(environment.getattr(l_1_scheme, 'parameter')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'parameter')))
         yield '),\n'
     l_1_scheme = missing
     yield '}\n'
-    def t_12(fiter):
+    def t_15(fiter):
         for l_1_op in fiter:
             if environment.getattr(l_1_op, 'headers_class'):
                 yield l_1_op
-    for l_1_op in t_12(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
+    for l_1_op in t_15(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         l_1_headers_source = resolve('headers_source')
         _loop_vars = {}
         pass
@@ -172,7 +190,7 @@ def root(context, missing=missing):
         l_1_query_entries = resolve('query_entries')
         l_1_styled_entries = resolve('styled_entries')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_q = l_1_styled = l_1_sends_headers = missing
+        l_1_q = l_1_styled = l_1_sends_headers = l_1_retryable = missing
         _loop_vars = {}
         pass
         yield '\n\n'
@@ -181,11 +199,11 @@ def root(context, missing=missing):
         if (not ((environment.getattr(l_1_op, 'streams_events') or environment.getattr(l_1_op, 'deprecated')) or environment.getattr(l_1_op, 'negotiates'))):
             pass
             yield '    """'
-            yield str(t_2(t_6(l_1_op), 4))
+            yield str(t_2(t_8(l_1_op), 4))
             yield '"""\n'
         l_1_q = environment.getattr(l_1_op, 'query_params')
         _loop_vars['q'] = l_1_q
-        l_1_styled = t_4(context.eval_ctx, t_10(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'parsed'))
+        l_1_styled = t_5(context.eval_ctx, t_13(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'parsed'))
         _loop_vars['styled'] = l_1_styled
         l_1_sends_headers = ((((environment.getattr(l_1_op, 'negotiates') or environment.getattr(l_1_op, 'streams_events')) or environment.getattr(l_1_op, 'header_params')) or environment.getattr(l_1_op, 'cookie_params')) or (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('json', 'binary', 'text'))))
         _loop_vars['sends_headers'] = l_1_sends_headers
@@ -205,7 +223,7 @@ def root(context, missing=missing):
                 yield '    if '
                 yield str(environment.getattr(l_2_p, 'name'))
                 yield ' is not None:\n        _cookies.append(_cookie('
-                yield str(t_8(environment.getattr(l_2_p, 'wire')))
+                yield str(t_10(environment.getattr(l_2_p, 'wire')))
                 yield ', '
                 yield str(environment.getattr(l_2_p, 'name'))
                 yield '))\n'
@@ -216,21 +234,21 @@ def root(context, missing=missing):
             if environment.getattr(environment.getattr(l_1_op, 'body'), 'required'):
                 pass
                 yield '    _headers["Content-Type"] = '
-                yield str(t_8(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+                yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
                 yield '\n    _content: bytes | None = _dump(body)\n'
             else:
                 pass
                 yield '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = '
-                yield str(t_8(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+                yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
                 yield '\n        _content = _dump(body)\n'
         elif (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('binary', 'text'))):
             pass
             yield '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = '
-            yield str(t_8(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+            yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
             yield '\n        _content = body.encode() if isinstance(body, str) else body\n'
         elif (environment.getattr(l_1_op, 'body') and environment.getattr(environment.getattr(l_1_op, 'body'), 'is_form')):
             pass
-            l_1_plain = t_4(context.eval_ctx, t_9(context, t_9(context, t_9(context, environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields'), 'is_file'), 'is_file_list'), 'json'))
+            l_1_plain = t_5(context.eval_ctx, t_12(context, t_12(context, t_12(context, environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields'), 'is_file'), 'is_file_list'), 'json'))
             _loop_vars['plain'] = l_1_plain
             if (undefined(name='plain') if l_1_plain is missing else l_1_plain):
                 pass
@@ -242,26 +260,26 @@ def root(context, missing=missing):
             if (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'multipart'):
                 pass
                 yield '    _files: list[tuple[str, Any]] = []\n'
-                def t_13(fiter):
+                def t_16(fiter):
                     for l_2_f in fiter:
                         if environment.getattr(l_2_f, 'json'):
                             yield l_2_f
-                for l_2_f in t_13(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_16(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
                     yield str(environment.getattr(l_2_f, 'name'))
                     yield ' is not None:\n        _files.append(('
-                    yield str(t_8(environment.getattr(l_2_f, 'wire')))
+                    yield str(t_10(environment.getattr(l_2_f, 'wire')))
                     yield ', (None, _dump('
                     yield str(environment.getattr(l_2_f, 'name'))
                     yield '), "application/json")))\n'
                 l_2_f = missing
-                def t_14(fiter):
+                def t_17(fiter):
                     for l_2_f in fiter:
                         if (environment.getattr(l_2_f, 'is_file') or environment.getattr(l_2_f, 'is_file_list')):
                             yield l_2_f
-                for l_2_f in t_14(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_17(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
@@ -270,20 +288,20 @@ def root(context, missing=missing):
                     if environment.getattr(l_2_f, 'is_file_list'):
                         pass
                         yield '        _files.extend(('
-                        yield str(t_8(environment.getattr(l_2_f, 'wire')))
+                        yield str(t_10(environment.getattr(l_2_f, 'wire')))
                         yield ', item) for item in '
                         yield str(environment.getattr(l_2_f, 'name'))
                         yield ')\n'
                     else:
                         pass
                         yield '        _files.append(('
-                        yield str(t_8(environment.getattr(l_2_f, 'wire')))
+                        yield str(t_10(environment.getattr(l_2_f, 'wire')))
                         yield ', '
                         yield str(environment.getattr(l_2_f, 'name'))
                         yield '))\n'
                 l_2_f = missing
         yield '    return _Request(\n        '
-        yield str(t_8(environment.getattr(l_1_op, 'http_method')))
+        yield str(t_10(environment.getattr(l_1_op, 'http_method')))
         yield ',\n        '
         yield str(context.call((undefined(name='client_path') if l_1_client_path is missing else l_1_client_path), l_1_op, _loop_vars=_loop_vars))
         yield ',\n'
@@ -306,20 +324,28 @@ def root(context, missing=missing):
         if environment.getattr(l_1_op, 'security'):
             pass
             yield '        security='
-            yield str(t_8(environment.getattr(l_1_op, 'security')))
+            yield str(t_10(environment.getattr(l_1_op, 'security')))
             yield ',\n'
         yield '        operation='
-        yield str(t_8(environment.getattr(l_1_op, 'id')))
+        yield str(t_10(environment.getattr(l_1_op, 'id')))
         yield ',\n'
-        def t_15(fiter):
+        l_1_retryable = t_5(context.eval_ctx, t_11(context, t_7(context, t_13(context, t_7(context, environment.getattr(l_1_op, 'errors'), attribute='response'), 'retryable'), attribute='status_code'), 'none'))
+        _loop_vars['retryable'] = l_1_retryable
+        if (undefined(name='retryable') if l_1_retryable is missing else l_1_retryable):
+            pass
+            yield '        retryable=('
+            yield str(t_3(context.eval_ctx, (undefined(name='retryable') if l_1_retryable is missing else l_1_retryable), ', '))
+            yield str((',' if (t_4((undefined(name='retryable') if l_1_retryable is missing else l_1_retryable)) == 1) else ''))
+            yield '),\n'
+        def t_18(fiter):
             for l_2_p in fiter:
-                if (t_5(environment.getattr(l_2_p, 'wire')) in ('idempotency-key', 'x-idempotency-key')):
+                if (t_6(environment.getattr(l_2_p, 'wire')) in ('idempotency-key', 'x-idempotency-key')):
                     yield l_2_p
-        for l_2_p in t_15(environment.getattr(l_1_op, 'header_params')):
+        for l_2_p in t_18(environment.getattr(l_1_op, 'header_params')):
             _loop_vars = {}
             pass
             yield '        idempotency='
-            yield str(t_8(environment.getattr(l_2_p, 'wire')))
+            yield str(t_10(environment.getattr(l_2_p, 'wire')))
             yield ',\n'
         l_2_p = missing
         yield '    )\n\n'
@@ -333,7 +359,7 @@ def root(context, missing=missing):
                 l_2_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
                 pass
-                if (not t_11(environment.getattr(l_2_r, 'status_code'))):
+                if (not t_14(environment.getattr(l_2_r, 'status_code'))):
                     pass
                     yield '    if response.status_code == '
                     yield str(environment.getattr(l_2_r, 'status_code'))
@@ -341,19 +367,19 @@ def root(context, missing=missing):
                 else:
                     pass
                     yield '    if str(response.status_code).startswith('
-                    yield str(t_8(environment.getitem(environment.getattr(l_2_r, 'status'), 0)))
+                    yield str(t_10(environment.getitem(environment.getattr(l_2_r, 'status'), 0)))
                     yield '):\n'
-                if (t_3(environment.getattr(l_2_r, 'representations')) > 1):
+                if (t_4(environment.getattr(l_2_r, 'representations')) > 1):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_8(context.call((undefined(name='response_source') if l_2_response_source is missing else l_2_response_source), l_2_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'read_body(', ['response', (t_7(environment.getattr(l_2_r, 'type'), 'models.') if (environment.getattr(l_2_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_10(context.call((undefined(name='response_source') if l_2_response_source is missing else l_2_response_source), l_2_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'read_body(', ['response', (t_9(environment.getattr(l_2_r, 'type'), 'models.') if (environment.getattr(l_2_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
                     yield '\n'
                 elif context.call((undefined(name='parsed_directly') if l_2_parsed_directly is missing else l_2_parsed_directly), l_2_r, _loop_vars=_loop_vars):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_json(', [t_7(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_json(', [t_9(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars))
                     yield '\n'
                 elif (environment.getattr(l_2_r, 'kind') == 'json'):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_8(t_7(environment.getattr(l_2_r, 'type'), 'models.')), context.call((undefined(name='group') if l_1_group is missing else l_1_group), '_json(', [t_7(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_10(t_9(environment.getattr(l_2_r, 'type'), 'models.')), context.call((undefined(name='group') if l_1_group is missing else l_1_group), '_json(', [t_9(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
                     yield '\n'
                 elif (environment.getattr(l_2_r, 'kind') == 'binary'):
                     pass
@@ -368,9 +394,9 @@ def root(context, missing=missing):
                     yield '\n'
             l_2_r = l_2_response_source = l_2_parsed_directly = missing
             yield '    raise _error('
-            yield str(t_8(environment.getattr(l_1_op, 'id')))
+            yield str(t_10(environment.getattr(l_1_op, 'id')))
             yield ', response)\n'
-    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_result_annotation = missing
+    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_retryable = l_1_result_annotation = missing
     yield '\n\nclass Client(_Configurable):\n    """A synchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `with_options` changes them\n        for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(retry, timeout, total, deadline, request_id_headers)\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n'
@@ -402,23 +428,23 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '    @deprecated('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars))
             yield '\n        """'
-            yield str(t_2(t_6(l_1_op), 8))
+            yield str(t_2(t_8(l_1_op), 8))
             yield '"""\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '\n    @deprecated('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             else:
                 pass
@@ -430,7 +456,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', '_response = ', 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
@@ -483,23 +509,23 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '    @deprecated('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('async def ', environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars))
             yield '\n        """'
-            yield str(t_2(t_6(l_1_op), 8))
+            yield str(t_2(t_8(l_1_op), 8))
             yield '"""\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'await self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '\n    @deprecated('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             else:
                 pass
@@ -511,7 +537,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_8(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', '_response = await ', 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
@@ -570,4 +596,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=82&2=84&10=86&13=87&15=90&17=92&35=99&46=110&53=113&54=117&59=125&70=135&71=139&74=149&77=158&79=161&82=177&83=179&84=182&86=184&87=186&88=188&90=190&91=192&92=194&95=197&97=200&98=204&99=206&104=212&105=214&106=217&111=222&114=224&117=227&119=229&120=231&121=233&122=235&126=240&129=243&130=251&131=253&133=258&134=266&135=268&136=271&138=278&144=284&145=286&146=288&147=290&149=292&152=295&154=298&156=301&160=304&161=307&163=310&164=312&165=320&169=324&172=327&173=329&174=334&175=337&177=342&179=344&180=346&181=348&182=350&183=352&184=354&185=356&187=359&190=365&193=369&199=373&247=375&248=383&249=385&251=389&252=391&253=393&254=395&256=398&257=400&258=403&260=405&261=407&262=409&263=412&264=414&265=416&267=419&271=424&272=426&273=428&274=431&275=433&276=435&277=438&278=440&280=445&281=447&283=449&284=451&290=454&338=456&339=464&340=466&342=470&343=472&344=474&345=476&347=479&348=481&349=484&351=486&352=488&353=490&354=493&355=495&356=497&358=500&362=505&363=507&364=509&365=512&366=514&367=516&368=519&369=521&371=526&372=528&374=530&375=532&378=534&2=536&3=546&10=549&11=558&378=561'
+debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=195&83=197&84=200&86=202&87=204&88=206&90=208&91=210&92=212&95=215&97=218&98=222&99=224&104=230&105=232&106=235&111=240&114=242&117=245&119=247&120=249&121=251&122=253&126=258&129=261&130=269&131=271&133=276&134=284&135=286&136=289&138=296&144=302&145=304&146=306&147=308&149=310&152=313&154=316&156=319&160=322&161=325&163=328&164=330&165=332&166=335&168=338&169=346&173=350&176=353&177=355&178=360&179=363&181=368&183=370&184=372&185=374&186=376&187=378&188=380&189=382&191=385&194=391&197=395&203=399&251=401&252=409&253=411&255=415&256=417&257=419&258=421&260=424&261=426&262=429&264=431&265=433&266=435&267=438&268=440&269=442&271=445&275=450&276=452&277=454&278=457&279=459&280=461&281=464&282=466&284=471&285=473&287=475&288=477&294=480&342=482&343=490&344=492&346=496&347=498&348=500&349=502&351=505&352=507&353=510&355=512&356=514&357=516&358=519&359=521&360=523&362=526&366=531&367=533&368=535&369=538&370=540&371=542&372=545&373=547&375=552&376=554&378=556&379=558&382=560&2=562&3=572&10=575&11=584&382=587'
