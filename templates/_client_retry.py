@@ -78,14 +78,17 @@ class Options:
     total: float | None = None
     deadline: float | None = None
     request_id_headers: tuple[str, ...] = REQUEST_ID_HEADERS
+    open_enums: bool = True
 
 
 def _options(
+    *,
     retry: Retry | None,
     timeout: float | httpx.Timeout,
     total: float | None,
     deadline: float | None,
     request_id_headers: Sequence[str],
+    open_enums: bool,
 ) -> Options:
     return Options(
         retry or Retry(),
@@ -93,6 +96,7 @@ def _options(
         total,
         deadline,
         tuple(name.lower() for name in request_id_headers),
+        open_enums,
     )
 
 
@@ -108,11 +112,17 @@ class _Configurable:
         timeout: float | httpx.Timeout | None = None,
         total: float | None = None,
         deadline: float | None = None,
+        open_enums: bool | None = None,
     ) -> Self:
         """This client (its connections and credentials) with other options for the calls made
         through the copy: `client.with_options(retry=NO_RETRY, deadline=5).get_item("7")`.
         """
-        changes: dict[str, Any] = {"retry": retry, "total": total, "deadline": deadline}
+        changes: dict[str, Any] = {
+            "retry": retry,
+            "total": total,
+            "deadline": deadline,
+            "open_enums": open_enums,
+        }
         if timeout is not None:
             changes["timeout"] = httpx.Timeout(timeout)
         clone = copy.copy(self)
@@ -181,6 +191,7 @@ class _Plan:
         extensions = {
             "contractgen_attempt": self.attempt,
             "contractgen_request_id": self.options.request_id_headers,
+            "contractgen_open_enums": self.options.open_enums,
         }
         kwargs = {
             "method": request.method,

@@ -19,6 +19,7 @@ import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import errors
+from ._enums import responses
 
 BodyT = TypeVar("BodyT")
 _K = TypeVar("_K")
@@ -204,7 +205,8 @@ def _json(kind: Any, response: httpx.Response) -> Any:
     """The response's JSON body validated as `kind` (a class: an instance of it)."""
     if kind is Any and not response.content:
         return None
-    return _adapter(kind).validate_json(response.content)
+    with responses(_extension(response, "contractgen_open_enums", True)):
+        return _adapter(kind).validate_json(response.content)
 
 
 def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:

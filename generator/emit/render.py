@@ -24,6 +24,7 @@ SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
 VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py"})
+MODELS_VERBATIM = frozenset({"_enums.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -37,7 +38,8 @@ TEMPLATE_FILES = {
 def template_names() -> list[str]:
     """The built-in templates a `templates` folder may replace, by file name: the Jinja ones and
     the runtime modules copied as they are."""
-    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM if (templates_dir() / name).is_file()]
+    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM
+                if (templates_dir() / name).is_file()]
     return sorted([*builtin_templates(), *verbatim])
 
 
@@ -99,7 +101,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
             files[name] = template.render(api=api, **hooks.hooks_context(api, name))
-    verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
+    verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset())
     for static in sorted(verbatim):
         path = templates_dir() / static
@@ -161,6 +163,8 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
         imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
+    if any(not enum.closed for enum in enums):
+        imports.name("._enums", "unknown_member")
     for model in classes:
         for field in model.fields:
             add_type_names(imports, field.type.names())
@@ -356,8 +360,9 @@ def _client_context(api: Api) -> dict[str, Any]:
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent", "errors",
-                            "NO_RETRY", "Options", "Retry", *headers, *streams["media_exports"]],
+        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
+                            "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
+                            *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),

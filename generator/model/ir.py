@@ -91,6 +91,7 @@ class EnumDef:
     description: str | None
     value_type: Literal["str", "int", "float"]
     members: tuple[tuple[str, str], ...]  # (member name, value source)
+    closed: bool = False  # `x-enum-closed: true`: no unknown value is kept from responses
 
     def dependencies(self) -> set[str]:
         return set()

@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4c02862de09cb1ad4bf4641241757f44'
+KEY = 'e7df6cb718104e1bfa0dc17dde744e01'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -164,6 +164,11 @@ def root(context, missing=missing):
                 '\n',
             ))
         l_2_member = l_2_value = l_2_assignment = missing
+        if (not environment.getattr(l_1_enum, 'closed')):
+            pass
+            t_11.append(
+                '\n    _missing_ = classmethod(unknown_member)  # responses keep unknown values\n',
+            )
         return concat(t_11)
     context.exported_vars.add('enum_class')
     context.vars['enum_class'] = l_0_enum_class = Macro(environment, macro, 'enum_class', ('enum',), False, False, False, context.eval_ctx.autoescape)
@@ -202,4 +207,4 @@ def root(context, missing=missing):
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=107&19=110&21=113&22=117&23=121&25=124&26=127&28=131&33=140&34=146&35=149&36=153&39=156&40=161&44=169&45=174&46=177&48=180&49=183&51=193'
+debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=107&19=110&21=113&22=117&23=121&25=124&26=127&28=131&33=140&34=146&35=149&36=153&39=156&40=161&42=165&48=174&49=179&50=182&52=185&53=188&55=198'
