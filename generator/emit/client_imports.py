@@ -32,6 +32,8 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     imports.name("typing", "IO", "Self", "TypeAlias", "TypedDict")
     if ops:
         imports.name(RUNTIME, "_error")
+    if any(op.paging and not _written_out(op) for op in ops):
+        imports.name("._client_pages", "Paging", "_apages", "_pages")
     if any(not _written_out(op) for op in ops):
         imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
     if any(_written_out(op) or op.streams_bytes for op in ops):

@@ -23,7 +23,8 @@ from .templates import templates_dir
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
 VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py"})
-CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py"})
+CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
+                             "_client_pages.py"})
 MODELS_VERBATIM = frozenset({"_enums.py"})
 
 TEMPLATE_FILES = {

@@ -240,6 +240,26 @@ class Response:
 
 
 @dataclass(frozen=True)
+class Paging:
+    """How an operation pages (its client's `<method>_iter`): response fields by wire name,
+    request parameters by Python name, "" where it does not apply (`items` "": the body)."""
+
+    items: str = ""
+    next_url: str = ""
+    link: bool = False
+    cursor: str = ""
+    next_cursor: str = ""
+    offset: str = ""
+    page: str = ""
+    limit: str = ""
+
+    @property
+    def arguments(self) -> list[str]:
+        """The runtime's `Paging(...)` arguments for it."""
+        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items() if v]
+
+
+@dataclass(frozen=True)
 class ErrorClass:
     """A typed exception for a declared non-2xx response."""
 
@@ -283,6 +303,7 @@ class Operation:
     # for docstrings: (parameter name or "body", the example as JSON); links of success answers
     examples: tuple[tuple[str, str], ...] = ()
     links: tuple[str, ...] = ()
+    paging: Paging | None = None  # how it pages, when it does
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:

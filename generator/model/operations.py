@@ -30,6 +30,7 @@ from .ir import (
     ResponseKind,
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
+from .paging import paging_of
 from .schema_facts import deref
 from .schemas import SchemaConverter
 from .typeref import ANY, TypeRef
@@ -122,6 +123,9 @@ class OperationBuilder:
             headers_class=prefix + "Headers" if any(r.headers for r in success) else None,
             examples=self._examples(params, [*shared, *(raw.get("parameters") or [])], raw),
             links=self._links(raw.get("responses")),
+            paging=paging_of(self.document, raw, method, params,
+                             pointer=f"/paths/{escape(path)}/{method}",
+                             warn=self.schemas.notes.warn),
         )
 
     # -- what docstrings show: examples and links ---------------------------------------------

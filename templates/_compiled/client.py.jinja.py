@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4b148509199b77b2ef15b5c599228377'
+KEY = 'd6efcbc07a43064a69fd8730d385eba6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -402,10 +402,10 @@ def root(context, missing=missing):
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
+        l_1_group = resolve('group')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_group = resolve('group')
         _loop_vars = {}
         pass
         if environment.getattr(l_1_op, 'streams_events'):
@@ -418,6 +418,10 @@ def root(context, missing=missing):
             yield '\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_detailed = ', )), '_call_detailed(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), (environment.getattr(l_1_op, 'headers_class') or 'None')], _loop_vars=_loop_vars))
             yield '\n'
+            if environment.getattr(l_1_op, 'paging'):
+                pass
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_pages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
@@ -477,16 +481,16 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
+    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
     yield '\n\nclass AsyncClient(_Configurable):\n    """An asynchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        return await _asend(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
+        l_1_group = resolve('group')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_group = resolve('group')
         _loop_vars = {}
         pass
         if environment.getattr(l_1_op, 'streams_events'):
@@ -499,6 +503,10 @@ def root(context, missing=missing):
             yield '\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_detailed = ', )), '_acall_detailed(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), (environment.getattr(l_1_op, 'headers_class') or 'None')], _loop_vars=_loop_vars))
             yield '\n'
+            if environment.getattr(l_1_op, 'paging'):
+                pass
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_apages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
@@ -558,7 +566,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
+    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -596,4 +604,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=195&83=197&84=200&86=202&87=204&88=206&90=208&91=210&92=212&95=215&97=218&98=222&99=224&104=230&105=232&106=235&111=240&114=242&117=245&119=247&120=249&121=251&122=253&126=258&129=261&130=269&131=271&133=276&134=284&135=286&136=289&138=296&144=302&145=304&146=306&147=308&149=310&152=313&154=316&156=319&160=322&161=325&163=328&164=330&165=332&166=335&168=338&169=346&173=350&176=353&177=355&178=360&179=363&181=368&183=370&184=372&185=374&186=376&187=378&188=380&189=382&191=385&194=391&197=395&203=399&259=401&260=409&261=411&263=415&264=417&265=419&266=421&268=424&269=426&270=429&272=431&273=433&274=435&275=438&276=440&277=442&279=445&283=450&284=452&285=454&286=457&287=459&288=461&289=464&290=466&292=471&293=473&295=475&296=477&302=480&358=482&359=490&360=492&362=496&363=498&364=500&365=502&367=505&368=507&369=510&371=512&372=514&373=516&374=519&375=521&376=523&378=526&382=531&383=533&384=535&385=538&386=540&387=542&388=545&389=547&391=552&392=554&394=556&395=558&398=560&2=562&3=572&10=575&11=584&398=587'
+debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=195&83=197&84=200&86=202&87=204&88=206&90=208&91=210&92=212&95=215&97=218&98=222&99=224&104=230&105=232&106=235&111=240&114=242&117=245&119=247&120=249&121=251&122=253&126=258&129=261&130=269&131=271&133=276&134=284&135=286&136=289&138=296&144=302&145=304&146=306&147=308&149=310&152=313&154=316&156=319&160=322&161=325&163=328&164=330&165=332&166=335&168=338&169=346&173=350&176=353&177=355&178=360&179=363&181=368&183=370&184=372&185=374&186=376&187=378&188=380&189=382&191=385&194=391&197=395&203=399&259=401&260=409&261=411&263=415&264=417&265=419&266=421&268=423&269=425&271=428&272=430&273=433&275=435&276=437&277=439&278=442&279=444&280=446&282=449&286=454&287=456&288=458&289=461&290=463&291=465&292=468&293=470&295=475&296=477&298=479&299=481&305=484&361=486&362=494&363=496&365=500&366=502&367=504&368=506&370=508&371=510&373=513&374=515&375=518&377=520&378=522&379=524&380=527&381=529&382=531&384=534&388=539&389=541&390=543&391=546&392=548&393=550&394=553&395=555&397=560&398=562&400=564&401=566&404=568&2=570&3=580&10=583&11=592&404=595'
