@@ -26,6 +26,7 @@ VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
                              "_client_pages.py"})
 MODELS_VERBATIM = frozenset({"_enums.py"})
+HOOKS_VERBATIM = frozenset({"_webhook_signing.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -39,7 +40,7 @@ TEMPLATE_FILES = {
 def template_names() -> list[str]:
     """The built-in templates a `templates` folder may replace, by file name: the Jinja ones and
     the runtime modules copied as they are."""
-    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM
+    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM | HOOKS_VERBATIM
                 if (templates_dir() / name).is_file()]
     return sorted([*builtin_templates(), *verbatim])
 
@@ -103,7 +104,8 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
             template = env.get_template(hooks.TEMPLATES[name])
             files[name] = template.render(api=api, **hooks.hooks_context(api, name))
     verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
-        CLIENT_VERBATIM if "client" in api.parts else frozenset())
+        CLIENT_VERBATIM if "client" in api.parts else frozenset()) | (
+        HOOKS_VERBATIM if api.hooks else frozenset())
     for static in sorted(verbatim):
         path = templates_dir() / static
         if templates is not None and (templates / static).is_file():
