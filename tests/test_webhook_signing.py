@@ -14,46 +14,39 @@ from typing import Any
 
 import httpx
 import pytest
-from gen_support import Generated, generate_package, serve
-from test_webhooks import SPEC
+from gen_support import Generated, serve
+from test_webhooks import pkg, received
 
-OLD, NEW = "whsec_" + base64.b64encode(b"old key").decode(), "whsec_" + base64.b64encode(b"new key").decode()
-
-
-@pytest.fixture(scope="module")
-def pkg(tmp_path_factory: pytest.TempPathFactory) -> Generated:
-    generated = generate_package(SPEC, tmp_path_factory.mktemp("signed"))
-    generated.webhooks = importlib.import_module(f"{generated.name}.webhooks")
-    generated.sender = importlib.import_module(f"{generated.name}.webhook_sender")
-    generated.signing = importlib.import_module(f"{generated.name}._webhook_signing")
-    return generated
+OLD, NEW = ("whsec_" + base64.b64encode(key).decode() for key in (b"old key", b"new key"))
+__all__ = ["pkg", "received"]  # the fixtures of test_webhooks, used here too
 
 
 @pytest.fixture(scope="module")
-def received() -> list[Any]:
-    return []
+def signing(pkg: Generated) -> Any:
+    return importlib.import_module(f"{pkg.name}._webhook_signing")
 
 
 @pytest.fixture(scope="module")
-def url(pkg: Generated, received: list[Any]) -> Iterator[str]:
+def url(pkg: Generated, received: list[Any], signing: Any) -> Iterator[str]:
     class Receiver(pkg.webhooks.WebhookReceiverBase):  # type: ignore[misc,name-defined]
         async def new_thing(self, body: Any) -> None:
             received.append(body.id)
 
     # Rotation: the receiver accepts the new key and, for now, the old one.
-    verify = pkg.signing.StandardWebhooks([NEW, OLD], tolerance=60)
+    verify = signing.StandardWebhooks([NEW, OLD], tolerance=60)
     with serve(pkg.webhooks.create_webhook_app(Receiver(), verify=verify)) as base:
         yield base
 
 
-def test_sender_signs_and_receiver_verifies(pkg: Generated, url: str, received: list[Any]) -> None:
+def test_sender_signs_and_receiver_verifies(pkg: Generated, signing: Any, url: str,
+                                            received: list[Any]) -> None:
     for key in (NEW, OLD):
-        signer = pkg.signing.StandardWebhooks(key)
+        signer = signing.StandardWebhooks(key)
         with pkg.sender.WebhookSender(signer=signer) as sender:
             sender.new_thing(f"{url}/webhooks/new_thing", pkg.models.EventRequest(id=key[-4:]))
 
     async def main() -> None:
-        signer = pkg.signing.StandardWebhooks(NEW)
+        signer = signing.StandardWebhooks(NEW)
         async with pkg.sender.AsyncWebhookSender(signer=signer) as sender:
             await sender.new_thing(f"{url}/webhooks/new_thing", pkg.models.EventRequest(id="async"))
 
@@ -84,11 +77,11 @@ def test_the_scheme_by_hand(url: str, received: list[Any]) -> None:
     ("body changed", {"tamper": "1"}),
     ("replayed", {"webhook-timestamp": str(int(time.time()) - 3600)}),
 ])
-def test_refused(pkg: Generated, url: str, received: list[Any], case: str,
+def test_refused(signing: Any, url: str, received: list[Any], case: str,
                  headers: dict[str, str]) -> None:
     before = len(received)
     body = b'{"id": "evil"}'
-    signed = pkg.signing.StandardWebhooks(NEW).headers(body, msg_id="msg_2")
+    signed = signing.StandardWebhooks(NEW).headers(body, msg_id="msg_2")
     sent = {} if case == "unsigned" else {**signed, **headers}
     if case == "replayed":  # signed for its (old) timestamp, so only the window refuses it
         stamp = int(headers["webhook-timestamp"])
