@@ -318,13 +318,18 @@ def python_tokens(folder: Path) -> int:
     import io
     import tokenize
 
-    from contractgen.emit.render import CLIENT_VERBATIM, VERBATIM
+    from contractgen.emit.render import (
+        CLIENT_VERBATIM,
+        HOOKS_VERBATIM,
+        MODELS_VERBATIM,
+        VERBATIM,
+    )
 
     layout = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
               tokenize.ENDMARKER, tokenize.COMMENT}
     count = 0
     for path in folder.rglob("*.py"):
-        if path.name not in VERBATIM | CLIENT_VERBATIM:
+        if path.name not in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM | HOOKS_VERBATIM:
             source = io.StringIO(path.read_text(encoding="utf-8"))
             count += sum(1 for token in tokenize.generate_tokens(source.readline)
                          if token.type not in layout)

@@ -19,6 +19,7 @@ import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import errors
+from ._enums import responses
 
 BodyT = TypeVar("BodyT")
 _K = TypeVar("_K")
@@ -48,6 +49,9 @@ class _Request(NamedTuple):
     data: dict[str, Any] | None = None
     files: list[tuple[str, Any]] | None = None
     security: tuple[tuple[str, ...], ...] = ()
+    operation: str = ""  # its operationId, for errors
+    idempotency: str | None = None  # the idempotency-key header it declares
+    retryable: tuple[int, ...] = ()  # statuses that say the service did nothing
 
 
 @functools.cache
@@ -201,32 +205,66 @@ def _json(kind: Any, response: httpx.Response) -> Any:
     """The response's JSON body validated as `kind` (a class: an instance of it)."""
     if kind is Any and not response.content:
         return None
-    return _adapter(kind).validate_json(response.content)
+    with responses(_extension(response, "contractgen_open_enums", True)):
+        return _adapter(kind).validate_json(response.content)
 
 
 def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
+    """The exception for an error answer, with its operation, raw body and request id."""
     headers = dict(response.headers)
-    cls = errors.error_class(operation_id, response.status_code)
+    status = response.status_code
+    cls = errors.error_class(operation_id, status)
+    error: errors.ApiError
     if cls is None:
-        return errors.UnexpectedStatus(
-            response.status_code,
-            response.text,
-            headers=headers,
-            content=response.content,
-        )
-    body: Any = None
-    if cls.body_type is not None and response.content:
+        error = _unexpected(response)
+    elif cls.body_type is not None and response.content:
         try:
             body = _json(cls.body_type, response)
         except (ValidationError, ValueError):
-            return errors.UnexpectedStatus(
-                response.status_code, response.text, headers=headers
-            )
-    elif response.content:
-        body = response.content
-    error = cls(body, headers=headers)
-    error.status_code = response.status_code
+            error = _unexpected(response)
+        else:
+            error = errors.with_status(cls, status)(body, headers=headers)
+    else:
+        body = response.content or None
+        error = errors.with_status(cls, status)(body, headers=headers)
+    error.status_code = status
+    error.operation = operation_id
+    error.raw = response.content
+    error.request_id = _request_id(response)
+    error.attempts = _extension(response, "contractgen_attempt", 1)
     return error
+
+
+def _unexpected(response: httpx.Response) -> errors.UnexpectedStatus:
+    cls = errors.with_status(errors.UnexpectedStatus, response.status_code)
+    return cls(
+        response.status_code,
+        response.text,
+        headers=dict(response.headers),
+        content=response.content,
+    )
+
+
+# Response headers that carry a request id, first found wins (a client's option).
+REQUEST_ID_HEADERS = (
+    "x-request-id",
+    "request-id",
+    "x-amzn-requestid",
+    "x-correlation-id",
+)
+
+
+def _request_id(response: httpx.Response) -> str | None:
+    names = _extension(response, "contractgen_request_id", REQUEST_ID_HEADERS)
+    return next((response.headers[n] for n in names if n in response.headers), None)
+
+
+def _extension(response: httpx.Response, key: str, default: Any) -> Any:
+    """What the client's `_send` noted on the request of `response` (not set: `default`)."""
+    try:
+        return response.request.extensions.get(key, default)
+    except RuntimeError:  # a response made without a request
+        return default
 
 
 _P = ParamSpec("_P")

@@ -99,9 +99,11 @@ def _form_text(value: Any) -> str:
 
 
 def _sendable(request: Any) -> dict[str, Any]:
-    """httpx's arguments for `request` (a `_Request`): all its fields but its security."""
+    """httpx's arguments for `request` (a `_Request`): all its fields but its security and
+    what the client's retries read (operation, idempotency)."""
     fields: dict[str, Any] = request._asdict()
-    fields.pop("security", None)
+    for name in ("security", "operation", "idempotency", "retryable"):
+        fields.pop(name, None)
     return fields
 
 

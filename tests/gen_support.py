@@ -21,6 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 OTARI_SPEC = ROOT / "specs" / "otari-code-execution.openapi.yaml"
+OTARI_OVERLAY = ROOT / "specs" / "otari-code-execution.overlay.yaml"
 TPMJS_SPEC = ROOT / "specs" / "tpmjs-executor.openapi.yaml"
 TPMJS_OVERLAY = ROOT / "specs" / "tpmjs-executor.overlay.yaml"
 
@@ -133,7 +134,8 @@ def contracts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Generated]:
     """
     base = tmp_path_factory.mktemp("contracts")
     jobs = {
-        "otari": lambda: generate_package(OTARI_SPEC, base, name=f"otari_{uuid.uuid4().hex[:8]}"),
+        "otari": lambda: generate_package(OTARI_SPEC, base, overlay=OTARI_OVERLAY,
+                                          name=f"otari_{uuid.uuid4().hex[:8]}"),
         "tpmjs": lambda: generate_package(TPMJS_SPEC, base, overlay=TPMJS_OVERLAY,
                                           name=f"tpmjs_{uuid.uuid4().hex[:8]}"),
     }

@@ -92,7 +92,7 @@ def test_made_methods_show_their_operation_signature_name_and_doc(features: Gene
 
 def test_declared_errors_raise_typed_exceptions(features: Generated, base_url: str) -> None:
     errors, models = features.errors, features.models
-    with features.client.Client(base_url) as client:
+    with features.client.Client(base_url, retry=features.client.NO_RETRY) as client:
         with pytest.raises(errors.GetItemNotFound) as missing:
             client.get_item("missing")
         assert missing.value.status_code == 404
@@ -144,10 +144,13 @@ def test_multipart_and_binary(features: Generated, base_url: str) -> None:
 
 
 def test_timeout(features: Generated, base_url: str) -> None:
+    no_retry = features.client.NO_RETRY
     try:
-        with features.client.Client(base_url, timeout=0.2) as client, \
-                pytest.raises(httpx.TimeoutException):
+        with features.client.Client(base_url, timeout=0.2, retry=no_retry) as client, \
+                pytest.raises(features.errors.TimedOut) as timed_out:
             client.slow()
+        assert isinstance(timed_out.value.__cause__, httpx.TimeoutException)
+        assert str(timed_out.value).startswith("slow: ReadTimeout")
     finally:
         RELEASE_SLOW.set()
 

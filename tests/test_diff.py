@@ -346,8 +346,14 @@ CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] 
      {("response-property-became-nullable", B)},
      {("response-property-became-not-nullable", OK)}),
     # oasdiff >= 1.30 reports a new response enum value as an error: a client that matches
-    # values exhaustively, or a generated Enum, rejects it.
+    # values exhaustively, or a generated closed Enum, rejects it. contractgen's clients keep
+    # it (open enums), so it breaks them only where the contract says `x-enum-closed: true`.
     ("response enum value added", append((*ITEM, "status", "enum"), "deleted"),
+     {("response-property-enum-value-added", OK)},
+     {("response-property-enum-value-removed", OK)}),
+    ("closed response enum value added",
+     every(put((*ITEM, "status", "x-enum-closed"), True),
+           append((*ITEM, "status", "enum"), "deleted")),
      {("response-property-enum-value-added", B)},
      {("response-property-enum-value-removed", OK)}),
     ("response maxLength set", put((*ITEM, "name", "maxLength"), 10),

@@ -13,14 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_OVERLAY, OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 SOURCES = {
     "otari_sandbox": ROOT / "backends" / "otari-sandbox" / "src",
     "tpmjs_executor": ROOT / "backends" / "tpmjs-executor" / "src",
 }
 CASES = {
-    "otari_sandbox": (OTARI_SPEC, None),
+    "otari_sandbox": (OTARI_SPEC, OTARI_OVERLAY),
     "tpmjs_executor": (TPMJS_SPEC, TPMJS_OVERLAY),
 }
 
@@ -47,12 +47,13 @@ def test_golden_output_passes_ruff(config: str) -> None:
 
 @pytest.mark.parametrize("name", ["_server_runtime.py", "_serving.py", "_server_media.py",
                                   "_server_requests.py",
-                                  "_client_streams.py", "_client_runtime.py"])
+                                  "_client_streams.py", "_client_runtime.py", "_client_retry.py",
+                                  "_client_pages.py", "_enums.py", "_webhook_signing.py"])
 def test_static_runtime_is_already_black_formatted(name: str) -> None:
     # It is copied verbatim into every package, so black must have nothing left to change.
     from contractgen.emit.formatting import format_source
-    from contractgen.emit.render import CLIENT_VERBATIM, VERBATIM
+    from contractgen.emit.render import CLIENT_VERBATIM, HOOKS_VERBATIM, MODELS_VERBATIM, VERBATIM
 
-    assert name in VERBATIM | CLIENT_VERBATIM
+    assert name in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM | HOOKS_VERBATIM
     source = (ROOT / "templates" / name).read_text(encoding="utf-8")
     assert format_source(source) == source

@@ -14,6 +14,7 @@ UPSTREAM = {
 }
 COPIES = [
     ("otari-code-execution.openapi.yaml", "backends/otari-sandbox/specs"),
+    ("otari-code-execution.overlay.yaml", "backends/otari-sandbox/specs"),
     ("tpmjs-executor.openapi.yaml", "backends/tpmjs-executor/specs"),
     ("tpmjs-executor.overlay.yaml", "backends/tpmjs-executor/specs"),
 ]

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from gen_support import OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_OVERLAY, OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
 
 OTARI_API = ROOT / "backends" / "otari-sandbox" / "src" / "otari_sandbox" / "api"
 TPMJS_API = ROOT / "backends" / "tpmjs-executor" / "src" / "tpmjs_executor" / "api"
@@ -90,6 +90,7 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
                       for k, v in target["extension_notes"].items())
     (work / "pyproject.toml").write_text(
         f"[[tool.contractgen.targets]]\nspec = {json.dumps(str(OTARI_SPEC))}\n"
+        f"overlay = {json.dumps(str(OTARI_OVERLAY))}\n"
         f'out = "otari"\nextension_notes = {{ {notes} }}\n', encoding="utf-8")
     _run(contractgen, "generate", "--config", work / "pyproject.toml", cwd=work)
     (work / "pyproject.toml").unlink()

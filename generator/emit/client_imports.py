@@ -7,6 +7,7 @@ from .client_source import parsed_directly
 from .imports import ImportSet
 
 RUNTIME = "._client_runtime"
+RETRY = "._client_retry"
 
 
 def _written_out(op: Operation) -> bool:
@@ -20,12 +21,19 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     ops = api.operations
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
     imports.name(".", "errors")  # re-exported: `client.errors`
+    imports.name(RUNTIME, "REQUEST_ID_HEADERS")
+    imports.name("._enums", "is_unknown")
+    imports.name(RETRY, "NO_RETRY", "Options", "Retry", "_Configurable", "_asend", "_options",
+                 "_send")
+    imports.name("collections.abc", "Sequence")
     imports.module("httpx")
     imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
     imports.name("typing", "IO", "Self", "TypeAlias", "TypedDict")
     if ops:
         imports.name(RUNTIME, "_error")
+    if any(op.paging and not _written_out(op) for op in ops):
+        imports.name("._client_pages", "Paging", "_apages", "_pages")
     if any(not _written_out(op) for op in ops):
         imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
     if any(_written_out(op) or op.streams_bytes or op.also_events for op in ops):

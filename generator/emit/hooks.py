@@ -86,7 +86,9 @@ def hooks_context(api: Api, name: str) -> dict[str, Any]:
     views = [_view(hook) for hook in api.hooks]
     if name == RECEIVER:
         imports.name("collections.abc", "Mapping")
-        imports.name("fastapi", "APIRouter", "FastAPI", "HTTPException")
+        imports.name("fastapi", "APIRouter", "Depends", "FastAPI", "HTTPException", "Request")
+        imports.name("collections.abc", "Awaitable", "Callable")
+        imports.name("._webhook_signing", "SignatureError", "Verifier")
         imports.name("._server_runtime", "undefer_models")
         imports.name("fastapi.responses", "Response")
         imports.name("pydantic", "TypeAdapter")
@@ -100,4 +102,5 @@ def hooks_context(api: Api, name: str) -> dict[str, Any]:
         imports.name("types", "TracebackType")
         imports.name("typing", "Self")
         imports.name(".", "errors")
+        imports.name("._webhook_signing", "StandardWebhooks")
     return {"imports": imports.render(), "hooks": views}

@@ -9,7 +9,7 @@ from .blackstyle import LINE_LENGTH
 
 _STDLIB = frozenset(
     {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
-     "html", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
+     "html", "http", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
      "warnings",
      "uuid"}
 )

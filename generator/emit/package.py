@@ -54,8 +54,10 @@ def with_manifest(files: dict[str, str], operations: Mapping[str, str] | list[st
     }
     if sources:
         manifest["sources"] = dict(sorted(sources.items()))
-    if before.get("accepted"):
-        manifest["accepted"] = before["accepted"]
+    # A file once accepted that contractgen now writes is its own.
+    accepted = [name for name in before.get("accepted", []) if name not in files]
+    if accepted:
+        manifest["accepted"] = accepted
     return {**files, MANIFEST: json.dumps(manifest, indent=2) + "\n"}
 
 
@@ -87,8 +89,10 @@ def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> l
     foreign = _foreign(out, current, accepted)
     if not force:
         _refuse_foreign(out, files, recorded.get("files", {}), current, foreign)
-    if (accepted or foreign) and MANIFEST in files:
-        files = {**files, MANIFEST: _accepting(files[MANIFEST], [*accepted, *foreign])}
+    # A foreign file of a name contractgen writes is replaced (with --force): it is ours now.
+    kept = [name for name in (*accepted, *foreign) if name not in files]
+    if kept and MANIFEST in files:
+        files = {**files, MANIFEST: _accepting(files[MANIFEST], kept)}
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name, text in sorted(files.items()):

@@ -14,6 +14,7 @@ from ..problems import Level, Problem, SpecError
 from . import client_source, error_shapes, hooks, matching, media, routes, source
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
+from .error_tree import errors_context
 from .imports import ImportSet, add_type_names, all_key
 from .memo import RenderMemo
 from .templates import templates_dir
@@ -23,7 +24,10 @@ SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
 VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py",
                       "_server_requests.py"})
-CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py"})
+CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
+                             "_client_pages.py"})
+MODELS_VERBATIM = frozenset({"_enums.py"})
+HOOKS_VERBATIM = frozenset({"_webhook_signing.py"})
 
 TEMPLATE_FILES = {
     "models.py": "models.py.jinja",
@@ -37,7 +41,8 @@ TEMPLATE_FILES = {
 def template_names() -> list[str]:
     """The built-in templates a `templates` folder may replace, by file name: the Jinja ones and
     the runtime modules copied as they are."""
-    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM if (templates_dir() / name).is_file()]
+    verbatim = [name for name in VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM | HOOKS_VERBATIM
+                if (templates_dir() / name).is_file()]
     return sorted([*builtin_templates(), *verbatim])
 
 
@@ -75,7 +80,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     Templates in the folder `templates` replace the built-in ones of the same name.
     """
     env = environment_of(str(templates.resolve()) if templates is not None else None)
-    contexts = {"models.py": _models_context, "errors.py": _errors_context,
+    contexts = {"models.py": _models_context, "errors.py": errors_context,
                 "server.py": _server_context, "client.py": _client_context,
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
@@ -99,8 +104,9 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
             files[name] = template.render(api=api, **hooks.hooks_context(api, name))
-    verbatim = (VERBATIM if "server" in api.parts else frozenset()) | (
-        CLIENT_VERBATIM if "client" in api.parts else frozenset())
+    verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
+        CLIENT_VERBATIM if "client" in api.parts else frozenset()) | (
+        HOOKS_VERBATIM if api.hooks else frozenset())
     for static in sorted(verbatim):
         path = templates_dir() / static
         if templates is not None and (templates / static).is_file():
@@ -165,6 +171,8 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("typing_extensions", "TypeAliasType")
     for enum in enums:
         imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
+    if any(not enum.closed for enum in enums):
+        imports.name("._enums", "unknown_member")
     for model in classes:
         for field in model.fields:
             add_type_names(imports, field.type.names())
@@ -180,33 +188,6 @@ def _models_context(api: Api) -> dict[str, Any]:
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
         "exported_models": exported,
-    }
-
-
-# -- errors ------------------------------------------------------------------------------------
-def _errors_context(api: Api) -> dict[str, Any]:
-    errors = api.error_classes
-    imports = ImportSet()
-    imports.name("__future__", "annotations")
-    imports.module("json")
-    imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "get_args", "get_origin")
-    uses_models = False
-    for error in errors:
-        if error.response.type is not None:
-            add_type_names(imports, error.response.type.names())
-            uses_models = uses_models or any(True for _ in error.response.type.model_names())
-    if uses_models:
-        imports.name(".", "models")
-    example = errors[0].name if errors else "GetItemNotFound"
-    return {
-        "imports": imports.render(),
-        "errors": errors,
-        "uses_models": uses_models,
-        "example_error": example,
-        "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
-                                   "error_class", *(e.name for e in errors)]),
-        "error_body_type": source.error_body_type,
     }
 
 
@@ -370,7 +351,8 @@ def _client_context(api: Api) -> dict[str, Any]:
         "imports": imports.render(),
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client", "FileContent", "errors",
+        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
+                            "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
                             *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)

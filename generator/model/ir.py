@@ -93,6 +93,7 @@ class EnumDef:
     description: str | None
     value_type: Literal["str", "int", "float"]
     members: tuple[tuple[str, str], ...]  # (member name, value source)
+    closed: bool = False  # `x-enum-closed: true`: no unknown value is kept from responses
 
     def dependencies(self) -> set[str]:
         return set()
@@ -245,10 +246,32 @@ class Response:
     description: str | None = None
     headers: tuple[ResponseHeader, ...] = ()
     representations: tuple[Representation, ...] = ()
+    # `x-contractgen-retryable: true`: the service did nothing, the call may be sent again
+    retryable: bool = False
 
     @property
     def status_code(self) -> int | None:
         return int(self.status) if self.status.isdigit() else None
+
+
+@dataclass(frozen=True)
+class Paging:
+    """How an operation pages (its client's `<method>_iter`): response fields by wire name,
+    request parameters by Python name, "" where it does not apply (`items` "": the body)."""
+
+    items: str = ""
+    next_url: str = ""
+    link: bool = False
+    cursor: str = ""
+    next_cursor: str = ""
+    offset: str = ""
+    page: str = ""
+    limit: str = ""
+
+    @property
+    def arguments(self) -> list[str]:
+        """The runtime's `Paging(...)` arguments for it."""
+        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items() if v]
 
 
 @dataclass(frozen=True)
@@ -298,6 +321,7 @@ class Operation:
     # the client's view of an operation answering JSON or events: its event stream, called by
     # `<method>_events` (its `success` keeps the other media types, called by `<method>`)
     also_events: Representation | None = None
+    paging: Paging | None = None  # how it pages, when it does
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:

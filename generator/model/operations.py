@@ -30,12 +30,14 @@ from .ir import (
     ResponseKind,
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
+from .paging import paging_of
 from .schema_facts import deref
 from .schemas import SchemaConverter
 from .typeref import ANY, TypeRef
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
 _IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+RETRYABLE = "x-contractgen-retryable"  # on a response: the client may send the call again
 
 _SHARED_RESPONSE = "#/components/responses/"
 
@@ -127,6 +129,9 @@ class OperationBuilder:
             headers_class=prefix + "Headers" if any(r.headers for r in success) else None,
             examples=self._examples(params, [*shared, *(raw.get("parameters") or [])], raw),
             links=self._links(raw.get("responses")),
+            paging=paging_of(self.document, raw, method, params,
+                             pointer=f"/paths/{escape(path)}/{method}",
+                             warn=self.schemas.notes.warn),
         )
 
     # -- what docstrings show: examples and links ---------------------------------------------
@@ -369,9 +374,11 @@ class OperationBuilder:
         """
         description = _text(response.get("description"))
         headers = self._response_headers(response.get("headers"), hint)
+        retryable = response.get(RETRYABLE) is True
         content = response.get("content")
         if not isinstance(content, dict) or not content:
-            return Response(status, "empty", None, None, description, headers), None
+            return Response(status, "empty", None, None, description, headers,
+                            retryable=retryable), None
         kept: list[Representation] = []
         json_schema: Any = None
         for media, entry in content.items():
@@ -396,7 +403,7 @@ class OperationBuilder:
                 kept.append(Representation(media, kind))
         primary = next((r for r in kept if r.kind == "json"), kept[0])
         return Response(status, primary.kind, primary.media_type, primary.type, description,
-                        headers, tuple(kept)), json_schema
+                        headers, tuple(kept), retryable), json_schema
 
     def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
         if not isinstance(raw, dict):

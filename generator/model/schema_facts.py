@@ -95,7 +95,8 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
             member += "_"
         used.add(member)
         members.append((member, literal(value)))
-    return EnumDef(name, described(schema), value_type, tuple(members))
+    closed = schema.get("x-enum-closed") is True
+    return EnumDef(name, described(schema), value_type, tuple(members), closed)
 
 
 

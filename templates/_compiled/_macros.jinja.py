@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '66e4c2e5827a923acbb2b04f5a74448e'
+KEY = '629c0ada1d85fc86145847cfc1dabbc4'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -170,6 +170,11 @@ def root(context, missing=missing):
                 '\n',
             ))
         l_2_member = l_2_value = l_2_assignment = missing
+        if (not environment.getattr(l_1_enum, 'closed')):
+            pass
+            t_11.append(
+                '\n    _missing_ = classmethod(unknown_member)  # responses keep unknown values\n',
+            )
         return concat(t_11)
     context.exported_vars.add('enum_class')
     context.vars['enum_class'] = l_0_enum_class = Macro(environment, macro, 'enum_class', ('enum',), False, False, False, context.eval_ctx.autoescape)
@@ -208,4 +213,4 @@ def root(context, missing=missing):
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&48=175&49=180&50=183&52=186&53=189&55=199'
+debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&46=171&52=180&53=185&54=188&56=191&57=194&59=204'

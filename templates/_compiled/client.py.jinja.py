@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'c5829139e8ef152add1fba24f44b9ee9'
+KEY = 'b59aff7af613740e6c0094f9a20c1ff9'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -27,52 +27,76 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'docstring' found.")
     try:
-        t_3 = environment.filters['length']
+        t_3 = environment.filters['join']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'length' found.")
+            raise TemplateRuntimeError("No filter named 'join' found.")
     try:
-        t_4 = environment.filters['list']
+        t_4 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'list' found.")
+            raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_5 = environment.filters['operation_doc']
+        t_5 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_5(*unused):
-            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_6 = environment.filters['py']
+        t_6 = environment.filters['lower']
     except KeyError:
         @internalcode
         def t_6(*unused):
-            raise TemplateRuntimeError("No filter named 'py' found.")
+            raise TemplateRuntimeError("No filter named 'lower' found.")
     try:
-        t_7 = environment.filters['pyrepr']
+        t_7 = environment.filters['map']
     except KeyError:
         @internalcode
         def t_7(*unused):
-            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+            raise TemplateRuntimeError("No filter named 'map' found.")
     try:
-        t_8 = environment.filters['rejectattr']
+        t_8 = environment.filters['operation_doc']
     except KeyError:
         @internalcode
         def t_8(*unused):
-            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
     try:
-        t_9 = environment.filters['selectattr']
+        t_9 = environment.filters['py']
     except KeyError:
         @internalcode
         def t_9(*unused):
-            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+            raise TemplateRuntimeError("No filter named 'py' found.")
     try:
-        t_10 = environment.tests['none']
+        t_10 = environment.filters['pyrepr']
     except KeyError:
         @internalcode
         def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    try:
+        t_11 = environment.filters['reject']
+    except KeyError:
+        @internalcode
+        def t_11(*unused):
+            raise TemplateRuntimeError("No filter named 'reject' found.")
+    try:
+        t_12 = environment.filters['rejectattr']
+    except KeyError:
+        @internalcode
+        def t_12(*unused):
+            raise TemplateRuntimeError("No filter named 'rejectattr' found.")
+    try:
+        t_13 = environment.filters['selectattr']
+    except KeyError:
+        @internalcode
+        def t_13(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_14 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_14(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
@@ -88,7 +112,7 @@ def root(context, missing=missing):
     for l_1_server in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'):
         _loop_vars = {}
         pass
-        yield str(t_7(environment.getattr(l_1_server, 'default_url')))
+        yield str(t_10(environment.getattr(l_1_server, 'default_url')))
         yield ', '
     l_1_server = missing
     yield ')\n"""The contract\'s server URLs, variables at their defaults: candidates for `base_url`."""\n\n\ndef server_url(index: int = 0, **variables: str) -> str:\n    """The contract\'s `index`th server URL (base path included), its variables at their defaults\n    unless given: a `base_url`, e.g. `server_url(region="eu")`."""\n    url, defaults = _SERVER_TEMPLATES[index]\n    unknown = sorted(set(variables) - set(defaults))\n    if unknown:\n        raise ValueError(\n            f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n        )\n    for name, default in defaults.items():\n        url = url.replace("{" + name + "}", variables.get(name, default))\n    return url\n\n\n_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ('
@@ -97,9 +121,9 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '('
-        yield str(t_7(environment.getattr(l_1_server, 'url')))
+        yield str(t_10(environment.getattr(l_1_server, 'url')))
         yield ', '
-        yield str(t_7(context.call((undefined(name='dict') if l_1_dict is missing else l_1_dict), environment.getattr(l_1_server, 'variables'), _loop_vars=_loop_vars)))
+        yield str(t_10(context.call((undefined(name='dict') if l_1_dict is missing else l_1_dict), environment.getattr(l_1_server, 'variables'), _loop_vars=_loop_vars)))
         yield '), '
     l_1_server = l_1_dict = missing
     yield ')\n\nFileContent: TypeAlias = (\n    bytes\n    | IO[bytes]\n    | tuple[str, bytes | IO[bytes]]\n    | tuple[str, bytes | IO[bytes], str]\n)\n"""A file to upload: its bytes or a binary file, optionally with a filename and a media type."""\n\n\n'
@@ -121,7 +145,7 @@ def root(context, missing=missing):
         for (l_1_name, l_1_kind) in (undefined(name='auth_fields') if l_0_auth_fields is missing else l_0_auth_fields):
             _loop_vars = {}
             pass
-            yield str(t_7(l_1_name))
+            yield str(t_10(l_1_name))
             yield ': '
             yield str(l_1_kind)
             yield ', '
@@ -132,21 +156,21 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '    '
-        yield str(t_7(environment.getattr(l_1_scheme, 'name')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'name')))
         yield ': ('
-        yield str(t_7(environment.getattr(l_1_scheme, 'kind')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'kind')))
         yield ', '
-        yield str(t_7(environment.getattr(l_1_scheme, 'location')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'location')))
         yield ', '
-        yield str(t_7(environment.getattr(l_1_scheme, 'parameter')))
+        yield str(t_10(environment.getattr(l_1_scheme, 'parameter')))
         yield '),\n'
     l_1_scheme = missing
     yield '}\n'
-    def t_11(fiter):
+    def t_15(fiter):
         for l_1_op in fiter:
             if environment.getattr(l_1_op, 'headers_class'):
                 yield l_1_op
-    for l_1_op in t_11(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
+    for l_1_op in t_15(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         l_1_headers_source = resolve('headers_source')
         _loop_vars = {}
         pass
@@ -167,7 +191,7 @@ def root(context, missing=missing):
         l_1_query_entries = resolve('query_entries')
         l_1_styled_entries = resolve('styled_entries')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_q = l_1_styled = l_1_sends_headers = missing
+        l_1_q = l_1_styled = l_1_sends_headers = l_1_retryable = missing
         _loop_vars = {}
         pass
         yield '\n\n'
@@ -176,11 +200,11 @@ def root(context, missing=missing):
         if (not ((environment.getattr(l_1_op, 'streams_events') or environment.getattr(l_1_op, 'deprecated')) or environment.getattr(l_1_op, 'negotiates'))):
             pass
             yield '    """'
-            yield str(t_2(t_5(l_1_op), 4))
+            yield str(t_2(t_8(l_1_op), 4))
             yield '"""\n'
         l_1_q = environment.getattr(l_1_op, 'query_params')
         _loop_vars['q'] = l_1_q
-        l_1_styled = t_4(context.eval_ctx, t_9(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'styled'))
+        l_1_styled = t_5(context.eval_ctx, t_13(context, (undefined(name='q') if l_1_q is missing else l_1_q), 'styled'))
         _loop_vars['styled'] = l_1_styled
         l_1_sends_headers = ((((environment.getattr(l_1_op, 'negotiates') or environment.getattr(l_1_op, 'streams_events')) or environment.getattr(l_1_op, 'header_params')) or environment.getattr(l_1_op, 'cookie_params')) or (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('json', 'binary', 'text'))))
         _loop_vars['sends_headers'] = l_1_sends_headers
@@ -200,7 +224,7 @@ def root(context, missing=missing):
                 yield '    if '
                 yield str(environment.getattr(l_2_p, 'name'))
                 yield ' is not None:\n        _cookies.append(_cookie('
-                yield str(t_7(environment.getattr(l_2_p, 'wire')))
+                yield str(t_10(environment.getattr(l_2_p, 'wire')))
                 yield ', '
                 yield str(environment.getattr(l_2_p, 'name'))
                 yield '))\n'
@@ -215,21 +239,21 @@ def root(context, missing=missing):
             if environment.getattr(environment.getattr(l_1_op, 'body'), 'required'):
                 pass
                 yield '    _headers["Content-Type"] = '
-                yield str(t_7(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+                yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
                 yield '\n    _content: bytes | None = _dump(body)\n'
             else:
                 pass
                 yield '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = '
-                yield str(t_7(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+                yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
                 yield '\n        _content = _dump(body)\n'
         elif (environment.getattr(l_1_op, 'body') and (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') in ('binary', 'text'))):
             pass
             yield '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = '
-            yield str(t_7(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
+            yield str(t_10(environment.getattr(environment.getattr(l_1_op, 'body'), 'media_type')))
             yield '\n        _content = body.encode() if isinstance(body, str) else body\n'
         elif (environment.getattr(l_1_op, 'body') and environment.getattr(environment.getattr(l_1_op, 'body'), 'is_form')):
             pass
-            l_1_plain = t_4(context.eval_ctx, t_8(context, t_8(context, t_8(context, environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields'), 'is_file'), 'is_file_list'), 'json'))
+            l_1_plain = t_5(context.eval_ctx, t_12(context, t_12(context, t_12(context, environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields'), 'is_file'), 'is_file_list'), 'json'))
             _loop_vars['plain'] = l_1_plain
             if (undefined(name='plain') if l_1_plain is missing else l_1_plain):
                 pass
@@ -241,26 +265,26 @@ def root(context, missing=missing):
             if (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'multipart'):
                 pass
                 yield '    _files: list[tuple[str, Any]] = []\n'
-                def t_12(fiter):
+                def t_16(fiter):
                     for l_2_f in fiter:
                         if environment.getattr(l_2_f, 'json'):
                             yield l_2_f
-                for l_2_f in t_12(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_16(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
                     yield str(environment.getattr(l_2_f, 'name'))
                     yield ' is not None:\n        _files.append(('
-                    yield str(t_7(environment.getattr(l_2_f, 'wire')))
+                    yield str(t_10(environment.getattr(l_2_f, 'wire')))
                     yield ', (None, _dump('
                     yield str(environment.getattr(l_2_f, 'name'))
                     yield '), "application/json")))\n'
                 l_2_f = missing
-                def t_13(fiter):
+                def t_17(fiter):
                     for l_2_f in fiter:
                         if (environment.getattr(l_2_f, 'is_file') or environment.getattr(l_2_f, 'is_file_list')):
                             yield l_2_f
-                for l_2_f in t_13(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_17(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
@@ -269,20 +293,20 @@ def root(context, missing=missing):
                     if environment.getattr(l_2_f, 'is_file_list'):
                         pass
                         yield '        _files.extend(('
-                        yield str(t_7(environment.getattr(l_2_f, 'wire')))
+                        yield str(t_10(environment.getattr(l_2_f, 'wire')))
                         yield ', item) for item in '
                         yield str(environment.getattr(l_2_f, 'name'))
                         yield ')\n'
                     else:
                         pass
                         yield '        _files.append(('
-                        yield str(t_7(environment.getattr(l_2_f, 'wire')))
+                        yield str(t_10(environment.getattr(l_2_f, 'wire')))
                         yield ', '
                         yield str(environment.getattr(l_2_f, 'name'))
                         yield '))\n'
                 l_2_f = missing
         yield '    return _Request(\n        '
-        yield str(t_7(environment.getattr(l_1_op, 'http_method')))
+        yield str(t_10(environment.getattr(l_1_op, 'http_method')))
         yield ',\n        '
         yield str(context.call((undefined(name='client_path') if l_1_client_path is missing else l_1_client_path), l_1_op, _loop_vars=_loop_vars))
         yield ',\n'
@@ -308,8 +332,30 @@ def root(context, missing=missing):
         if environment.getattr(l_1_op, 'security'):
             pass
             yield '        security='
-            yield str(t_7(environment.getattr(l_1_op, 'security')))
+            yield str(t_10(environment.getattr(l_1_op, 'security')))
             yield ',\n'
+        yield '        operation='
+        yield str(t_10(environment.getattr(l_1_op, 'id')))
+        yield ',\n'
+        l_1_retryable = t_5(context.eval_ctx, t_11(context, t_7(context, t_13(context, t_7(context, environment.getattr(l_1_op, 'errors'), attribute='response'), 'retryable'), attribute='status_code'), 'none'))
+        _loop_vars['retryable'] = l_1_retryable
+        if (undefined(name='retryable') if l_1_retryable is missing else l_1_retryable):
+            pass
+            yield '        retryable=('
+            yield str(t_3(context.eval_ctx, (undefined(name='retryable') if l_1_retryable is missing else l_1_retryable), ', '))
+            yield str((',' if (t_4((undefined(name='retryable') if l_1_retryable is missing else l_1_retryable)) == 1) else ''))
+            yield '),\n'
+        def t_18(fiter):
+            for l_2_p in fiter:
+                if (t_6(environment.getattr(l_2_p, 'wire')) in ('idempotency-key', 'x-idempotency-key')):
+                    yield l_2_p
+        for l_2_p in t_18(environment.getattr(l_1_op, 'header_params')):
+            _loop_vars = {}
+            pass
+            yield '        idempotency='
+            yield str(t_10(environment.getattr(l_2_p, 'wire')))
+            yield ',\n'
+        l_2_p = missing
         yield '    )\n\n'
         if (not environment.getattr(l_1_op, 'streams_events')):
             pass
@@ -321,7 +367,7 @@ def root(context, missing=missing):
                 l_2_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
                 pass
-                if (not t_10(environment.getattr(l_2_r, 'status_code'))):
+                if (not t_14(environment.getattr(l_2_r, 'status_code'))):
                     pass
                     yield '    if response.status_code == '
                     yield str(environment.getattr(l_2_r, 'status_code'))
@@ -329,19 +375,19 @@ def root(context, missing=missing):
                 else:
                     pass
                     yield '    if str(response.status_code).startswith('
-                    yield str(t_7(environment.getitem(environment.getattr(l_2_r, 'status'), 0)))
+                    yield str(t_10(environment.getitem(environment.getattr(l_2_r, 'status'), 0)))
                     yield '):\n'
-                if (t_3(environment.getattr(l_2_r, 'representations')) > 1):
+                if (t_4(environment.getattr(l_2_r, 'representations')) > 1):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_7(context.call((undefined(name='response_source') if l_2_response_source is missing else l_2_response_source), l_2_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'read_body(', ['response', (t_6(environment.getattr(l_2_r, 'type'), 'models.') if (environment.getattr(l_2_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_10(context.call((undefined(name='response_source') if l_2_response_source is missing else l_2_response_source), l_2_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'read_body(', ['response', (t_9(environment.getattr(l_2_r, 'type'), 'models.') if (environment.getattr(l_2_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
                     yield '\n'
                 elif context.call((undefined(name='parsed_directly') if l_2_parsed_directly is missing else l_2_parsed_directly), l_2_r, _loop_vars=_loop_vars):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_json(', [t_6(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_json(', [t_9(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars))
                     yield '\n'
                 elif (environment.getattr(l_2_r, 'kind') == 'json'):
                     pass
-                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_7(t_6(environment.getattr(l_2_r, 'type'), 'models.')), context.call((undefined(name='group') if l_1_group is missing else l_1_group), '_json(', [t_6(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                    yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'cast(', [t_10(t_9(environment.getattr(l_2_r, 'type'), 'models.')), context.call((undefined(name='group') if l_1_group is missing else l_1_group), '_json(', [t_9(environment.getattr(l_2_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
                     yield '\n'
                 elif (environment.getattr(l_2_r, 'kind') == 'binary'):
                     pass
@@ -356,18 +402,18 @@ def root(context, missing=missing):
                     yield '\n'
             l_2_r = l_2_response_source = l_2_parsed_directly = missing
             yield '    raise _error('
-            yield str(t_7(environment.getattr(l_1_op, 'id')))
+            yield str(t_10(environment.getattr(l_1_op, 'id')))
             yield ', response)\n'
-    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_content_type_name = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_result_annotation = missing
-    yield '\n\nclass Client:\n    """A synchronous client of '
+    l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_content_type_name = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_retryable = l_1_result_annotation = missing
+    yield '\n\nclass Client(_Configurable):\n    """A synchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
-    yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        request = _authorize(request, self._auth)\n        return self._http.request(\n            request.method,\n            request.url,\n            params=request.params,\n            headers=request.headers,\n            content=request.content,\n            data=request.data,\n            files=request.files,\n        )\n'
+    yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
+        l_1_group = resolve('group')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_group = resolve('group')
         _loop_vars = {}
         pass
         if environment.getattr(l_1_op, 'streams_events'):
@@ -380,6 +426,10 @@ def root(context, missing=missing):
             yield '\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_detailed = ', )), '_call_detailed(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), (environment.getattr(l_1_op, 'headers_class') or 'None')], _loop_vars=_loop_vars))
             yield '\n'
+            if environment.getattr(l_1_op, 'paging'):
+                pass
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_pages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, False, _loop_vars=_loop_vars))
@@ -393,23 +443,23 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '    @deprecated('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars))
             yield '\n        """'
-            yield str(t_2(t_5(l_1_op), 8))
+            yield str(t_2(t_8(l_1_op), 8))
             yield '"""\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '\n    @deprecated('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             else:
                 pass
@@ -421,7 +471,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', '_response = ', 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
@@ -445,16 +495,16 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'also_events'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
-    yield '\n\nclass AsyncClient:\n    """An asynchronous client of '
+    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
+    yield '\n\nclass AsyncClient(_Configurable):\n    """An asynchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
-    yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        request = _authorize(request, self._auth)\n        return await self._http.request(\n            request.method,\n            request.url,\n            params=request.params,\n            headers=request.headers,\n            content=request.content,\n            data=request.data,\n            files=request.files,\n        )\n'
+    yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        return await _asend(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
+        l_1_group = resolve('group')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
-        l_1_group = resolve('group')
         _loop_vars = {}
         pass
         if environment.getattr(l_1_op, 'streams_events'):
@@ -467,6 +517,10 @@ def root(context, missing=missing):
             yield '\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_detailed = ', )), '_acall_detailed(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), (environment.getattr(l_1_op, 'headers_class') or 'None')], _loop_vars=_loop_vars))
             yield '\n'
+            if environment.getattr(l_1_op, 'paging'):
+                pass
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_apages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_1_op, True, _loop_vars=_loop_vars))
@@ -480,23 +534,23 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '    @deprecated('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('async def ', environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars))
             yield '\n        """'
-            yield str(t_2(t_5(l_1_op), 8))
+            yield str(t_2(t_8(l_1_op), 8))
             yield '"""\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'await self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '\n    @deprecated('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', category=None)\n'
             else:
                 pass
@@ -508,7 +562,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'deprecated'):
                 pass
                 yield '        warnings.warn('
-                yield str(t_7(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
+                yield str(t_10(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))))
                 yield ', DeprecationWarning, stacklevel=2)\n'
             yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', '_response = await ', 'self._send(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
             yield '\n'
@@ -532,7 +586,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'also_events'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_define = l_1_method_params = l_1_result_annotation = l_1_group = missing
+    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -570,4 +624,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=76&2=78&10=80&13=81&15=84&17=86&35=93&46=104&53=107&54=111&59=119&70=129&71=133&74=143&77=152&79=155&82=172&83=174&84=177&86=179&87=181&88=183&90=185&91=187&92=189&95=192&97=195&98=199&99=201&104=207&105=209&106=211&107=213&108=216&113=221&116=223&119=226&121=228&122=230&123=232&124=234&128=239&131=242&132=250&133=252&135=257&136=265&137=267&138=270&140=277&146=283&147=285&148=287&149=289&151=291&154=294&156=297&160=300&162=303&166=306&167=309&171=312&174=315&175=317&176=322&177=325&179=330&181=332&182=334&183=336&184=338&185=340&186=342&187=344&189=347&192=353&195=357&201=361&250=363&251=371&252=373&254=377&255=379&256=381&257=383&258=384&259=386&261=389&262=391&263=394&265=396&266=398&267=400&268=403&269=405&270=407&272=410&276=415&277=417&278=419&279=422&280=424&281=426&282=429&283=431&285=436&286=438&288=440&289=442&290=443&291=445&297=448&346=450&347=458&348=460&350=464&351=466&352=468&353=470&354=471&355=473&357=476&358=478&359=481&361=483&362=485&363=487&364=490&365=492&366=494&368=497&372=502&373=504&374=506&375=509&376=511&377=513&378=516&379=518&381=523&382=525&384=527&385=529&386=530&387=532&390=534&2=536&3=546&10=549&11=558&390=561'
+debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=196&83=198&84=201&86=203&87=205&88=207&90=209&91=211&92=213&95=216&97=219&98=223&99=225&104=231&105=233&106=235&107=237&108=240&113=245&116=247&119=250&121=252&122=254&123=256&124=258&128=263&131=266&132=274&133=276&135=281&136=289&137=291&138=294&140=301&146=307&147=309&148=311&149=313&151=315&154=318&156=321&160=324&162=327&166=330&167=333&169=336&170=338&171=340&172=343&174=346&175=354&179=358&182=361&183=363&184=368&185=371&187=376&189=378&190=380&191=382&192=384&193=386&194=388&195=390&197=393&200=399&203=403&209=407&265=409&266=417&267=419&269=423&270=425&271=427&272=429&274=431&275=433&276=434&277=436&279=439&280=441&281=444&283=446&284=448&285=450&286=453&287=455&288=457&290=460&294=465&295=467&296=469&297=472&298=474&299=476&300=479&301=481&303=486&304=488&306=490&307=492&308=493&309=495&315=498&371=500&372=508&373=510&375=514&376=516&377=518&378=520&380=522&381=524&382=525&383=527&385=530&386=532&387=535&389=537&390=539&391=541&392=544&393=546&394=548&396=551&400=556&401=558&402=560&403=563&404=565&405=567&406=570&407=572&409=577&410=579&412=581&413=583&414=584&415=586&418=588&2=590&3=600&10=603&11=612&418=615'

@@ -1,5 +1,5 @@
 # Template webhook_sender.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '2dc1b2ddc26b0fce4a1dc8af15fa1ca2'
+KEY = '140eb5e5834f477a48b48fd0f59d38b2'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhook_sender.py.jinja'
 
@@ -28,7 +28,7 @@ def root(context, missing=missing):
     yield from context.blocks['docstring'][0](context)
     yield '\n'
     yield from context.blocks['imports'][0](context)
-    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(method: str, url: str, body: Any) -> dict[str, Any]:\n    if body is None:\n        return {"method": method, "url": url}\n    return {"method": method, "url": url, "content": _dump(body),\n            "headers": {"Content-Type": "application/json"}}\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(response.status_code, response.text,\n                                      headers=dict(response.headers))\n    if kind is None or not response.content:\n        return None\n    return _adapter(kind).validate_json(response.content)\n'
+    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(method: str, url: str, body: Any, signer: StandardWebhooks | None) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {"method": method, "url": url, "content": content or None, "headers": headers}\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(response.status_code, response.text,\n                                      headers=dict(response.headers))\n    if kind is None or not response.content:\n        return None\n    return _adapter(kind).validate_json(response.content)\n'
     for l_1_is_async in (False, True):
         l_1_hooks = resolve('hooks')
         l_1_a = l_1_aw = l_1_A = missing
@@ -48,9 +48,9 @@ def root(context, missing=missing):
             yield ' (async)'
         yield '."""\n\n    def __init__(\n        self,\n        *,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.'
         yield str((undefined(name='A') if l_1_A is missing else l_1_A))
-        yield 'BaseTransport | None = None,\n    ) -> None:\n        self._http = httpx.'
+        yield 'BaseTransport | None = None,\n        signer: StandardWebhooks | None = None,\n    ) -> None:\n        """`signer` signs each request (Standard Webhooks headers) with its first secret."""\n        self._http = httpx.'
         yield str((undefined(name='A') if l_1_A is missing else l_1_A))
-        yield 'Client(timeout=timeout, headers=dict(headers or {}), transport=transport)\n'
+        yield 'Client(timeout=timeout, headers=dict(headers or {}), transport=transport)\n        self._signer = signer\n'
         for l_2_hook in (undefined(name='hooks') if l_1_hooks is missing else l_1_hooks):
             _loop_vars = {}
             pass
@@ -81,7 +81,7 @@ def root(context, missing=missing):
             else:
                 pass
                 yield 'None'
-            yield '))\n'
+            yield ', self._signer))\n'
             if (environment.getattr(l_2_hook, 'result') == 'None'):
                 pass
                 yield '        _parse(response, None)\n'
@@ -142,4 +142,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=24&2=26&11=28&43=30&44=35&45=37&46=39&49=42&50=44&57=48&59=50&60=52&62=56&63=70&64=72&65=83&68=89&73=95&75=99&77=103&80=107&86=111&2=117&3=127&11=130&12=139'
+debug_info = '1=24&2=26&11=28&44=30&45=35&46=37&47=39&50=42&51=44&58=48&62=50&64=52&66=56&67=70&68=72&69=83&72=89&77=95&79=99&81=103&84=107&90=111&2=117&3=127&11=130&12=139'

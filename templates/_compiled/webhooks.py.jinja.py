@@ -1,5 +1,5 @@
 # Template webhooks.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '28ae6b8d6aa4662391082375037aa510'
+KEY = '6fd4321d987eab646c8e76ec3caab547'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhooks.py.jinja'
 
@@ -75,7 +75,7 @@ def root(context, missing=missing):
         yield str(environment.getattr(l_1_hook, 'method'))
         yield ' is not implemented")\n'
     l_1_hook = missing
-    yield '\n\n_ANY: TypeAdapter[Any] = TypeAdapter(Any)\n\n\ndef _answer(result: Any, status: int, empty_status: int) -> Response:\n    if result is None:\n        return Response(status_code=empty_status)\n    return Response(_ANY.dump_json(result, by_alias=True), status, media_type="application/json")\n\n\ndef create_webhook_router(\n    receiver: WebhookReceiverBase,\n    *,\n    paths: Mapping[str, str] | None = None,\n    insecure_no_auth: bool = False,\n) -> APIRouter:\n    """The routes of every hook, at `WEBHOOK_ROUTES` updated by `paths` (method -> path).\n\n    Hooks that declare security are not checked here: building refuses unless\n    `insecure_no_auth=True` says the caller checks them (a dependency, a middleware)."""\n    if _UNCHECKED_SECURITY and not insecure_no_auth:\n        named = ", ".join(f"{hook} ({\', \'.join(schemes)})" for hook, schemes in _UNCHECKED_SECURITY.items())\n        raise ValueError(\n            f"hooks {named} declare security that the generated receiver does not check: "\n            "check it in front of the router and pass insecure_no_auth=True"\n        )\n    unknown = sorted(set(paths or {}) - set(WEBHOOK_ROUTES))\n    if unknown:\n        raise ValueError(f"unknown hooks {unknown}; declared: {sorted(WEBHOOK_ROUTES)}")\n    where = {**WEBHOOK_ROUTES, **(paths or {})}\n    undefer_models()\n    router = APIRouter()\n'
+    yield '\n\n_ANY: TypeAdapter[Any] = TypeAdapter(Any)\n\n\ndef _answer(result: Any, status: int, empty_status: int) -> Response:\n    if result is None:\n        return Response(status_code=empty_status)\n    return Response(_ANY.dump_json(result, by_alias=True), status, media_type="application/json")\n\n\ndef _verifying(verify: Verifier) -> Callable[[Request], Awaitable[None]]:\n    async def check(request: Request) -> None:\n        try:\n            verify(request.headers, await request.body())\n        except (SignatureError, ValueError) as exc:\n            raise HTTPException(401, f"webhook signature refused: {exc}") from None\n\n    return check\n\n\ndef create_webhook_router(\n    receiver: WebhookReceiverBase,\n    *,\n    paths: Mapping[str, str] | None = None,\n    insecure_no_auth: bool = False,\n    verify: Verifier | None = None,\n) -> APIRouter:\n    """The routes of every hook, at `WEBHOOK_ROUTES` updated by `paths` (method -> path).\n\n    `verify` checks each request\'s signature before its body is read (`StandardWebhooks(secret)`\n    or any callable of headers and raw body raising `SignatureError`): a 401 otherwise.\n    Hooks that declare security are not checked here: building refuses unless\n    `insecure_no_auth=True` says the caller checks them (a dependency, a middleware)."""\n    if _UNCHECKED_SECURITY and not insecure_no_auth:\n        named = ", ".join(f"{hook} ({\', \'.join(schemes)})" for hook, schemes in _UNCHECKED_SECURITY.items())\n        raise ValueError(\n            f"hooks {named} declare security that the generated receiver does not check: "\n            "check it in front of the router and pass insecure_no_auth=True"\n        )\n    unknown = sorted(set(paths or {}) - set(WEBHOOK_ROUTES))\n    if unknown:\n        raise ValueError(f"unknown hooks {unknown}; declared: {sorted(WEBHOOK_ROUTES)}")\n    where = {**WEBHOOK_ROUTES, **(paths or {})}\n    undefer_models()\n    router = APIRouter(dependencies=[Depends(_verifying(verify))] if verify else [])\n'
     for l_1_hook in (undefined(name='hooks') if l_0_hooks is missing else l_0_hooks):
         _loop_vars = {}
         pass
@@ -126,7 +126,7 @@ def root(context, missing=missing):
         yield str(t_2(environment.getattr(l_1_hook, 'http_method')))
         yield '])\n'
     l_1_hook = missing
-    yield '    return router\n\n\ndef create_webhook_app(\n    receiver: WebhookReceiverBase,\n    *,\n    paths: Mapping[str, str] | None = None,\n    insecure_no_auth: bool = False,\n    **fastapi_kwargs: Any,\n) -> FastAPI:\n    """A FastAPI app serving `create_webhook_router(receiver, paths=paths, insecure_no_auth=...)`."""\n    app = FastAPI(**fastapi_kwargs)\n    app.include_router(create_webhook_router(receiver, paths=paths, insecure_no_auth=insecure_no_auth))\n    return app\n'
+    yield '    return router\n\n\ndef create_webhook_app(\n    receiver: WebhookReceiverBase,\n    *,\n    paths: Mapping[str, str] | None = None,\n    insecure_no_auth: bool = False,\n    verify: Verifier | None = None,\n    **fastapi_kwargs: Any,\n) -> FastAPI:\n    """A FastAPI app serving `create_webhook_router(receiver, paths=..., insecure_no_auth=..., verify=...)`."""\n    app = FastAPI(**fastapi_kwargs)\n    app.include_router(\n        create_webhook_router(receiver, paths=paths, insecure_no_auth=insecure_no_auth, verify=verify)\n    )\n    return app\n'
 
 def block_docstring(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -154,4 +154,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=25&2=27&13=29&20=31&21=35&27=41&28=49&36=55&38=59&39=71&40=73&75=77&77=81&78=95&79=98&80=104&82=109&83=115&86=120&2=129&3=139&13=142&14=151'
+debug_info = '1=25&2=27&13=29&20=31&21=35&27=41&28=49&36=55&38=59&39=71&40=73&88=77&90=81&91=95&92=98&93=104&95=109&96=115&99=120&2=129&3=139&13=142&14=151'

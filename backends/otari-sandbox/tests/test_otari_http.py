@@ -19,6 +19,7 @@ import jsonschema
 import pytest
 import yaml
 from otari_sandbox.api import AsyncClient, Client, errors, models
+from otari_sandbox.api.client import NO_RETRY, Retry
 from otari_support import Service, processes
 
 TOKEN = "test-token-" + uuid.uuid4().hex
@@ -361,15 +362,35 @@ def small() -> Iterator[Service]:
 
 
 def test_capacity_answers_503_with_retry_after(small: Service) -> None:
-    with Client(small.url) as c:
+    with Client(small.url, retry=NO_RETRY) as c:
         first, second = c.create_session(), c.create_session()
         response = httpx.post(f"{small.url}/sessions")
         assert response.status_code == 503 and response.headers["retry-after"] == "1"
         conforms("Error", response.json())
-        with pytest.raises(errors.CreateSessionServiceUnavailable):
+        with pytest.raises(errors.CreateSessionServiceUnavailable) as refused:
             c.create_session()
+        assert isinstance(refused.value, errors.ServerError) and refused.value.attempts == 1
+        assert str(refused.value).startswith("CreateSession: HTTP 503 Service Unavailable: ")
         c.destroy_session(first.session_id)
         third = c.create_session()
+        for handle in (second, third):
+            c.destroy_session(handle.session_id)
+
+
+def test_capacity_refusal_is_retried_after_retry_after(small: Service) -> None:
+    # The contract marks CreateSession's 503 `x-contractgen-retryable` (no session leased), so
+    # the client, though the call is a POST, waits the Retry-After (1 s) and asks again.
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        time.sleep(seconds)
+
+    with Client(small.url, retry=Retry(sleep=sleep)) as c, Client(small.url) as other:
+        first, second = c.create_session(), c.create_session()
+        threading.Timer(0.3, lambda: other.destroy_session(first.session_id)).start()
+        third = c.create_session()
+        assert waits == [1.0]
         for handle in (second, third):
             c.destroy_session(handle.session_id)
 

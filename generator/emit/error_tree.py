@@ -1,0 +1,61 @@
+"""What errors.py is rendered from: the declared errors and the tree of status classes."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from ..model.ir import Api
+from . import source
+from .imports import ImportSet, add_type_names
+
+# The statuses with a class of their own in errors.py (`except errors.NotFound`), and its family.
+STATUS_CLASSES = {
+    400: ("BadRequest", "ClientError"), 401: ("Unauthorized", "ClientError"),
+    403: ("Forbidden", "ClientError"), 404: ("NotFound", "ClientError"),
+    408: ("RequestTimeout", "ClientError"), 409: ("Conflict", "ClientError"),
+    422: ("UnprocessableEntity", "ClientError"), 429: ("TooManyRequests", "ClientError"),
+    500: ("InternalServerError", "ServerError"), 502: ("BadGateway", "ServerError"),
+    503: ("ServiceUnavailable", "ServerError"), 504: ("GatewayTimeout", "ServerError"),
+}
+ERROR_TREE = ("ClientError", "ServerError", "TransportError", "TimedOut", "STATUS_ERRORS",
+              "status_error", "with_status", *(name for name, _ in STATUS_CLASSES.values()))
+
+
+def _status_base(status: str) -> list[str]:
+    """The tree's class a declared error also is: its status's, else its range's family."""
+    if status.isdigit() and int(status) in STATUS_CLASSES:
+        return [STATUS_CLASSES[int(status)][0]]
+    family = {"4": "ClientError", "5": "ServerError"}.get(status[0])
+    return [family] if family else []
+
+
+def errors_context(api: Api) -> dict[str, Any]:
+    errors = api.error_classes
+    imports = ImportSet()
+    imports.name("__future__", "annotations")
+    imports.module("json")
+    imports.name("collections.abc", "Mapping")
+    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "cast", "get_args",
+                 "get_origin")
+    imports.name("http", "HTTPStatus")
+    uses_models = False
+    for error in errors:
+        if error.response.type is not None:
+            add_type_names(imports, error.response.type.names())
+            uses_models = uses_models or any(True for _ in error.response.type.model_names())
+    if uses_models:
+        imports.name(".", "models")
+    example = errors[0].name if errors else "GetItemNotFound"
+    return {
+        "imports": imports.render(),
+        "errors": errors,
+        "uses_models": uses_models,
+        "example_error": example,
+        "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
+                                   "error_class", *ERROR_TREE, *(e.name for e in errors)]),
+        "error_body_type": source.error_body_type,
+        "status_classes": [(code, name, family, HTTPStatus(code).phrase)
+                           for code, (name, family) in STATUS_CLASSES.items()],
+        "status_base": _status_base,
+    }

@@ -1,0 +1,120 @@
+"""Which operations page, and how: the `x-pagination` extension, else the contract's shapes.
+
+A GET whose 200 JSON answer is an array, or an object with an array of items, pages when the
+contract shows how to ask for the next page: a next-page URL field (`next_page_uri`), a `Link`
+response header (RFC 8288), a cursor field with its request parameter (`next_marker` and
+`marker`), an `offset` or a `page` parameter. One that looks paged (it takes a page size) but
+shows none of these, or has several arrays, is warned about, located.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from .ir import Paging, Parameter
+from .schema_facts import deref
+
+_ITEMS = ("entries", "items", "data", "results", "records", "values")
+_NEXT_URLS = ("next_page_uri", "next_page_url", "next_url", "next_link", "nextLink")
+_CURSORS = {"next_marker": ("marker",), "next_cursor": ("cursor",),
+            "next_page_token": ("page_token", "pageToken"), "nextPageToken": ("pageToken",),
+            "next_token": ("next_token", "token"), "cursor": ("cursor",)}
+_OFFSETS = ("offset", "start", "skip")
+_PAGES = ("page", "Page", "page_number")
+_LIMITS = ("limit", "per_page", "page_size", "pageSize", "PageSize", "max_results")
+EXTENSION = "x-pagination"
+_KEYS = {"items", "next_url", "link", "cursor", "next_cursor", "offset", "page", "limit"}
+_REQUEST_KEYS = ("cursor", "offset", "page", "limit")
+
+Warn = Callable[[str, str], None]
+
+
+def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterable[Parameter],
+              *, pointer: str, warn: Warn) -> Paging | None:
+    """How the operation `raw` pages, or None."""
+    query = {p.wire: p.name for p in params if p.location == "query"}
+    declared = raw.get(EXTENSION)
+    if declared is False:
+        return None
+    if declared is not None:
+        return _declared(declared, query, f"{pointer}/{EXTENSION}", warn)
+    if method != "get":
+        return None
+    schema, headers = _success(document, raw)
+    if schema is None:
+        return None
+    props = _properties(document, schema)
+    arrays = sorted(name for name, p in props.items() if deref(document, p).get("type") == "array")
+    if deref(document, schema).get("type") == "array":
+        items = ""
+    elif len(arrays) == 1 or any(a in _ITEMS for a in arrays):
+        items = arrays[0] if len(arrays) == 1 else next(a for a in _ITEMS if a in arrays)
+    else:
+        if arrays and _first(_LIMITS, query):
+            warn(f"looks paged (it takes `{_first(_LIMITS, query)}`) but its answer has several "
+                 f"arrays ({', '.join(arrays)}): say which holds the items with `{EXTENSION}`",
+                 pointer)
+        return None
+    found = _detected(items, props, headers, query)
+    if found is None and _first(_LIMITS, query):
+        warn(f"looks paged (it takes `{_first(_LIMITS, query)}`) but shows no way to the next page "
+             f"(a next-page URL, a Link header, a cursor, an offset or a page parameter): say it "
+             f"with `{EXTENSION}`", pointer)
+    return found
+
+
+def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
+              query: Mapping[str, str]) -> Paging | None:
+    next_url = _first(_NEXT_URLS, props) or ""
+    link = any(h.lower() == "link" for h in headers)
+    cursor = next_cursor = ""
+    for field, names in _CURSORS.items():
+        param = _first(names, query)
+        if field in props and param:
+            cursor, next_cursor = query[param], field
+            break
+    offset, page = _first(_OFFSETS, query), _first(_PAGES, query)
+    if not (next_url or link or cursor or offset or page):
+        return None
+    limit = _first(_LIMITS, query)
+    return Paging(items, next_url, link, cursor, next_cursor, query[offset] if offset else "",
+                  query[page] if page else "", query[limit] if limit else "")
+
+
+def _declared(declared: Any, query: Mapping[str, str], pointer: str, warn: Warn) -> Paging | None:
+    if not isinstance(declared, dict) or set(declared) - _KEYS:
+        warn(f"`{EXTENSION}` must be false or an object of {', '.join(sorted(_KEYS))}; ignored",
+             pointer)
+        return None
+    values = dict(declared)
+    for key in _REQUEST_KEYS:
+        if key in values:
+            if values[key] not in query:
+                warn(f"`{EXTENSION}` names `{values[key]}`, not a query parameter of the "
+                     "operation; ignored", pointer)
+                return None
+            values[key] = query[values[key]]
+    return Paging(**{k: v for k, v in values.items() if v is not None})
+
+
+def _success(document: Any, raw: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    responses = raw.get("responses") or {}
+    response = deref(document, responses.get("200") or responses.get(200) or {})
+    content = response.get("content") or {}
+    media = next((m for m in content if "json" in m), None)
+    schema = deref(document, content[media]).get("schema") if media else None
+    return schema, list(response.get("headers") or {})
+
+
+def _properties(document: Any, schema: Any) -> dict[str, Any]:
+    """Properties of a schema, through `allOf`."""
+    schema = deref(document, schema)
+    found = dict(schema.get("properties") or {})
+    for part in schema.get("allOf") or ():
+        found.update(_properties(document, part))
+    return found
+
+
+def _first(names: Iterable[str], present: Mapping[str, Any]) -> str | None:
+    return next((n for n in names if n in present), None)

@@ -1,0 +1,144 @@
+"""Pagination of the generated client: `<method>_iter` yields items across pages, lazily.
+
+Copied verbatim into every client that has a paged operation. Each page's request is the
+operation's own (same arguments), with the next page's position set; the next page is found,
+first that applies: a next-page URL in the body (`next_page_uri`), an RFC 8288 `Link` header
+with `rel="next"`, a cursor in the body (`next_marker`) sent back as a parameter (`marker`),
+an offset advanced by the items received, a page number plus one. An empty page, a missing
+cursor or URL, or a page shorter than the `limit` asked for ends the iteration.
+"""
+
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, Concatenate, ParamSpec
+from urllib.parse import urljoin
+
+import httpx
+
+from ._client_runtime import _named, _Request
+
+_P = ParamSpec("_P")
+
+
+@dataclasses.dataclass(frozen=True)
+class Paging:
+    """How an operation pages: response fields by wire name, request parameters by Python
+    name; "" where it does not apply (`items` "" : the body is the array)."""
+
+    items: str = ""
+    next_url: str = ""  # a response field holding the next page's URL
+    link: bool = False  # the response's `Link` header
+    cursor: str = ""  # the request parameter taking the cursor...
+    next_cursor: str = ""  # ...from this response field
+    offset: str = ""
+    page: str = ""
+    limit: str = ""
+
+
+def _field(body: Any, wire: str) -> Any:
+    """A response model's field by its wire name (declared or extra), else None."""
+    if isinstance(body, dict):
+        return body.get(wire)
+    for name, info in type(body).model_fields.items():
+        if wire in (name, info.alias):
+            return getattr(body, name)
+    return (body.model_extra or {}).get(wire)
+
+
+def _items(body: Any, paging: Paging) -> list[Any]:
+    found = body if not paging.items else _field(body, paging.items)
+    return list(found or ())
+
+
+def _next(
+    paging: Paging,
+    body: Any,
+    response: httpx.Response,
+    kwargs: dict[str, Any],
+    count: int,
+) -> dict[str, Any] | str | None:
+    """The next page: new keyword arguments, a URL, or None at the end."""
+    if not count:
+        return None
+    if paging.next_url:
+        url = _field(body, paging.next_url)
+        return urljoin(str(response.url), url) if url else None
+    if paging.link:
+        url = response.links.get("next", {}).get("url")
+        return urljoin(str(response.url), url) if url else None
+    cursor = _field(body, paging.next_cursor) if paging.next_cursor else None
+    if cursor not in (None, ""):
+        return {**kwargs, paging.cursor: cursor}
+    limit = kwargs.get(paging.limit) if paging.limit else None
+    if limit is not None and count < limit:
+        return None
+    if paging.offset:
+        return {**kwargs, paging.offset: (kwargs.get(paging.offset) or 0) + count}
+    if paging.page:
+        return {**kwargs, paging.page: (kwargs.get(paging.page) or 1) + 1}
+    return None
+
+
+def _following(
+    build: Callable[..., _Request],
+    args: tuple[Any, ...],
+    request: _Request,
+    found: dict[str, Any] | str,
+) -> tuple[_Request, dict[str, Any] | None]:
+    """The next page's request, and its keyword arguments (None: a URL given whole)."""
+    if isinstance(found, str):
+        return request._replace(url=found, params=None), None
+    return build(*args, **found), found
+
+
+def _pages(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], Any],
+    paging: Paging,
+) -> Callable[Concatenate[Any, _P], Iterator[Any]]:
+    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[Any]:
+        request = build(*args, **kwargs)
+        current: dict[str, Any] | None = dict(kwargs)
+        while True:
+            response = self._send(request)
+            body = parse(response)
+            items = _items(body, paging)
+            yield from items
+            found = _next(paging, body, response, current or {}, len(items))
+            if found is None:
+                return
+            request, current = _following(build, args, request, found)
+
+    _name_pages(method, build)
+    return method
+
+
+def _apages(
+    build: Callable[_P, _Request],
+    parse: Callable[[httpx.Response], Any],
+    paging: Paging,
+) -> Callable[Concatenate[Any, _P], AsyncIterator[Any]]:
+    async def method(
+        self: Any, /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> AsyncIterator[Any]:
+        request = build(*args, **kwargs)
+        current: dict[str, Any] | None = dict(kwargs)
+        while True:
+            response = await self._send(request)
+            body = parse(response)
+            items = _items(body, paging)
+            for item in items:
+                yield item
+            found = _next(paging, body, response, current or {}, len(items))
+            if found is None:
+                return
+            request, current = _following(build, args, request, found)
+
+    _name_pages(method, build)
+    return method
+
+
+def _name_pages(method: Any, build: Callable[..., _Request]) -> None:
+    name = build.__name__.removeprefix("_build_")
+    doc = f"The items of `{name}`, page after page, fetched as they are asked for."
+    _named(method, build, name + "_iter", Iterator[Any], doc)
