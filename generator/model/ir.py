@@ -13,6 +13,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..problems import Problem
+from .paging_shape import Paging
 from .typeref import Check, TypeRef
 
 ParameterLocation = Literal["path", "query", "header", "cookie"]
@@ -252,26 +253,6 @@ class Response:
     @property
     def status_code(self) -> int | None:
         return int(self.status) if self.status.isdigit() else None
-
-
-@dataclass(frozen=True)
-class Paging:
-    """How an operation pages (its client's `<method>_iter`): response fields by wire name,
-    request parameters by Python name, "" where it does not apply (`items` "": the body)."""
-
-    items: str = ""
-    next_url: str = ""
-    link: bool = False
-    cursor: str = ""
-    next_cursor: str = ""
-    offset: str = ""
-    page: str = ""
-    limit: str = ""
-
-    @property
-    def arguments(self) -> list[str]:
-        """The runtime's `Paging(...)` arguments for it."""
-        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items() if v]
 
 
 @dataclass(frozen=True)

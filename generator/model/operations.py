@@ -6,7 +6,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, cast, get_args
 
-from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, also_form, is_json, media_base
+from ..spec.media import (
+    EVENT_SCHEMA,
+    EVENT_STREAM,
+    also_form,
+    event_data_schema,
+    is_json,
+    media_base,
+)
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape, unescape
 from .access import access
@@ -31,7 +38,8 @@ from .ir import (
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
 from .paging import paging_of
-from .schema_facts import deref
+from .schema_facts import deref, example_json
+from .schema_facts import text as _plain
 from .schemas import SchemaConverter
 from .typeref import ANY, TypeRef
 
@@ -107,8 +115,8 @@ class OperationBuilder:
             method_name=method_name(op_id),
             http_method=method.upper(),
             path=path,
-            summary=_text(raw.get("summary")),
-            description=_text(raw.get("description")),
+            summary=_plain(raw.get("summary")),
+            description=_plain(raw.get("description")),
             path_params=tuple(p for p in params if p.location == "path"),
             query_params=tuple(p for p in params if p.location == "query"),
             header_params=tuple(p for p in params if p.location == "header"),
@@ -142,12 +150,12 @@ class OperationBuilder:
         for node in declared:
             param = self._deref(node)
             name = by_wire.get((param.get("in"), param.get("name")))
-            example = _example(self.document, param)
+            example = example_json(self.document, param)
             if name is not None and example is not None:
                 found[name] = example
         body = self._deref(raw.get("requestBody") or {})
         for media in (body.get("content") or {}).values():
-            example = _example(self.document, media) if isinstance(media, dict) else None
+            example = example_json(self.document, media) if isinstance(media, dict) else None
             if example is not None:
                 found["body"] = example
                 break
@@ -216,7 +224,7 @@ class OperationBuilder:
                 name += "_"
             used.add(name)
             result.append(Parameter(name, wire, location, type_ref, required, default,
-                                    _text(param.get("description")), style, explode, shape,
+                                    _plain(param.get("description")), style, explode, shape,
                                     keys=self._object_keys(type_ref),
                                     deprecated=param.get("deprecated") is True,
                                     from_text=from_text))
@@ -264,7 +272,7 @@ class OperationBuilder:
         if not isinstance(content, dict) or not content:
             return None
         required = bool(body.get("required"))
-        description = _text(body.get("description"))
+        description = _plain(body.get("description"))
         media_types = list(content)
         for media in media_types:
             if is_json(media):
@@ -318,7 +326,7 @@ class OperationBuilder:
                                       or (type_ref.kind == "model" and not self._is_enum(type_ref))):
                     type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
-                                    is_file, is_list, _text(prop.get("description")),
+                                    is_file, is_list, _plain(prop.get("description")),
                                     json=json_part))
         return tuple(fields)
 
@@ -372,7 +380,7 @@ class OperationBuilder:
         Every declared media type is kept (`representations`); the first JSON one, else the
         first, is the response's own kind and type.
         """
-        description = _text(response.get("description"))
+        description = _plain(response.get("description"))
         headers = self._response_headers(response.get("headers"), hint)
         retryable = response.get(RETRYABLE) is True
         content = response.get("content")
@@ -394,7 +402,7 @@ class OperationBuilder:
                                 if schema and schema != json_schema else first.type or ANY)
                 kept.append(Representation(media, "json", type_ref))
             elif media_base(media) == EVENT_STREAM:
-                item = entry.get(EVENT_SCHEMA, _event_data_schema(self._deref, entry))
+                item = entry.get(EVENT_SCHEMA, event_data_schema(self._deref, entry))
                 event_type = (self.schemas.named_union(item, hint + "Event")
                               if isinstance(item, dict) else None)
                 kept.append(Representation(media, "events", event_type))
@@ -424,7 +432,7 @@ class OperationBuilder:
                 name += "_"
             used.add(name)
             headers.append(ResponseHeader(name, str(wire), type_ref, header.get("required") is True,
-                                          _text(header.get("description"))))
+                                          _plain(header.get("description"))))
         return tuple(headers)
 
     def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any], at: str
@@ -461,38 +469,6 @@ class OperationBuilder:
             "this error schema has no field for a message: the errors the server answers "
             "itself (validation, 401, 404, 501...) are filled without saying what went wrong "
             "(hint: add a string property `message`)", where)
-
-
-def _example(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:
-    """The `example`, else the first of `examples`, of a parameter or media type, as JSON."""
-    import json
-
-    if "example" in node:
-        value = node["example"]
-    else:
-        examples = node.get("examples")
-        first = next(iter(examples.values()), None) if isinstance(examples, dict) else None
-        first = deref(document, first) if isinstance(first, dict) else None
-        if not first or "value" not in first:
-            return None
-        value = first["value"]
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _event_data_schema(deref: Any, entry: dict[str, Any]) -> Any:
-    """The schema of each event's data a `text/event-stream` declares without the extension:
-    its `schema` when that is not a string's (OpenAI's chat completion chunk)."""
-    schema = entry.get("schema")
-    target = deref(schema) if isinstance(schema, dict) else {}
-    if not target or target.get("type") == "string":
-        return None
-    typed = "type" in target or any(k in target for k in ("properties", "oneOf", "anyOf", "allOf"))
-    return schema if typed else None
-
-
-def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def _requirements(security: Any) -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .ir import Paging, Parameter
+from .ir import Parameter
+from .paging_shape import Paging
 from .schema_facts import deref
 
 _ITEMS = ("entries", "items", "data", "results", "records", "values")

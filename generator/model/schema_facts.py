@@ -3,6 +3,7 @@ union shape, discriminator tags and enum definition."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
@@ -307,3 +308,18 @@ def field_names(properties: dict[str, Any],
         used.add(py_name)
         names[wire] = py_name
     return names
+
+
+def example_json(document: Mapping[str, Any], node: Mapping[str, Any]) -> str | None:
+    """The `example`, else the first of `examples`, of a parameter or media type, as JSON."""
+    if "example" in node:
+        value = node["example"]
+    else:
+        examples = node.get("examples")
+        first = next(iter(examples.values()), None) if isinstance(examples, dict) else None
+        first = deref(document, first) if isinstance(first, dict) else None
+        if not first or "value" not in first:
+            return None
+        value = first["value"]
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -163,3 +163,14 @@ def _mixed_with_events(doc: Document, responses: list[tuple[str, str, Any]], see
                 "media types are all JSON)",
                 "stream events from an operation of their own"))
     return problems
+
+
+def event_data_schema(deref: Any, entry: dict[str, Any]) -> Any:
+    """The schema of each event's data a `text/event-stream` declares without the extension:
+    its `schema` when that is not a string's (OpenAI's chat completion chunk)."""
+    schema = entry.get("schema")
+    target = deref(schema) if isinstance(schema, dict) else {}
+    if not target or target.get("type") == "string":
+        return None
+    typed = "type" in target or any(k in target for k in ("properties", "oneOf", "anyOf", "allOf"))
+    return schema if typed else None

@@ -1,0 +1,25 @@
+"""`Paging`: how an operation pages, as the IR carries it (its detection is `paging`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paging:
+    """How an operation pages (its client's `<method>_iter`): response fields by wire name,
+    request parameters by Python name, "" where it does not apply (`items` "": the body)."""
+
+    items: str = ""
+    next_url: str = ""
+    link: bool = False
+    cursor: str = ""
+    next_cursor: str = ""
+    offset: str = ""
+    page: str = ""
+    limit: str = ""
+
+    @property
+    def arguments(self) -> list[str]:
+        """The runtime's `Paging(...)` arguments for it."""
+        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items() if v]
