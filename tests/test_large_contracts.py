@@ -5,13 +5,16 @@ import pays for class statements only (issue 28, "Large contracts")."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
+from gen_support import serve
 
 CONTRACT = Path(__file__).parent / "corpus" / "large_synthetic.json"
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -52,15 +55,21 @@ def declared_operations(contract: dict[str, object]) -> list[list[str]]:
                   for method in HTTP_METHODS if method in item)
 
 
-@pytest.mark.slow
-def test_a_large_contract_routes_everything_and_builds_no_model_on_import(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import contractgen
 
-    contractgen.generate(CONTRACT, tmp_path / "large_pkg")
+    base = tmp_path_factory.mktemp("large")
+    contractgen.generate(CONTRACT, base / "large_pkg")
+    return base
+
+
+@pytest.mark.slow
+def test_a_large_contract_routes_everything_and_builds_no_model_on_import(generated: Path) -> None:
     contract = json.loads(CONTRACT.read_text(encoding="utf-8"))
     schema = sorted(contract["components"]["schemas"])[0]
     proc = subprocess.run([sys.executable, "-c", PROBE.format(pkg="large_pkg"), schema],
-                          cwd=tmp_path, capture_output=True, text=True, check=False)
+                          cwd=generated, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     found = json.loads(proc.stdout)
     declared = declared_operations(contract)
@@ -70,3 +79,25 @@ def test_a_large_contract_routes_everything_and_builds_no_model_on_import(tmp_pa
     assert len(found["classes"]) >= 200
     assert found["built"] == []
     assert found["built_on_use"] is True
+
+
+@pytest.mark.slow
+def test_the_docs_page_serves_the_contract_with_this_server_first(generated: Path) -> None:
+    # The served text is made on the first request (not in create_app), then kept.
+    sys.path.insert(0, str(generated))
+    try:
+        server = importlib.import_module("large_pkg.server")
+    finally:
+        sys.path.remove(str(generated))
+    contract = json.loads(CONTRACT.read_text(encoding="utf-8"))
+    app = server.create_app(server.ServiceBase(), insecure_no_auth=True)
+    with serve(app) as base_url, httpx.Client(base_url=base_url) as http:
+        first, again = (http.get("/docs/openapi.json") for _ in range(2))
+    assert first.status_code == 200 and first.headers["content-type"] == "application/json"
+    served = first.json()
+    assert served["servers"] == [
+        {"url": "/", "description": "This server (added by its docs page)"},
+        *contract["servers"],
+    ]
+    assert {**served, "servers": contract["servers"]} == contract
+    assert again.content == first.content
