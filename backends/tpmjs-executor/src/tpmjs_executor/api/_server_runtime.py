@@ -576,18 +576,24 @@ def install_docs(
     static, spec_url = f"{docs_url}/assets", f"{docs_url}/openapi.json"
     redirect_url = f"{docs_url}/oauth2-redirect"
     app.mount(static, StaticFiles(directory=str(assets)), name="docs-assets")
-    spec = json.loads(spec_text)
-    if spec.get("servers"):
-        here = {
-            "url": base_path or "/",
-            "description": "This server (added by its docs page)",
-        }
-        spec["servers"] = [here, *spec["servers"]]
-    served = json.dumps(spec)
+    served: list[str] = []
+
+    # Made on the first request: for a large contract, most of create_app's time otherwise.
+    def served_text() -> str:
+        if not served:
+            spec = json.loads(spec_text)
+            if spec.get("servers"):
+                here = {
+                    "url": base_path or "/",
+                    "description": "This server (added by its docs page)",
+                }
+                spec["servers"] = [here, *spec["servers"]]
+            served.append(json.dumps(spec))
+        return served[0]
 
     @app.get(spec_url, include_in_schema=False)
     async def docs_contract(request: Request) -> Response:
-        return Response(served, media_type="application/json")
+        return Response(served_text(), media_type="application/json")
 
     @app.get(docs_url, include_in_schema=False)
     async def swagger_ui(request: Request) -> HTMLResponse:
