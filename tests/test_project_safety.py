@@ -297,7 +297,15 @@ def test_new_makes_a_git_repository_and_prints_the_next_steps(tmp_path: Path) ->
 def test_copier_copy_records_the_spec_inside_the_project(tmp_path: Path) -> None:
     run(BIN / "copier", "copy", "--trust", "--defaults", "--vcs-ref", "HEAD", "-d", "project_name=otari",
         "-d", f"spec_path={OTARI_SPEC}", ROOT, "otari", cwd=tmp_path)
-    assert answers(tmp_path / "otari")["spec_path"] == f"specs/{OTARI_SPEC.name}"
+    project = tmp_path / "otari"
+    assert answers(project)["spec_path"] == f"specs/{OTARI_SPEC.name}"
+    # From a checkout, copier copy vendors contractgen's wheel as `contractgen new` does: no
+    # file of the project names the checkout, so its setup and CI work where it is pushed.
+    wheel = answers(project)["contractgen_wheel"]
+    assert wheel.startswith("vendor/contractgen-") and (project / wheel).is_file()
+    assert f"CONTRACTGEN ?= {wheel}" in (project / "Makefile").read_text("utf-8")
+    for name in ("Makefile", ".pre-commit-config.yaml", "pyproject.toml", "README.md"):
+        assert str(ROOT) not in (project / name).read_text("utf-8"), name
 
 
 # --- 5. new records a template source and version copier can update from ---------------------------

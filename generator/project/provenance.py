@@ -149,6 +149,20 @@ def _checkout_of_this_package() -> Path | None:
     return root if f'name = "{DISTRIBUTION}"' in text else None
 
 
+def vendored_name() -> str:
+    """Where a project keeps its wheel of the running contractgen (`vendor/<wheel>`), when that
+    came from this machine's files (a checkout or a local wheel); "" when its requirement works
+    anywhere. The project template's default answer: `copier copy` from a checkout then vendors
+    the wheel too (the task builds it), as `contractgen new` does."""
+    found = provenance().requirement.partition(" @ ")[2]
+    if not found.startswith("file:"):
+        return ""
+    source = Path(unquote(urlparse(found).path))
+    if source.is_file() and source.suffix == ".whl":
+        return f"vendor/{source.name}"
+    return f"vendor/{DISTRIBUTION}-{provenance().version}-py3-none-any.whl"
+
+
 def vendor_wheel(dest: Path) -> str | None:
     """A wheel of the running contractgen in `dest`/vendor/, when it came from this machine's
     files (a checkout or a local wheel): the project then installs it in its setup and CI, where
@@ -196,6 +210,7 @@ class ProvenanceExtension(Extension):
         super().__init__(environment)
         environment.globals["contractgen_requirement"] = lambda: provenance().requirement
         environment.globals["contractgen_hook"] = _hook
+        environment.globals["contractgen_vendored"] = vendored_name
 
 
 def _hook() -> tuple[str, str]:

@@ -155,10 +155,21 @@ def _first_commit(dest: Path) -> None:
 
 
 def run_task(operation: str, *, spec: str, overlay: str = "", dst: str = "",
-             root: Path | None = None) -> int:
-    """The template's task: bring the contract into specs/ (unless there), then generate
-    (after a copy; after an update the generated code is left as it is)."""
+             root: Path | None = None, wheel: str = "") -> int:
+    """The template's task: vendor contractgen's wheel where the answers name one that is not
+    there yet (`copier copy` from a checkout), bring the contract into specs/ (unless there),
+    then generate (after a copy; after an update the generated code is left as it is)."""
     root = root or Path.cwd()
+    if wheel and operation == "copy" and not (root / wheel).is_file():
+        from .provenance import vendor_wheel
+
+        built = vendor_wheel(root)
+        if built != wheel:
+            raise FileNotFoundError(f"{wheel}: not built (the running contractgen gives "
+                                    f"{built or 'no wheel'}); copy it there, or answer "
+                                    "contractgen_wheel with the wheel you have")
+        print(f"vendored contractgen as {wheel}: the project's setup and CI install it from "
+              "there (commit it)", file=sys.stderr)
     for source in filter(None, (spec, overlay)):
         target = root / "specs" / Path(source).name
         if target.is_file():
@@ -216,9 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--spec", required=True)
     parser.add_argument("--overlay", default="")
     parser.add_argument("--dst", default="", help="the destination as given to copier")
+    parser.add_argument("--wheel", default="", help="the project's vendored contractgen wheel")
     args = parser.parse_args(argv)
     try:
-        return run_task(args.operation, spec=args.spec, overlay=args.overlay, dst=args.dst)
+        return run_task(args.operation, spec=args.spec, overlay=args.overlay, dst=args.dst,
+                        wheel=args.wheel)
     except OSError as exc:
         print(f"contractgen: {exc}", file=sys.stderr)
         return 1
