@@ -42,6 +42,10 @@ SPEC = openapi({
     # Box lists variants of a path with a fragment, which no request carries.
     "/items/{item_id}#shared": _get("getItemShared", "item_id"),
     "/things#v1": _get("listThingsV1"),
+    # OpenAI lists variants of a path with a query, which requests carry in their query string.
+    "/widgets": _get("listWidgets"),
+    "/widgets?beta=true": _get("listWidgetsBeta"),
+    "/gadgets?beta=true": _get("listGadgetsBeta"),
 })
 
 
@@ -79,6 +83,15 @@ def test_concrete_paths_answer_their_own_requests(generate: GenerateFn) -> None:
         async def list_things_v1(self) -> Any:
             return "things"
 
+        async def list_widgets(self) -> Any:
+            return "widgets"
+
+        async def list_widgets_beta(self) -> Any:
+            raise AssertionError("the server routes its requests to list_widgets")
+
+        async def list_gadgets_beta(self) -> Any:
+            return "gadgets"
+
     expected = {
         "/items/search": "search",  # not getItem with item_id="search"
         "/items/abcdef": "item abcdef",
@@ -89,6 +102,8 @@ def test_concrete_paths_answer_their_own_requests(generate: GenerateFn) -> None:
         "/users/alice/info": "user alice",
         "/teams/alice/info": "info teams alice",
         "/things": "things",  # the only GET of /things: its variant is routed there
+        "/gadgets?beta=true": "gadgets",  # routed at /gadgets, its path
+        "/widgets?beta=true": "widgets",  # the bare path's own operation answers
     }
     with serve(pkg.server.create_app(Service())) as url:
         for path, answer in expected.items():
@@ -97,6 +112,7 @@ def test_concrete_paths_answer_their_own_requests(generate: GenerateFn) -> None:
         with pkg.client.Client(url) as client:  # the client sends the variant to the bare path
             assert client.get_item_shared("abc") == "item abc"
             assert client.list_things_v1() == "things"
+            assert client.list_gadgets_beta() == "gadgets"  # sent to /gadgets?beta=true
 
 
 def test_a_variant_the_server_cannot_route_to_is_a_located_warning(tmp_path: Path) -> None:
@@ -111,6 +127,11 @@ def test_a_variant_the_server_cannot_route_to_is_a_located_warning(tmp_path: Pat
     assert "routes them to `GET /items/{item_id}` (getItem)" in warning.message
     assert "never calls `get_item_shared`" in warning.message
     assert not [p for p in problems if "#v1" in p.message]  # routed at /things
+    (query,) = [p for p in problems if "?beta=true" in p.message]
+    assert query.pointer == "/paths/~1widgets?beta=true/get"
+    assert "carry `?beta=true` as their query" in query.message
+    assert "routes them to `GET /widgets` (listWidgets)" in query.message
+    assert not [p for p in problems if "/gadgets" in p.message]  # routed at /gadgets
     _, client_only = contractgen.api.render(spec, parts=("client",))
     assert not [p for p in client_only if "#shared" in p.message]  # the client sends it fine
 

@@ -1,11 +1,13 @@
-"""Paths whose key carries a `#fragment`, and which operation answers their requests.
+"""Paths whose key carries a `#fragment` or a `?query`, and which operation answers their requests.
 
 Some contracts list one URL twice by adding a fragment to the path key (Box:
 `/files/{file_id}#get_shared_link` beside `/files/{file_id}`, a GET that differs only by its
-query). A request never carries a fragment (clients strip it), so the client sends such an
-operation as a request to the bare path, and on the server only one operation per method and
-bare path can answer: the one spelled without a fragment when there is one, else the first the
-contract lists. The server registers no route for the others, and the generator says so.
+query) or a query (OpenAI: `/responses?beta=true` beside `/responses`). A request never carries
+a fragment (clients strip it), and its query is not part of its path, so the client sends such
+an operation to the bare path (with the query), and on the server only one operation per method
+and bare path can answer: the one spelled without a fragment or query when there is one, else
+the first the contract lists. The server registers no route for the others, and the generator
+says so.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from .ir import Operation
 
 
 def bare(path: str) -> str:
-    """The path a request for `path` goes to: without its `#fragment`."""
-    return path.partition("#")[0]
+    """The path a request for `path` goes to: without its `#fragment` or `?query`."""
+    return path.partition("#")[0].partition("?")[0]
 
 
 def answered_by(operations: Iterable[Operation]) -> dict[str, Operation]:
@@ -28,7 +30,7 @@ def answered_by(operations: Iterable[Operation]) -> dict[str, Operation]:
     variants: list[Operation] = []
     for op in operations:
         key = (op.http_method.upper(), bare(op.path))
-        if "#" not in op.path:
+        if key[1] == op.path:
             serving[key] = op
         else:
             variants.append(op)
@@ -49,10 +51,11 @@ def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
     for op_id, other in answered_by(by_id.values()).items():
         op = by_id[op_id]
         method = op.http_method.upper()
-        fragment = op.path.partition("#")[2]
+        extra = op.path[len(bare(op.path)):]
+        carried = f"no `{extra}`" if extra.startswith("#") else f"`{extra}` as their query"
         notes.append((
             f"/paths/{escape(op.path)}/{op.http_method.lower()}",
-            f"`{method} {op.path}`: requests carry no `#{fragment}`, so the server routes them "
+            f"`{method} {op.path}`: requests carry {carried}, so the server routes them "
             f"to `{method} {other.path}` ({other.id}) and never calls `{op.method_name}` (the "
             f"client sends it to `{bare(op.path)}`; hint: one operation per method and path: "
             f"merge the variants, or give each a path of its own)",
