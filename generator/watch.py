@@ -33,7 +33,7 @@ from types import FrameType
 from typing import TextIO
 
 from .config import PARTS, Target
-from .emit.package import OwnershipError
+from .errors import ContractgenError
 from .problems import Problem, SpecError
 
 # What a file looks like to the poll: (size, mtime in ns, inode, digest), or None while it is
@@ -153,11 +153,9 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     except SpecError as exc:
         return Outcome(time.perf_counter() - start, problems=list(exc.problems),
                        refused="the contract has errors")
-    except OwnershipError as exc:
-        return Outcome(time.perf_counter() - start, refused=str(exc))
     except OSError as exc:
         return Outcome(time.perf_counter() - start, refused=describe(exc))
-    except ValueError as exc:  # what `generate` reports as a failure (an unusable option)
+    except (ContractgenError, ValueError) as exc:  # what `generate` reports as a failure
         return Outcome(time.perf_counter() - start, refused=str(exc))
     seconds = time.perf_counter() - start
     written = sum(previous.get(name) != text for name, text in files.items())
