@@ -1,4 +1,5 @@
-"""Render the intermediate model through the Jinja2 templates, then format with black."""
+"""Render the intermediate model through the Jinja2 templates: each module's Python source,
+unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls)."""
 
 from __future__ import annotations
 
