@@ -223,9 +223,9 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
         # Loaded once for every later run: black is what a fresh process pays most for.
         import black  # noqa: F401
 
-        from .emit.formatting import _mode
+        from .emit.formatting import black_mode
 
-        _mode()
+        black_mode()
         jobs = jobs_of()
         pending = list(range(len(jobs)))  # every job runs once at the start
         seen: dict[Path, Stamp] = {}
@@ -241,7 +241,7 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
                 print(f"{_clock()} watching {len(seen)} file{'s' * (len(seen) != 1)}; "
                       "Ctrl-C to stop", file=out)
                 out.flush()
-            now, moved = _settled(seen, interval)
+            now, moved = settled(seen, interval)
             pending = []
             if config is not None and config in moved:
                 reloaded = _reload(jobs_of, err, describe)
@@ -265,8 +265,8 @@ def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:
     return found
 
 
-def _settled(seen: dict[Path, Stamp], interval: float
-             ) -> tuple[dict[Path, Stamp], set[Path]]:
+def settled(seen: dict[Path, Stamp], interval: float
+            ) -> tuple[dict[Path, Stamp], set[Path]]:
     """Once some of `seen`'s files have changed and then held still for one interval: their
     stamps then, and which files changed. A racy stamp of `seen` that is found unchanged once
     the file is no longer racy is replaced by the plain one (no more hashing it each poll)."""
