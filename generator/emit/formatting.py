@@ -187,7 +187,7 @@ def _format_or_none(texts: Sequence[str]) -> list[str | None]:
             out.append(format_source(text))
         except RuntimeError:
             out.append(None)
-    cache = _cache()
+    cache = block_cache()
     cache.put_many({cache.key(text): done for text, done in zip(texts, out, strict=True)
                     if done is not None})
     return out
@@ -330,7 +330,8 @@ def _chunks(texts: Sequence[str], workers: int) -> list[list[int]]:
     return chunks
 
 
-def _cache() -> TextCache:
+def block_cache() -> TextCache:
+    """The cache of formatted blocks, in a namespace of black's version and settings."""
     # The settings are part of the key: a changed one must not serve blocks formatted without it
     # (black's defaults for the others are fixed by its version, also in the key).
     mode = _sha(repr(sorted(_MODE_SETTINGS.items())))[:12]
@@ -347,7 +348,7 @@ def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None 
     `ready` is called once the modules are split and looked up in the cache, before black runs:
     the caller's last chance to refuse (a contract found invalid meanwhile) by raising.
     """
-    cache = _cache()
+    cache = block_cache()
     layouts = {name: _Layout.of(source, (previous or {}).get(name))
                for name, source in sources.items()}
     units = {name: layout.missing(sources[name]) for name, layout in layouts.items()}
@@ -382,7 +383,7 @@ def _record_key(input_key: str) -> str:
 
 def _layout_cache() -> TextCache:
     """Module layouts (`_Layout`), beside the blocks' cache and keyed by the same versions."""
-    return TextCache(_cache().namespace.replace("black-", "layout-black-", 1))
+    return TextCache(block_cache().namespace.replace("black-", "layout-black-", 1))
 
 
 class _Layout:
