@@ -6,12 +6,19 @@ The CLI is a thin layer over these functions.
 from __future__ import annotations
 
 from .api import check, generate, load, render, validate
+from .config import NoConfigError
+from .errors import ContractgenError, OptionError, OwnershipError, ScaffoldError
 from .problems import Level, Problem, SpecError
 from .version import __version__
 
 __all__ = [
+    "ContractgenError",
     "Level",
+    "NoConfigError",
+    "OptionError",
+    "OwnershipError",
     "Problem",
+    "ScaffoldError",
     "SpecError",
     "__version__",
     "check",

@@ -12,22 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from .config import PARTS, NoConfigError, Target, find_config, load_targets
-from .emit.package import (
-    OwnershipError,
-    display_path,
-    read_package,
-    with_manifest,
-    write_package,
-)
+from .emit.package import display_path, read_package, with_manifest, write_package
+from .errors import ContractgenError, OptionError, OwnershipError
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
 from .project.drift import Drift, find_drift
 from .spec import load, read, resolved
 from .spec.loader import Document
 
 __all__ = [
-    "CheckResult", "Drift", "NoConfigError", "OwnershipError", "check", "generate", "generate_sdk", "load",
-    "read_package", "render",
-    "render_target", "targets_from", "validate", "write_package",
+    "CheckResult", "ContractgenError", "Drift", "NoConfigError", "OwnershipError", "check",
+    "generate", "generate_sdk", "load", "read_package", "render", "render_target", "targets_from",
+    "validate", "write_package",
 ]
 
 
@@ -326,7 +321,7 @@ def generate(
     holds files the generator did not write, unless `force`.
     """
     if package is not None and not package.isidentifier():
-        raise ValueError(f"package name {package!r} is not a Python identifier")
+        raise OptionError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, overlay=overlay, parts=parts, root=root,
                       previous=read_package(Path(out)), lenient=lenient, templates=templates)
     return write_package(Path(out), files, force=force)

@@ -10,12 +10,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import PARTS, NoConfigError
-from .emit.package import OwnershipError
+from .config import PARTS
+from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError
 from .problems import Level, Problem, SpecError
 from .version import __version__
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_OK = 0
+EXIT_INTERRUPTED = 130
 
 
 def _print_problems(problems: Sequence[Problem]) -> None:
@@ -388,24 +389,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     _COMMAND = args.command
     try:
         code: int = args.func(args)
-    except NoConfigError as exc:  # a usage error: nothing to work on
-        _print_problems(exc.problems)
-        return EXIT_USAGE
-    except SpecError as exc:
-        _print_problems(exc.problems)
-        return EXIT_FAIL
-    except OwnershipError as exc:
-        print(f"contractgen {args.command}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as exc:
-        print(f"contractgen {args.command}: {describe_os_error(exc)}", file=sys.stderr)
-        return EXIT_USAGE
-    except ValueError as exc:
-        print(f"contractgen {args.command}: {exc}", file=sys.stderr)
-        return EXIT_FAIL
+    except (ContractgenError, OSError, ValueError) as exc:
+        return _failed(args.command, exc)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     return code
+
+
+def exit_code_of(exc: Exception) -> int:
+    """The exit code an error ends the CLI with: a ContractgenError's own (`errors` lists
+    them); 2 for an OSError (a file or folder that cannot be used as given); 1 otherwise."""
+    if isinstance(exc, ContractgenError):
+        return exc.exit_code
+    return EXIT_USAGE if isinstance(exc, OSError) else EXIT_FAIL
+
+
+def _failed(command: str, exc: Exception) -> int:
+    """Say what went wrong on stderr (a spec's located problems, else one sentence)."""
+    if isinstance(exc, SpecError):
+        _print_problems(exc.problems)
+    else:
+        text = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"contractgen {command}: {text}", file=sys.stderr)
+    return exit_code_of(exc)
 
 
 # The commands that hold a whole contract in memory and leave nothing for exit to do: what

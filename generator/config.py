@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from .errors import EXIT_USAGE
 from .problems import Level, Problem, SpecError
 
 PARTS = ("models", "server", "client")
@@ -14,6 +15,8 @@ REGEN_COMMAND = "contractgen generate"
 
 class NoConfigError(SpecError):
     """No `[tool.contractgen]` to read: a usage error (exit 2), not a problem of a contract."""
+
+    exit_code: ClassVar[int] = EXIT_USAGE
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,7 @@
 """Problems found in a spec: values with a level, collected and reported together.
 
-Exception hierarchy (the only one contractgen raises for bad input)::
-
-    Exception
-    └── SpecError        a spec or overlay cannot be used; carries every Problem found
+SpecError (a spec or overlay cannot be used; it carries every Problem found) is a
+ContractgenError: `errors` draws the whole hierarchy.
 
 A Problem prints as one line, like a compiler diagnostic::
 
@@ -19,6 +17,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .errors import ContractgenError
 
 
 class Level(enum.Enum):
@@ -77,8 +77,8 @@ def format_problems(problems: Iterable[Problem]) -> str:
     return "\n".join(p.format() for p in problems)
 
 
-class SpecError(Exception):
-    """A spec or overlay cannot be used; `problems` holds everything found wrong."""
+class SpecError(ContractgenError):
+    """A spec or overlay cannot be used; `problems` holds everything found wrong (exit 1)."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)

@@ -33,7 +33,7 @@ from types import FrameType
 from typing import TextIO
 
 from .config import PARTS, Target
-from .emit.package import OwnershipError
+from .errors import ContractgenError
 from .problems import Problem, SpecError
 
 # What a file looks like to the poll: (size, mtime in ns, inode, digest), or None while it is
@@ -153,11 +153,9 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     except SpecError as exc:
         return Outcome(time.perf_counter() - start, problems=list(exc.problems),
                        refused="the contract has errors")
-    except OwnershipError as exc:
-        return Outcome(time.perf_counter() - start, refused=str(exc))
     except OSError as exc:
         return Outcome(time.perf_counter() - start, refused=describe(exc))
-    except ValueError as exc:  # what `generate` reports as a failure (an unusable option)
+    except (ContractgenError, ValueError) as exc:  # what `generate` reports as a failure
         return Outcome(time.perf_counter() - start, refused=str(exc))
     seconds = time.perf_counter() - start
     written = sum(previous.get(name) != text for name, text in files.items())
@@ -225,9 +223,9 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
         # Loaded once for every later run: black is what a fresh process pays most for.
         import black  # noqa: F401
 
-        from .emit.formatting import _mode
+        from .emit.formatting import black_mode
 
-        _mode()
+        black_mode()
         jobs = jobs_of()
         pending = list(range(len(jobs)))  # every job runs once at the start
         seen: dict[Path, Stamp] = {}
@@ -243,7 +241,7 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
                 print(f"{_clock()} watching {len(seen)} file{'s' * (len(seen) != 1)}; "
                       "Ctrl-C to stop", file=out)
                 out.flush()
-            now, moved = _settled(seen, interval)
+            now, moved = settled(seen, interval)
             pending = []
             if config is not None and config in moved:
                 reloaded = _reload(jobs_of, err, describe)
@@ -267,8 +265,8 @@ def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:
     return found
 
 
-def _settled(seen: dict[Path, Stamp], interval: float
-             ) -> tuple[dict[Path, Stamp], set[Path]]:
+def settled(seen: dict[Path, Stamp], interval: float
+            ) -> tuple[dict[Path, Stamp], set[Path]]:
     """Once some of `seen`'s files have changed and then held still for one interval: their
     stamps then, and which files changed. A racy stamp of `seen` that is found unchanged once
     the file is no longer racy is replaced by the plain one (no more hashing it each poll)."""

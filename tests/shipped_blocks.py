@@ -65,7 +65,7 @@ def build() -> dict[str, Any]:
             del os.environ["CONTRACTGEN_NO_CACHE"]
         else:
             os.environ["CONTRACTGEN_NO_CACHE"] = saved
-    cache = formatting._cache()
+    cache = formatting.block_cache()
     shared = sorted(text for text, count in counts.items() if count >= 2)
     return {"namespace": cache.namespace,
             "blocks": {cache.key(text): formatting.format_source(text) for text in shared}}

@@ -19,13 +19,13 @@ import pytest
 from contractgen.api import load
 from contractgen.emit import blackstyle, blocks
 from contractgen.emit.blackstyle import call
-from contractgen.emit.formatting import _mode
+from contractgen.emit.formatting import black_mode
 from contractgen.emit.render import render_package
 from contractgen.model.literal import literal
 from contractgen.model.parse import build_api
 from gen_support import OTARI_SPEC, TPMJS_OVERLAY, TPMJS_SPEC
 
-MODE = _mode()
+MODE = black_mode()
 TEXTS = ["plain", "it's", 'say "hi"', "both ' and \"", "two '' one \"", "back\\slash", "tab\there",
          "new\nline", "ünïcødé", "\x00\x7f", "trailing quote'", "\\'", "'\"'\"", "", "\\\"x"]
 

@@ -139,7 +139,7 @@ def test_cache_is_used_and_survives_a_corrupted_entry(tmp_path: Path,
     assert format_modules(sources) == expected
     assert formatting.BLACK_RUNS - before == first  # the second run formatted nothing
 
-    entries = sorted(p for p in formatting._cache().folder.rglob("*")
+    entries = sorted(p for p in formatting.block_cache().folder.rglob("*")
                      if p.is_file() and p.name[0] != ".")
     assert len(entries) == first
     entries[0].write_bytes(entries[0].read_bytes()[:-3] + b"!!\n")  # damaged, hash kept

@@ -167,7 +167,7 @@ def test_digest_line_found_as_splitlines_reads_lines() -> None:
              "\n", "\r\n", "\x85", "\u2028", "y", "# contractgen-digest: q\r", ""]
     for _ in range(20_000):
         text = "".join(rng.choice(parts) for _ in range(rng.randrange(8)))
-        assert formatting._split_digest(text) == reference(text), repr(text)
+        assert formatting.split_digest(text) == reference(text), repr(text)
 
 
 def test_an_edit_reuses_the_previous_module_and_gives_whole_module_bytes(

@@ -47,8 +47,8 @@ def _api(spec: Path, overlay: Path | None = None) -> Any:
 def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec: Path) -> None:
     api = _api(spec, TPMJS_OVERLAY if spec == TPMJS_SPEC else None)
     env = environment_of()
-    for name, context in (("server.py", rendering._server_context),
-                          ("client.py", rendering._client_context)):
+    for name, context in (("server.py", rendering.server_context),
+                          ("client.py", rendering.client_context)):
         reading = Reading(api)
         env.get_template(rendering.TEMPLATE_FILES[name]).render({"api": reading, **context(reading)})
         assert reading.read - {"definitions"} <= set(memo.READ), name
@@ -66,7 +66,7 @@ def _spec(tmp_path: Path, document: dict[str, Any]) -> Path:
 def _renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The modules rendered from their templates from now on."""
     names: list[str] = []
-    contexts = {"server.py": "_server_context", "client.py": "_client_context"}
+    contexts = {"server.py": "server_context", "client.py": "client_context"}
     for module, attribute in contexts.items():
         original = getattr(rendering, attribute)
 

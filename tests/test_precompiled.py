@@ -35,7 +35,7 @@ def _compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(jinja2.Environment, "compile", counting)
     monkeypatch.setenv("CONTRACTGEN_NO_CACHE", "1")
-    precompiled._bytecode_cache.cache_clear()
+    precompiled.bytecode_cache.cache_clear()
     return compiled
 
 

@@ -209,7 +209,7 @@ def test_a_one_field_edit_regenerates_what_a_run_without_caches_writes(
     edited = tmp_path / f"{name}.edited.json"
     edited.write_text(json.dumps(edit_one_field(json.loads(spec.read_text("utf-8")))), "utf-8")
     rendered: list[str] = []
-    for context in ("_server_context", "_client_context"):
+    for context in ("server_context", "client_context"):
         original = getattr(rendering, context)
         monkeypatch.setattr(rendering, context, lambda api, original=original, context=context: (
             rendered.append(context), original(api))[1])

@@ -22,7 +22,7 @@ def test_each_shipped_block_is_blacks_output_for_its_key() -> None:
     """The shipped outputs are black's fixed points (black's output formats to itself), and the
     namespace is the block cache's."""
     content = json.loads(builder.target().read_text(encoding="utf-8"))
-    assert content["namespace"] == formatting._cache().namespace
+    assert content["namespace"] == formatting.block_cache().namespace
     assert len(content["blocks"]) > 100
     for formatted in content["blocks"].values():
         assert formatting.format_source(formatted) == formatted
@@ -50,7 +50,7 @@ def test_a_file_for_another_black_or_contractgen_serves_nothing(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     (tmp_path / "_compiled").mkdir()
     monkeypatch.setattr(shipped, "templates_dir", lambda: tmp_path)
-    namespace = formatting._cache().namespace
+    namespace = formatting.block_cache().namespace
     target = tmp_path / shipped.SHIPPED_BLOCKS
     for text in ("not json", json.dumps([1]), json.dumps({"namespace": "black-0.0-x",
                                                           "blocks": {"k": "v"}})):

@@ -318,7 +318,7 @@ def test_the_poll_returns_a_change_once_it_holds_still_and_stops_hashing_old_fil
 
     editor = threading.Thread(target=edit)
     editor.start()
-    now, moved = watch._settled(seen, 0.05)
+    now, moved = watch.settled(seen, 0.05)
     editor.join()
     assert moved == {spec}
     assert now[spec] is not None and now[spec][3] is None

@@ -78,7 +78,7 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
          "    assert e.precompiled_code(env, name, text, None) is not None, name\n"
          # and black's output for the blocks every contract gets alike (emit/shipped.py)
          "from contractgen.emit import formatting, shipped\n"
-         "assert len(shipped.blocks(formatting._cache().namespace)) > 100\n", cwd=tmp_path)
+         "assert len(shipped.blocks(formatting.block_cache().namespace)) > 100\n", cwd=tmp_path)
 
     work = tmp_path / "elsewhere"
     work.mkdir()

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import OptionError
 from ..problems import SpecError, has_errors
 from ..spec import load
 from .compare import _Walk
@@ -129,11 +130,11 @@ def run_diff(
     with its located problems. `fail_on` is the lowest level that fails the run.
     """
     if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise OptionError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fail_on == "any":
         fail_on = "info"
     if fail_on not in FAIL_ON:
-        raise ValueError(f"unknown fail_on {fail_on!r}: expected one of {', '.join(FAIL_ON)}")
+        raise OptionError(f"unknown fail_on {fail_on!r}: expected one of {', '.join(FAIL_ON)}")
     changes = diff_documents(_load_valid(old_path, overlay_old), _load_valid(new_path, overlay_new))
     formatter = {"text": format_text, "json": format_json, "markdown": format_markdown}[fmt]
     (out or sys.stdout).write(formatter(changes))

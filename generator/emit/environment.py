@@ -41,7 +41,7 @@ SETTINGS = ("block_start_string", "block_end_string", "variable_start_string",
 
 
 @functools.cache
-def _bytecode_cache() -> Any:
+def bytecode_cache() -> Any:
     """Compiled templates under the cache folder: Jinja keys each by its name and source
     checksum; written atomically, as contractgen/cache.py."""
     import os
@@ -108,7 +108,7 @@ def environment_of(overrides: str | None = None) -> Any:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
-        bytecode_cache=_bytecode_cache(),
+        bytecode_cache=bytecode_cache(),
     )
     env.filters["pyrepr"] = literal
     env.filters["entries"] = lambda pairs, values=False: [

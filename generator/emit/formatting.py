@@ -60,7 +60,7 @@ def _input_key(source: str) -> str:
     return _sha(version_of("black") + "\0" + source)
 
 
-def _split_digest(text: str) -> tuple[str | None, str]:
+def split_digest(text: str) -> tuple[str | None, str]:
     """The digest line of a generated module (if any) and the text without it: one of its
     first four lines (as str.splitlines() reads them)."""
     ends: list[int] = []
@@ -134,7 +134,7 @@ def _intact(previous: str | None) -> tuple[str, str] | None:
     that text still hashes to the digest's output hash (no hand edit); else None."""
     if previous is None:
         return None
-    digest, body = _split_digest(previous)
+    digest, body = split_digest(previous)
     if digest is None:
         return None
     key, _, body_hash = digest.partition(" ")
@@ -147,13 +147,14 @@ def reusable(previous: str | None, source: str) -> bool:
     return intact is not None and intact[0] == _input_key(source)
 
 
-# black's settings, as data: `_mode()` builds black's Mode from them and the block cache's key
+# black's settings, as data: `black_mode()` builds black's Mode from them and the block cache's key
 # names them, so a run whose blocks all hit never imports black (a fifth of a second).
 _MODE_SETTINGS: dict[str, Any] = {"target_versions": ("PY311",)}
 
 
 @functools.cache
-def _mode() -> Any:
+def black_mode() -> Any:
+    """black's Mode for generated code (`_MODE_SETTINGS`), the one every format call uses."""
     from black.mode import Mode, TargetVersion
 
     settings = dict(_MODE_SETTINGS)
@@ -167,7 +168,7 @@ def format_source(source: str, name: str = "<generated>") -> str:
     from black.parsing import InvalidInput
 
     try:
-        return black.format_str(source, mode=_mode())
+        return black.format_str(source, mode=black_mode())
     except InvalidInput as exc:
         numbered = "\n".join(f"{i + 1:5}: {line}" for i, line in enumerate(source.splitlines()))
         raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
@@ -186,7 +187,7 @@ def _format_or_none(texts: Sequence[str]) -> list[str | None]:
             out.append(format_source(text))
         except RuntimeError:
             out.append(None)
-    cache = _cache()
+    cache = block_cache()
     cache.put_many({cache.key(text): done for text, done in zip(texts, out, strict=True)
                     if done is not None})
     return out
@@ -237,7 +238,7 @@ def _serve(connection: Any) -> None:
     try:
         import black  # noqa: F401
 
-        _mode()
+        black_mode()
         while (texts := connection.recv()) is not None:
             connection.send(_format_spread(texts))
     except (EOFError, OSError, KeyboardInterrupt):  # the parent is gone or gave up
@@ -329,7 +330,8 @@ def _chunks(texts: Sequence[str], workers: int) -> list[list[int]]:
     return chunks
 
 
-def _cache() -> TextCache:
+def block_cache() -> TextCache:
+    """The cache of formatted blocks, in a namespace of black's version and settings."""
     # The settings are part of the key: a changed one must not serve blocks formatted without it
     # (black's defaults for the others are fixed by its version, also in the key).
     mode = _sha(repr(sorted(_MODE_SETTINGS.items())))[:12]
@@ -346,7 +348,7 @@ def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None 
     `ready` is called once the modules are split and looked up in the cache, before black runs:
     the caller's last chance to refuse (a contract found invalid meanwhile) by raising.
     """
-    cache = _cache()
+    cache = block_cache()
     layouts = {name: _Layout.of(source, (previous or {}).get(name))
                for name, source in sources.items()}
     units = {name: layout.missing(sources[name]) for name, layout in layouts.items()}
@@ -381,7 +383,7 @@ def _record_key(input_key: str) -> str:
 
 def _layout_cache() -> TextCache:
     """Module layouts (`_Layout`), beside the blocks' cache and keyed by the same versions."""
-    return TextCache(_cache().namespace.replace("black-", "layout-black-", 1))
+    return TextCache(block_cache().namespace.replace("black-", "layout-black-", 1))
 
 
 class _Layout:

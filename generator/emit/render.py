@@ -1,4 +1,5 @@
-"""Render the intermediate model through the Jinja2 templates, then format with black."""
+"""Render the intermediate model through the Jinja2 templates: each module's Python source,
+unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     """
     env = environment_of(str(templates.resolve()) if templates is not None else None)
     contexts = {"models.py": _models_context, "errors.py": errors_context,
-                "server.py": _server_context, "client.py": _client_context,
+                "server.py": server_context, "client.py": client_context,
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
@@ -223,7 +224,8 @@ def _shared_requirements(api: Api) -> dict[Any, str]:
     return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
 
 
-def _server_context(api: Api) -> dict[str, Any]:
+def server_context(api: Api) -> dict[str, Any]:
+    """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
     imports = ImportSet()
     imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
     imports.name("importlib", "resources")
@@ -331,7 +333,8 @@ def _server_context(api: Api) -> dict[str, Any]:
 
 
 # -- client ------------------------------------------------------------------------------------
-def _client_context(api: Api) -> dict[str, Any]:
+def client_context(api: Api) -> dict[str, Any]:
+    """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
     api = media.client_api(api)
     imports = ImportSet()
     client_runtime_imports(api, imports)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..emit.templates import templates_dir
+from ..errors import OptionError, ScaffoldError
 
 PART_CHOICES = ("both", "server", "client")
 
@@ -34,7 +35,7 @@ def project_name_for(dest: Path) -> str:
     name = re.sub(r"[^a-z0-9._-]+", "-", dest.resolve().name.lower()).strip("-._")
     name = name.lstrip("0123456789-._")
     if not name:
-        raise ValueError(f"cannot derive a project name from {dest}; pass --name")
+        raise OptionError(f"cannot derive a project name from {dest}; pass --name")
     return name
 
 
@@ -61,13 +62,13 @@ def new_project(
 
     dest = Path(dest)
     if parts not in PART_CHOICES:
-        raise ValueError(f"parts must be one of {', '.join(PART_CHOICES)}, not {parts!r}")
+        raise OptionError(f"parts must be one of {', '.join(PART_CHOICES)}, not {parts!r}")
     sources = [Path(spec)] + ([Path(overlay)] if overlay else [])
     for source in sources:
         if not source.is_file():
             raise FileNotFoundError(f"{source}: no such file")
     if len({source.name for source in sources}) < len(sources):
-        raise ValueError("the spec and the overlay need different file names (both go to specs/)")
+        raise OptionError("the spec and the overlay need different file names (both go to specs/)")
     if dest.exists() and any(dest.iterdir()):
         raise FileExistsError(f"{dest} exists and is not empty")
     created = not dest.exists()
@@ -96,7 +97,7 @@ def new_project(
     except (CopierError, ValueError) as exc:
         if created:
             shutil.rmtree(dest, ignore_errors=True)
-        raise ValueError(f"copier could not create {dest}: {exc}") from exc
+        raise ScaffoldError(f"copier could not create {dest}: {exc}") from exc
     if template is None:
         from .provenance import provenance
 
