@@ -18,7 +18,7 @@ import pytest
 from contractgen.cache import TextCache, cache_root, evict
 from contractgen.emit import blocks, formatting
 from contractgen.emit.formatting import format_modules, format_source
-from contractgen.emit.render import CLIENT_VERBATIM
+from contractgen.emit.render import CLIENT_VERBATIM, MODELS_VERBATIM
 from contractgen.emit.render import VERBATIM as SERVER_VERBATIM
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,7 +183,7 @@ def _seed_sources() -> dict[str, dict[str, str]]:
     return found
 
 
-VERBATIM = SERVER_VERBATIM | CLIENT_VERBATIM
+VERBATIM = SERVER_VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM
 # The verbatim runtime modules are the same text in both packages but for the header comment:
 # the otari copies are checked, the tpmjs ones would repeat them.
 SEED_MODULES = [

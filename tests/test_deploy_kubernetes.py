@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 from deploy_support import ROOT, render
+from otari_sandbox.budget import FDS_PER_SESSION, FDS_RESERVED, sized_capacity
 from otari_sandbox.config import Settings
-from otari_sandbox.sessions import FDS_PER_SESSION, FDS_RESERVED, sized_capacity
 
 kubernetes_validate = pytest.importorskip("kubernetes_validate")
 
