@@ -6,16 +6,19 @@ first that applies: a next-page URL in the body (`next_page_uri`), an RFC 8288 `
 with `rel="next"`, a cursor in the body (`next_marker`) sent back as a parameter (`marker`),
 an offset advanced by the items received, a page number plus one. An empty page, a missing
 cursor or URL, or a page shorter than the `limit` asked for ends the iteration.
+`page_size=` sets the operation's limit parameter (ignored where it has none); `max_items=`
+stops after that many items, fetching no further page.
 """
 
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Concatenate, ParamSpec
 from urllib.parse import urljoin
 
 import httpx
 
-from ._client_runtime import _named, _Request
+from ._client_runtime import _named, _Request, _signature
 
 _P = ParamSpec("_P")
 
@@ -79,6 +82,22 @@ def _next(
     return None
 
 
+def _bounds(
+    build: Callable[..., _Request], paging: Paging, kwargs: dict[str, Any]
+) -> tuple[int | None, dict[str, Any]]:
+    """`max_items` (None: all), and the operation's keyword arguments with `page_size` set
+    as its limit; either is the operation's own parameter where it has one so named."""
+    own = _signature(build).parameters
+    current = dict(kwargs)
+    left = None if "max_items" in own else current.pop("max_items", None)
+    if left is not None and (not isinstance(left, int) or left < 0):
+        raise ValueError(f"max_items must be a whole number >= 0, not {left!r}")
+    size = None if "page_size" in own else current.pop("page_size", None)
+    if size is not None and paging.limit:
+        current[paging.limit] = size
+    return left, current
+
+
 def _following(
     build: Callable[..., _Request],
     args: tuple[Any, ...],
@@ -97,15 +116,17 @@ def _pages(
     paging: Paging,
 ) -> Callable[Concatenate[Any, _P], Iterator[Any]]:
     def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[Any]:
-        request = build(*args, **kwargs)
-        current: dict[str, Any] | None = dict(kwargs)
-        while True:
+        left, first = _bounds(build, paging, kwargs)
+        request = build(*args, **first)
+        current: dict[str, Any] | None = first
+        while left != 0:
             response = self._send(request)
             body = parse(response)
-            items = _items(body, paging)
+            items = _items(body, paging)[:left]
             yield from items
+            left = None if left is None else left - len(items)
             found = _next(paging, body, response, current or {}, len(items))
-            if found is None:
+            if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
 
@@ -121,16 +142,18 @@ def _apages(
     async def method(
         self: Any, /, *args: _P.args, **kwargs: _P.kwargs
     ) -> AsyncIterator[Any]:
-        request = build(*args, **kwargs)
-        current: dict[str, Any] | None = dict(kwargs)
-        while True:
+        left, first = _bounds(build, paging, kwargs)
+        request = build(*args, **first)
+        current: dict[str, Any] | None = first
+        while left != 0:
             response = await self._send(request)
             body = parse(response)
-            items = _items(body, paging)
+            items = _items(body, paging)[:left]
             for item in items:
                 yield item
+            left = None if left is None else left - len(items)
             found = _next(paging, body, response, current or {}, len(items))
-            if found is None:
+            if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
 
@@ -140,5 +163,17 @@ def _apages(
 
 def _name_pages(method: Any, build: Callable[..., _Request]) -> None:
     name = build.__name__.removeprefix("_build_")
-    doc = f"The items of `{name}`, page after page, fetched as they are asked for."
+    doc = (
+        f"The items of `{name}`, page after page, fetched as they are asked for; "
+        "`page_size=` sets the page's size, `max_items=` stops after that many items."
+    )
     _named(method, build, name + "_iter", Iterator[Any], doc)
+    own = method.__signature__.parameters
+    extra = [
+        inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None)
+        for n in ("page_size", "max_items")
+        if n not in own
+    ]
+    method.__signature__ = method.__signature__.replace(
+        parameters=sorted([*own.values(), *extra], key=lambda p: p.kind)
+    )

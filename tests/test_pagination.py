@@ -112,6 +112,26 @@ def test_box_offset(box: Generated, mode: str) -> None:
     assert [q.get("offset") for q in _queries(script)] == [["0"], ["2"], ["4"]]
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_page_size_and_max_items(box: Generated, mode: str) -> None:
+    pages = [_page({"entries": [_user(1), _user(2)], "next_marker": "m2"}),
+             _page({"entries": [_user(3), _user(4)], "next_marker": "m3"}),
+             _page({"entries": [_user(5)], "next_marker": None})]
+    script = Script(list(pages))
+    with failing_server(script) as url:
+        users = run(box, url, mode, "get_users", usemarker=True, page_size=2, max_items=3)
+    assert [u.id for u in users] == ["1", "2", "3"]
+    assert [q.get("limit") for q in _queries(script)] == [["2"], ["2"]]  # no third page
+    script = Script(list(pages))
+    with failing_server(script) as url:
+        assert [u.id for u in run(box, url, mode, "get_users", usemarker=True,
+                                  max_items=2)] == ["1", "2"]
+        assert len(script.seen) == 1 and "limit" not in _queries(script)[0]
+        assert run(box, url, mode, "get_users", max_items=0) == [] and len(script.seen) == 1
+        with pytest.raises(ValueError, match="max_items"):
+            run(box, url, mode, "get_users", max_items=-1)
+
+
 def test_box_iterates_lazily(box: Generated) -> None:
     script = Script([_page({"entries": [_user(1), _user(2)], "limit": 2, "next_marker": "m2"}),
                      _page({"entries": [_user(3)], "limit": 2, "next_marker": None})])
