@@ -4,7 +4,9 @@ Copied verbatim into every client that has a paged operation. Each page's reques
 operation's own (same arguments), with the next page's position set; the next page is found,
 first that applies: a next-page URL in the body (`next_page_uri`), an RFC 8288 `Link` header
 with `rel="next"`, a cursor in the body (`next_marker`) sent back as a parameter (`marker`),
-an offset advanced by the items received, a page number plus one. An empty page, a missing
+an offset advanced by the items received, a page number plus one, or (Discord's) `before`
+the smallest item `id` of the page / `after` the largest (numeric ids compare as numbers;
+`after` when the call gave `after` and no `before`). An empty page, a missing
 cursor or URL, or a page shorter than the `limit` asked for ends the iteration.
 `page_size=` sets the operation's limit parameter (ignored where it has none); `max_items=`
 stops after that many items, fetching no further page.
@@ -36,6 +38,8 @@ class Paging:
     offset: str = ""
     page: str = ""
     limit: str = ""
+    before: str = ""  # the parameter taking the smallest item `id` of the page...
+    after: str = ""  # ...or the largest
 
 
 def _field(body: Any, wire: str) -> Any:
@@ -58,9 +62,10 @@ def _next(
     body: Any,
     response: httpx.Response,
     kwargs: dict[str, Any],
-    count: int,
+    items: list[Any],
 ) -> dict[str, Any] | str | None:
     """The next page: new keyword arguments, a URL, or None at the end."""
+    count = len(items)
     if not count:
         return None
     if paging.next_url:
@@ -75,11 +80,39 @@ def _next(
     limit = kwargs.get(paging.limit) if paging.limit else None
     if limit is not None and count < limit:
         return None
+    if paging.before or paging.after:
+        return _beyond(paging, kwargs, items)
     if paging.offset:
         return {**kwargs, paging.offset: (kwargs.get(paging.offset) or 0) + count}
     if paging.page:
         return {**kwargs, paging.page: (kwargs.get(paging.page) or 1) + 1}
     return None
+
+
+def _id_order(value: Any) -> tuple[int, int, str]:
+    """Snowflakes (numeric strings) compare as numbers, other ids as text, after them."""
+    text = str(value)
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+
+
+def _beyond(
+    paging: Paging, kwargs: dict[str, Any], items: list[Any]
+) -> dict[str, Any] | None:
+    """Discord's: `before` the smallest id seen, or `after` the largest; None when the
+    items carry no id or the position would not move."""
+    ids = [i for i in (_field(item, "id") for item in items) if i not in (None, "")]
+    forward = not paging.before or (
+        bool(paging.after)
+        and kwargs.get(paging.after) is not None
+        and kwargs.get(paging.before) is None
+    )
+    key = paging.after if forward else paging.before
+    if not ids:
+        return None
+    edge = (max if forward else min)(ids, key=_id_order)
+    if kwargs.get(key) is not None and str(kwargs[key]) == str(edge):
+        return None
+    return {**kwargs, key: edge}
 
 
 def _bounds(
@@ -125,7 +158,7 @@ def _pages(
             items = _items(body, paging)[:left]
             yield from items
             left = None if left is None else left - len(items)
-            found = _next(paging, body, response, current or {}, len(items))
+            found = _next(paging, body, response, current or {}, items)
             if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
@@ -152,7 +185,7 @@ def _apages(
             for item in items:
                 yield item
             left = None if left is None else left - len(items)
-            found = _next(paging, body, response, current or {}, len(items))
+            found = _next(paging, body, response, current or {}, items)
             if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
@@ -170,7 +203,9 @@ def _name_pages(method: Any, build: Callable[..., _Request]) -> None:
     _named(method, build, name + "_iter", Iterator[Any], doc)
     own = method.__signature__.parameters
     extra = [
-        inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None)
+        inspect.Parameter(
+            n, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None
+        )
         for n in ("page_size", "max_items")
         if n not in own
     ]

@@ -18,6 +18,8 @@ class Paging:
     offset: str = ""
     page: str = ""
     limit: str = ""
+    before: str = ""  # the parameter taking the smallest item `id` of the page...
+    after: str = ""  # ...or the largest (Discord's snowflakes)
 
     @property
     def arguments(self) -> list[str]:
