@@ -33,6 +33,13 @@ def pets(tmp_path_factory: pytest.TempPathFactory) -> Generated:
             "operationId": "listPets",
             "parameters": [{"name": "offset", "in": "query", "schema": {"type": "integer"}}],
             "responses": _ok({"type": "array", "items": {"$ref": "#/components/schemas/Pet"}})}},
+        "/pets/{pet_id}/card": {"get": {
+            "operationId": "getCard",
+            "parameters": [{"name": "pet_id", "in": "path", "required": True,
+                            "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}},
+                "text/plain": {"schema": {"type": "string"}}}}}}},
     }, {"Pet": PET})
     return generate_package(spec, tmp_path_factory.mktemp("pets"))
 
@@ -88,3 +95,12 @@ def test_a_body_that_is_not_json_and_a_bad_page(pets: Generated) -> None:
 def test_a_good_body_still_parses(pets: Generated) -> None:
     with failing_server(Script([_answer(b'{"id": 7, "name": "Rex"}')])) as url:
         assert _call(pets, url, "sync", "get_pet", 7).name == "Rex"
+
+
+def test_a_response_in_several_media_types(pets: Generated) -> None:
+    script = Script([_answer(b'{"id": 1}'), _answer(b'{"id": 1, "name": "Rex"}'),
+                     (200, {"content-type": "text/plain"}, b"Rex")])
+    with failing_server(script) as url, pets.client.Client(url) as client:
+        with pytest.raises(pets.errors.ResponseValidationError, match="name: Field required"):
+            client.get_card(1)
+        assert client.get_card(1).name == "Rex" and client.get_card(1) == "Rex"
