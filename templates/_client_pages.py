@@ -40,6 +40,7 @@ class Paging:
     limit: str = ""
     before: str = ""  # the parameter taking the smallest item `id` of the page...
     after: str = ""  # ...or the largest
+    item_id: str = "id"  # the items' field holding that id, dotted ("user.id")
 
 
 def _field(body: Any, wire: str) -> Any:
@@ -89,6 +90,15 @@ def _next(
     return None
 
 
+def _dotted(item: Any, path: str) -> Any:
+    """An item's field by its dotted wire path ("user.id"), else None."""
+    for wire in path.split("."):
+        if not isinstance(item, dict) and not hasattr(type(item), "model_fields"):
+            return None
+        item = _field(item, wire)
+    return item
+
+
 def _id_order(value: Any) -> tuple[int, int, str]:
     """Snowflakes (numeric strings) compare as numbers, other ids as text, after them."""
     text = str(value)
@@ -100,7 +110,8 @@ def _beyond(
 ) -> dict[str, Any] | None:
     """Discord's: `before` the smallest id seen, or `after` the largest; None when the
     items carry no id or the position would not move."""
-    ids = [i for i in (_field(item, "id") for item in items) if i not in (None, "")]
+    found = (_dotted(item, paging.item_id) for item in items)
+    ids = [i for i in found if i not in (None, "")]
     forward = not paging.before or (
         bool(paging.after)
         and kwargs.get(paging.after) is not None

@@ -284,3 +284,13 @@ def test_x_pagination_before_after(tmp_path: Path) -> None:
     with failing_server(script) as url:
         assert [t.id for t in run(api, url, "sync", "list_things")] == [5, 4, 3]
     assert [q.get("size") for q in _queries(script)] == [None, ["4"], ["3"]]
+    # Discord's guild members: `after` the largest `user.id` (12 > 3 as snowflakes).
+    member = {"type": "object", "properties": {"user": {
+        "type": "object", "properties": {"id": SNOWFLAKE}}}}
+    spec = _listing(schema={"type": "array", "items": member},
+                    **{"x-pagination": {"after": "size", "item_id": "user.id"}})
+    api = generate_package(spec, tmp_path)
+    script = Script([_page([{"user": {"id": "3"}}, {"user": {"id": "12"}}]), _page([])])
+    with failing_server(script) as url:
+        assert len(run(api, url, "async", "list_things")) == 2
+    assert [q.get("size") for q in _queries(script)] == [None, ["12"]]

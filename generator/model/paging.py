@@ -27,7 +27,7 @@ _PAGES = ("page", "Page", "page_number")
 _LIMITS = ("limit", "per_page", "page_size", "pageSize", "PageSize", "max_results")
 EXTENSION = "x-pagination"
 _KEYS = {"items", "next_url", "link", "cursor", "next_cursor", "offset", "page", "limit",
-         "before", "after"}
+         "before", "after", "item_id"}
 _REQUEST_KEYS = ("cursor", "offset", "page", "limit", "before", "after")
 
 Warn = Callable[[str, str], None]
