@@ -4,18 +4,23 @@ Copied verbatim into every client that has a paged operation. Each page's reques
 operation's own (same arguments), with the next page's position set; the next page is found,
 first that applies: a next-page URL in the body (`next_page_uri`), an RFC 8288 `Link` header
 with `rel="next"`, a cursor in the body (`next_marker`) sent back as a parameter (`marker`),
-an offset advanced by the items received, a page number plus one. An empty page, a missing
+an offset advanced by the items received, a page number plus one, or (Discord's) `before`
+the smallest item `id` of the page / `after` the largest (numeric ids compare as numbers;
+`after` when the call gave `after` and no `before`). An empty page, a missing
 cursor or URL, or a page shorter than the `limit` asked for ends the iteration.
+`page_size=` sets the operation's limit parameter (ignored where it has none); `max_items=`
+stops after that many items, fetching no further page.
 """
 
 import dataclasses
+import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, Concatenate, ParamSpec
 from urllib.parse import urljoin
 
 import httpx
 
-from ._client_runtime import _named, _Request
+from ._client_runtime import _named, _Request, _signature
 
 _P = ParamSpec("_P")
 
@@ -33,6 +38,9 @@ class Paging:
     offset: str = ""
     page: str = ""
     limit: str = ""
+    before: str = ""  # the parameter taking the smallest item `id` of the page...
+    after: str = ""  # ...or the largest
+    item_id: str = "id"  # the items' field holding that id, dotted ("user.id")
 
 
 def _field(body: Any, wire: str) -> Any:
@@ -55,9 +63,10 @@ def _next(
     body: Any,
     response: httpx.Response,
     kwargs: dict[str, Any],
-    count: int,
+    items: list[Any],
 ) -> dict[str, Any] | str | None:
     """The next page: new keyword arguments, a URL, or None at the end."""
+    count = len(items)
     if not count:
         return None
     if paging.next_url:
@@ -72,11 +81,65 @@ def _next(
     limit = kwargs.get(paging.limit) if paging.limit else None
     if limit is not None and count < limit:
         return None
+    if paging.before or paging.after:
+        return _beyond(paging, kwargs, items)
     if paging.offset:
         return {**kwargs, paging.offset: (kwargs.get(paging.offset) or 0) + count}
     if paging.page:
         return {**kwargs, paging.page: (kwargs.get(paging.page) or 1) + 1}
     return None
+
+
+def _dotted(item: Any, path: str) -> Any:
+    """An item's field by its dotted wire path ("user.id"), else None."""
+    for wire in path.split("."):
+        if not isinstance(item, dict) and not hasattr(type(item), "model_fields"):
+            return None
+        item = _field(item, wire)
+    return item
+
+
+def _id_order(value: Any) -> tuple[int, int, str]:
+    """Snowflakes (numeric strings) compare as numbers, other ids as text, after them."""
+    text = str(value)
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+
+
+def _beyond(
+    paging: Paging, kwargs: dict[str, Any], items: list[Any]
+) -> dict[str, Any] | None:
+    """Discord's: `before` the smallest id seen, or `after` the largest; None when the
+    items carry no id or the position would not move."""
+    found = (_dotted(item, paging.item_id) for item in items)
+    ids = [i for i in found if i not in (None, "")]
+    forward = not paging.before or (
+        bool(paging.after)
+        and kwargs.get(paging.after) is not None
+        and kwargs.get(paging.before) is None
+    )
+    key = paging.after if forward else paging.before
+    if not ids:
+        return None
+    edge = (max if forward else min)(ids, key=_id_order)
+    if kwargs.get(key) is not None and str(kwargs[key]) == str(edge):
+        return None
+    return {**kwargs, key: edge}
+
+
+def _bounds(
+    build: Callable[..., _Request], paging: Paging, kwargs: dict[str, Any]
+) -> tuple[int | None, dict[str, Any]]:
+    """`max_items` (None: all), and the operation's keyword arguments with `page_size` set
+    as its limit; either is the operation's own parameter where it has one so named."""
+    own = _signature(build).parameters
+    current = dict(kwargs)
+    left = None if "max_items" in own else current.pop("max_items", None)
+    if left is not None and (not isinstance(left, int) or left < 0):
+        raise ValueError(f"max_items must be a whole number >= 0, not {left!r}")
+    size = None if "page_size" in own else current.pop("page_size", None)
+    if size is not None and paging.limit:
+        current[paging.limit] = size
+    return left, current
 
 
 def _following(
@@ -97,15 +160,17 @@ def _pages(
     paging: Paging,
 ) -> Callable[Concatenate[Any, _P], Iterator[Any]]:
     def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[Any]:
-        request = build(*args, **kwargs)
-        current: dict[str, Any] | None = dict(kwargs)
-        while True:
+        left, first = _bounds(build, paging, kwargs)
+        request = build(*args, **first)
+        current: dict[str, Any] | None = first
+        while left != 0:
             response = self._send(request)
             body = parse(response)
-            items = _items(body, paging)
+            items = _items(body, paging)[:left]
             yield from items
-            found = _next(paging, body, response, current or {}, len(items))
-            if found is None:
+            left = None if left is None else left - len(items)
+            found = _next(paging, body, response, current or {}, items)
+            if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
 
@@ -121,16 +186,18 @@ def _apages(
     async def method(
         self: Any, /, *args: _P.args, **kwargs: _P.kwargs
     ) -> AsyncIterator[Any]:
-        request = build(*args, **kwargs)
-        current: dict[str, Any] | None = dict(kwargs)
-        while True:
+        left, first = _bounds(build, paging, kwargs)
+        request = build(*args, **first)
+        current: dict[str, Any] | None = first
+        while left != 0:
             response = await self._send(request)
             body = parse(response)
-            items = _items(body, paging)
+            items = _items(body, paging)[:left]
             for item in items:
                 yield item
-            found = _next(paging, body, response, current or {}, len(items))
-            if found is None:
+            left = None if left is None else left - len(items)
+            found = _next(paging, body, response, current or {}, items)
+            if found is None or left == 0:
                 return
             request, current = _following(build, args, request, found)
 
@@ -140,5 +207,19 @@ def _apages(
 
 def _name_pages(method: Any, build: Callable[..., _Request]) -> None:
     name = build.__name__.removeprefix("_build_")
-    doc = f"The items of `{name}`, page after page, fetched as they are asked for."
+    doc = (
+        f"The items of `{name}`, page after page, fetched as they are asked for; "
+        "`page_size=` sets the page's size, `max_items=` stops after that many items."
+    )
     _named(method, build, name + "_iter", Iterator[Any], doc)
+    own = method.__signature__.parameters
+    extra = [
+        inspect.Parameter(
+            n, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None
+        )
+        for n in ("page_size", "max_items")
+        if n not in own
+    ]
+    method.__signature__ = method.__signature__.replace(
+        parameters=sorted([*own.values(), *extra], key=lambda p: p.kind)
+    )

@@ -192,6 +192,7 @@ class _Plan:
             "contractgen_attempt": self.attempt,
             "contractgen_request_id": self.options.request_id_headers,
             "contractgen_open_enums": self.options.open_enums,
+            "contractgen_operation": request.operation,
         }
         kwargs = {
             "method": request.method,

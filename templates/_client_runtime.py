@@ -23,6 +23,7 @@ from ._enums import responses
 
 BodyT = TypeVar("BodyT")
 _K = TypeVar("_K")
+_E = TypeVar("_E", bound=errors.ApiError)
 HeadersT = TypeVar("HeadersT")
 
 # Each scheme: (kind, where an API key goes, its header/query/cookie name).
@@ -202,11 +203,44 @@ def _json(kind: Any, response: httpx.Response) -> Any: ...
 
 
 def _json(kind: Any, response: httpx.Response) -> Any:
-    """The response's JSON body validated as `kind` (a class: an instance of it)."""
+    """The response's JSON body validated as `kind` (a class: an instance of it); a body
+    that does not match raises `errors.ResponseValidationError`, pydantic's error its cause.
+    """
+    try:
+        return _validated(kind, response)
+    except ValidationError as exc:
+        error = errors.ResponseValidationError(
+            _loose(response),
+            headers=dict(response.headers),
+            status_code=response.status_code,
+        )
+        operation = _extension(response, "contractgen_operation", None)
+        raise _noted(error, operation or None, response) from exc
+
+
+def _validated(kind: Any, response: httpx.Response) -> Any:
     if kind is Any and not response.content:
         return None
     with responses(_extension(response, "contractgen_open_enums", True)):
         return _adapter(kind).validate_json(response.content)
+
+
+def _loose(response: httpx.Response) -> Any:
+    """The body as JSON where it parses, else its text."""
+    try:
+        return response.json()
+    except ValueError:
+        return response.text
+
+
+def _noted(error: _E, operation_id: str | None, response: httpx.Response) -> _E:
+    """`error` with the operation, status, raw body, request id and attempts of `response`."""
+    error.status_code = response.status_code
+    error.operation = operation_id
+    error.raw = response.content
+    error.request_id = _request_id(response)
+    error.attempts = _extension(response, "contractgen_attempt", 1)
+    return error
 
 
 def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
@@ -219,7 +253,7 @@ def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
         error = _unexpected(response)
     elif cls.body_type is not None and response.content:
         try:
-            body = _json(cls.body_type, response)
+            body = _validated(cls.body_type, response)
         except (ValidationError, ValueError):
             error = _unexpected(response)
         else:
@@ -227,12 +261,7 @@ def _error(operation_id: str, response: httpx.Response) -> errors.ApiError:
     else:
         body = response.content or None
         error = errors.with_status(cls, status)(body, headers=headers)
-    error.status_code = status
-    error.operation = operation_id
-    error.raw = response.content
-    error.request_id = _request_id(response)
-    error.attempts = _extension(response, "contractgen_attempt", 1)
-    return error
+    return _noted(error, operation_id, response)
 
 
 def _unexpected(response: httpx.Response) -> errors.UnexpectedStatus:

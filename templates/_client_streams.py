@@ -17,6 +17,8 @@ import httpx
 from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
+from ._client_runtime import _json
+
 DataT = TypeVar("DataT")
 HeadT = TypeVar("HeadT")
 
@@ -46,10 +48,11 @@ def _base(media: str) -> str:
 
 def read_body(response: httpx.Response, kind: Any) -> Any:
     """A response declared in several media types, as its `Content-Type` says: JSON parsed as
-    `kind`, `text/*` as str, anything else as bytes."""
+    `kind` (as `_json` does: open enums, `ResponseValidationError`), `text/*` as str,
+    anything else as bytes."""
     media = _base(response.headers.get("content-type", ""))
     if media == "application/json" or media.endswith("+json"):
-        return _adapter(kind).validate_json(response.content)
+        return _json(kind, response)
     if media.startswith("text/"):
         return response.text
     return response.content

@@ -112,6 +112,26 @@ def test_box_offset(box: Generated, mode: str) -> None:
     assert [q.get("offset") for q in _queries(script)] == [["0"], ["2"], ["4"]]
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_page_size_and_max_items(box: Generated, mode: str) -> None:
+    pages = [_page({"entries": [_user(1), _user(2)], "next_marker": "m2"}),
+             _page({"entries": [_user(3), _user(4)], "next_marker": "m3"}),
+             _page({"entries": [_user(5)], "next_marker": None})]
+    script = Script(list(pages))
+    with failing_server(script) as url:
+        users = run(box, url, mode, "get_users", usemarker=True, page_size=2, max_items=3)
+    assert [u.id for u in users] == ["1", "2", "3"]
+    assert [q.get("limit") for q in _queries(script)] == [["2"], ["2"]]  # no third page
+    script = Script(list(pages))
+    with failing_server(script) as url:
+        assert [u.id for u in run(box, url, mode, "get_users", usemarker=True,
+                                  max_items=2)] == ["1", "2"]
+        assert len(script.seen) == 1 and "limit" not in _queries(script)[0]
+        assert run(box, url, mode, "get_users", max_items=0) == [] and len(script.seen) == 1
+        with pytest.raises(ValueError, match="max_items"):
+            run(box, url, mode, "get_users", max_items=-1)
+
+
 def test_box_iterates_lazily(box: Generated) -> None:
     script = Script([_page({"entries": [_user(1), _user(2)], "limit": 2, "next_marker": "m2"}),
                      _page({"entries": [_user(3)], "limit": 2, "next_marker": None})])
@@ -181,3 +201,96 @@ def test_ambiguous_paging_is_warned_located(tmp_path: Path) -> None:
     warnings = [str(w) for w in getattr(result, "warnings", result[1] if isinstance(result, tuple) else [])]
     assert any("looks paged (it takes `limit`)" in w and "/paths/~1things/get" in w
                for w in warnings), warnings
+
+
+SNOWFLAKE = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$", "format": "snowflake"}
+
+
+def discord_messages() -> dict[str, Any]:
+    """GET /channels/{channel_id}/messages as discord/discord-api-spec (MIT) declares it in
+    specs/openapi.json, cut to the operation and what it refers to, `MessageResponse` cut to
+    four of its properties (the rest, and the rate-limit headers and error responses, unused)."""
+    ref = {"$ref": "#/components/schemas/SnowflakeType"}
+    return {
+        "openapi": "3.1.0", "info": {"title": "Discord HTTP API (Preview)", "version": "10"},
+        "paths": {"/channels/{channel_id}/messages": {
+            "parameters": [{"name": "channel_id", "in": "path", "schema": ref, "required": True}],
+            "get": {
+                "operationId": "list_messages",
+                "parameters": [*({"name": n, "in": "query", "schema": ref}
+                                 for n in ("around", "before", "after")),
+                               {"name": "limit", "in": "query",
+                                "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
+                "responses": {"200": {"description": "200 response for list_messages",
+                                      "content": {"application/json": {"schema": {
+                                          "type": ["array", "null"],
+                                          "items": {"$ref": "#/components/schemas/MessageResponse"},
+                                      }}}}},
+                "security": [{"BotToken": []}],
+            }}},
+        "components": {
+            "schemas": {"SnowflakeType": SNOWFLAKE, "MessageResponse": {
+                "type": "object", "required": ["content", "timestamp", "id", "channel_id"],
+                "properties": {"id": ref, "channel_id": ref, "content": {"type": "string"},
+                               "timestamp": {"type": "string", "format": "date-time"}}}},
+            "securitySchemes": {"BotToken": {"type": "apiKey", "description": "Discord bot token",
+                                             "name": "Authorization", "in": "header"}},
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def discord(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generate_package(discord_messages(), tmp_path_factory.mktemp("discord"))
+
+
+def _messages(*ids: int) -> tuple[int, dict[str, str], bytes]:
+    return _page([{"id": str(n), "channel_id": "7", "content": f"m{n}",
+                   "timestamp": "2026-12-04T08:00:00Z"} for n in ids])
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_discord_before(discord: Generated, mode: str) -> None:
+    # Newest first, as Discord answers; 99 > 100 as text, not as snowflakes.
+    script = Script([_messages(1000, 999, 100), _messages(99, 98, 10), _messages(9)])
+    with failing_server(script) as url:
+        messages = run(discord, url, mode, "list_messages", "7", limit=3)
+    assert [m.id for m in messages] == ["1000", "999", "100", "99", "98", "10", "9"]
+    queries = _queries(script)
+    assert [q.get("before") for q in queries] == [None, ["100"], ["10"]]
+    assert all(q["limit"] == ["3"] for q in queries)
+    assert all(urlsplit(s.path).path == "/channels/7/messages" for s in script.seen)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_discord_after(discord: Generated, mode: str) -> None:
+    script = Script([_messages(9, 10), _messages(98, 99), _messages(100), _messages()])
+    with failing_server(script) as url:
+        messages = run(discord, url, mode, "list_messages", "7", after="1", page_size=2)
+    assert [m.id for m in messages] == ["9", "10", "98", "99", "100"]
+    assert [q.get("after") for q in _queries(script)] == [["1"], ["10"], ["99"]]
+    script = Script([_messages(5, 4), _messages(4, 5)])  # no progress: stop, not loop
+    with failing_server(script) as url:
+        assert len(run(discord, url, mode, "list_messages", "7", after="1")) == 4
+    assert len(script.seen) == 2
+
+
+def test_x_pagination_before_after(tmp_path: Path) -> None:
+    spec = _listing(schema={"type": "array", "items": {
+        "type": "object", "properties": {"id": {"type": "integer"}}}},
+        **{"x-pagination": {"before": "size"}})
+    api = generate_package(spec, tmp_path)
+    script = Script([_page([{"id": 5}, {"id": 4}]), _page([{"id": 3}]), _page([])])
+    with failing_server(script) as url:
+        assert [t.id for t in run(api, url, "sync", "list_things")] == [5, 4, 3]
+    assert [q.get("size") for q in _queries(script)] == [None, ["4"], ["3"]]
+    # Discord's guild members: `after` the largest `user.id` (12 > 3 as snowflakes).
+    member = {"type": "object", "properties": {"user": {
+        "type": "object", "properties": {"id": SNOWFLAKE}}}}
+    spec = _listing(schema={"type": "array", "items": member},
+                    **{"x-pagination": {"after": "size", "item_id": "user.id"}})
+    api = generate_package(spec, tmp_path)
+    script = Script([_page([{"user": {"id": "3"}}, {"user": {"id": "12"}}]), _page([])])
+    with failing_server(script) as url:
+        assert len(run(api, url, "async", "list_things")) == 2
+    assert [q.get("size") for q in _queries(script)] == [None, ["12"]]

@@ -19,6 +19,7 @@ STATUS_CLASSES = {
     503: ("ServiceUnavailable", "ServerError"), 504: ("GatewayTimeout", "ServerError"),
 }
 ERROR_TREE = ("ClientError", "ServerError", "TransportError", "TimedOut", "STATUS_ERRORS",
+              "ResponseValidationError",
               "status_error", "with_status", *(name for name, _ in STATUS_CLASSES.values()))
 
 

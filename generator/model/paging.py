@@ -3,7 +3,8 @@
 A GET whose 200 JSON answer is an array, or an object with an array of items, pages when the
 contract shows how to ask for the next page: a next-page URL field (`next_page_uri`), a `Link`
 response header (RFC 8288), a cursor field with its request parameter (`next_marker` and
-`marker`), an `offset` or a `page` parameter. One that looks paged (it takes a page size) but
+`marker`), an `offset` or a `page` parameter, or (Discord's) a `before`/`after` parameter taking
+the smallest/largest `id` of the page's items. One that looks paged (it takes a page size) but
 shows none of these, or has several arrays, is warned about, located.
 """
 
@@ -25,8 +26,9 @@ _OFFSETS = ("offset", "start", "skip")
 _PAGES = ("page", "Page", "page_number")
 _LIMITS = ("limit", "per_page", "page_size", "pageSize", "PageSize", "max_results")
 EXTENSION = "x-pagination"
-_KEYS = {"items", "next_url", "link", "cursor", "next_cursor", "offset", "page", "limit"}
-_REQUEST_KEYS = ("cursor", "offset", "page", "limit")
+_KEYS = {"items", "next_url", "link", "cursor", "next_cursor", "offset", "page", "limit",
+         "before", "after", "item_id"}
+_REQUEST_KEYS = ("cursor", "offset", "page", "limit", "before", "after")
 
 Warn = Callable[[str, str], None]
 
@@ -46,8 +48,8 @@ def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterab
     if schema is None:
         return None
     props = _properties(document, schema)
-    arrays = sorted(name for name, p in props.items() if deref(document, p).get("type") == "array")
-    if deref(document, schema).get("type") == "array":
+    arrays = sorted(name for name, p in props.items() if _is_array(deref(document, p)))
+    if _is_array(deref(document, schema)):
         items = ""
     elif len(arrays) == 1 or any(a in _ITEMS for a in arrays):
         items = arrays[0] if len(arrays) == 1 else next(a for a in _ITEMS if a in arrays)
@@ -57,16 +59,18 @@ def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterab
                  f"arrays ({', '.join(arrays)}): say which holds the items with `{EXTENSION}`",
                  pointer)
         return None
-    found = _detected(items, props, headers, query)
+    array = deref(document, props[items] if items else schema)
+    ided = "id" in _properties(document, array.get("items") or {})
+    found = _detected(items, props, headers, query, ided=ided)
     if found is None and _first(_LIMITS, query):
         warn(f"looks paged (it takes `{_first(_LIMITS, query)}`) but shows no way to the next page "
-             f"(a next-page URL, a Link header, a cursor, an offset or a page parameter): say it "
-             f"with `{EXTENSION}`", pointer)
+             "(a next-page URL, a Link header, a cursor, an offset or a page parameter, `before` "
+             f"or `after` with items carrying an `id`): say it with `{EXTENSION}`", pointer)
     return found
 
 
 def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
-              query: Mapping[str, str]) -> Paging | None:
+              query: Mapping[str, str], *, ided: bool) -> Paging | None:
     next_url = _first(_NEXT_URLS, props) or ""
     link = any(h.lower() == "link" for h in headers)
     cursor = next_cursor = ""
@@ -76,11 +80,12 @@ def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
             cursor, next_cursor = query[param], field
             break
     offset, page = _first(_OFFSETS, query), _first(_PAGES, query)
-    if not (next_url or link or cursor or offset or page):
+    before, after = (query.get(k, "") if ided else "" for k in ("before", "after"))
+    if not (next_url or link or cursor or offset or page or before or after):
         return None
     limit = _first(_LIMITS, query)
     return Paging(items, next_url, link, cursor, next_cursor, query[offset] if offset else "",
-                  query[page] if page else "", query[limit] if limit else "")
+                  query[page] if page else "", query[limit] if limit else "", before, after)
 
 
 def _declared(declared: Any, query: Mapping[str, str], pointer: str, warn: Warn) -> Paging | None:
@@ -115,6 +120,11 @@ def _properties(document: Any, schema: Any) -> dict[str, Any]:
     for part in schema.get("allOf") or ():
         found.update(_properties(document, part))
     return found
+
+
+def _is_array(schema: Mapping[str, Any]) -> bool:
+    kind = schema.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
 
 
 def _first(names: Iterable[str], present: Mapping[str, Any]) -> str | None:

@@ -18,6 +18,9 @@ class Paging:
     offset: str = ""
     page: str = ""
     limit: str = ""
+    before: str = ""  # the parameter taking the smallest item `id` of the page...
+    after: str = ""  # ...or the largest (Discord's snowflakes)
+    item_id: str = ""  # the items' field holding that id, dotted ("user.id"); "": `id`
 
     @property
     def arguments(self) -> list[str]:
