@@ -3,6 +3,7 @@ null enums, closed empty objects, integer formats."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -189,3 +190,28 @@ def test_required_names_not_among_properties_must_be_present(generate: GenerateF
     assert sink.model_validate({"name": "a", "urn": 1}).model_dump() == {"name": "a", "urn": 1}
     with pytest.raises(ValidationError, match="urn: required"):
         sink.model_validate({"name": "a"})
+
+
+@pytest.mark.parametrize("inner_first", [True, False])
+def test_nested_models_check_null_and_omit_unset_whichever_is_built_first(
+    tmp_path: Any, inner_first: bool
+) -> None:
+    # The checks wrap each model's schema as pydantic builds it (the base's schema hook): a
+    # model nested in another keeps them, built before its parent or with it.
+    from gen_support import generate_package
+
+    inner = {"type": "object", "properties": {"opt": {"type": "string"},
+                                              "note": {"type": ["string", "null"]}}}
+    outer = {"type": "object", "properties": {
+        "one": {"$ref": "#/components/schemas/Inner"},
+        "many": {"type": "array", "items": {"$ref": "#/components/schemas/Inner"}}}}
+    models = generate_package(openapi(schemas={"Inner": inner, "Outer": outer}), tmp_path).models
+    if inner_first:
+        assert models.Inner.model_validate({"note": None}).model_dump() == {"note": None}
+    data = {"one": {"opt": "o"}, "many": [{}, {"note": None}]}
+    assert models.Outer.model_validate(data).model_dump(mode="json") == data
+    assert models.Outer.model_validate_json(json.dumps(data)).model_dump_json() == json.dumps(
+        data, separators=(",", ":"))
+    for bad in ({"one": {"opt": None}}, {"many": [{"opt": None}]}):
+        with pytest.raises(ValidationError, match="must not be null"):
+            models.Outer.model_validate(bad)

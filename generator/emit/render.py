@@ -145,8 +145,9 @@ def _models_context(api: Api) -> dict[str, Any]:
     aliases = _ordered_aliases([d for d in api.definitions if isinstance(d, AliasDef)])
     imports = ImportSet()
     imports.name("typing", "Any", "ClassVar")
-    imports.name("pydantic", "BaseModel", "ConfigDict", "SerializationInfo",
-                 "SerializerFunctionWrapHandler", "model_serializer", "model_validator")
+    imports.name("pydantic", "BaseModel", "ConfigDict", "GetCoreSchemaHandler",
+                 "SerializationInfo", "SerializerFunctionWrapHandler")
+    imports.name("pydantic_core", "core_schema")
     if any(m.extra_type for m in classes) or any(
         source.uses_field_call(f) for m in classes for f in m.fields
     ):
@@ -154,8 +155,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if aliases:
         imports.name("pydantic", "TypeAdapter")
     if api.json_bodies:
-        imports.name("pydantic", "GetCoreSchemaHandler", "ValidationError")
-        imports.name("pydantic_core", "core_schema").name("enum", "Enum")
+        imports.name("pydantic", "ValidationError").name("enum", "Enum")
         imports.module("datetime").module("uuid")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "Annotated", "get_args", "get_origin")
