@@ -154,10 +154,9 @@ def vendored_name() -> str:
     came from this machine's files (a checkout or a local wheel); "" when its requirement works
     anywhere. The project template's default answer: `copier copy` from a checkout then vendors
     the wheel too (the task builds it), as `contractgen new` does."""
-    found = provenance().requirement.partition(" @ ")[2]
-    if not found.startswith("file:"):
+    source = _local_source()
+    if source is None:
         return ""
-    source = Path(unquote(urlparse(found).path))
     if source.is_file() and source.suffix == ".whl":
         return f"vendor/{source.name}"
     return f"vendor/{DISTRIBUTION}-{provenance().version}-py3-none-any.whl"
@@ -168,16 +167,22 @@ def vendor_wheel(dest: Path) -> str | None:
     files (a checkout or a local wheel): the project then installs it in its setup and CI, where
     that path does not exist. Its path relative to `dest`; None when the requirement works
     anywhere (an index release, a git URL). Raises OSError when the wheel cannot be built."""
-    found = provenance().requirement.partition(" @ ")[2]
-    if not found.startswith("file:"):
+    source = _local_source()
+    if source is None:
         return None
-    source = Path(unquote(urlparse(found).path))
     vendor = dest / "vendor"
     vendor.mkdir(parents=True, exist_ok=True)
     if source.is_file() and source.suffix == ".whl":
         shutil.copyfile(source, vendor / source.name)
         return f"vendor/{source.name}"
     return f"vendor/{_build_wheel(source, vendor).name}"
+
+
+def _local_source() -> Path | None:
+    """The checkout or wheel on this machine the running contractgen was installed from; None
+    when its requirement works anywhere (an index release, a git URL)."""
+    found = provenance().requirement.partition(" @ ")[2]
+    return Path(unquote(urlparse(found).path)) if found.startswith("file:") else None
 
 
 def _build_wheel(checkout: Path, vendor: Path) -> Path:
