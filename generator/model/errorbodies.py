@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .literal import literal
+from .schema_facts import required_names
 
 _MESSAGE = ("message", "msg", "title", "reason", "description", "error_description")
 _CODE = ("code", "error_code", "errorcode", "type", "kind")
@@ -31,11 +32,11 @@ def _merged(schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]]) -> d
         return schema
     merged = {k: v for k, v in schema.items() if k != "allOf"}
     properties = dict(schema.get("properties") or {})
-    required = list(schema.get("required") or [])
+    required = required_names(schema)
     for member in members:
         member = _merged(member, deref)
         properties = {**(member.get("properties") or {}), **properties}
-        required += [r for r in member.get("required") or [] if r not in required]
+        required += [r for r in required_names(member) if r not in required]
         if "type" in member:
             merged.setdefault("type", member["type"])
     return {**merged, "properties": properties, "required": required}
@@ -57,7 +58,7 @@ def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: 
         if kind == "object" or "additionalProperties" in schema:
             return '{"detail": message}'
         return _scalar(schema, "message")
-    required = set(schema.get("required") or [])
+    required = set(required_names(schema))
     entries: list[str] = []
     for name, prop in properties.items():
         key = name.lower()

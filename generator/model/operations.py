@@ -38,7 +38,7 @@ from .ir import (
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case, status_phrase
 from .paging import paging_of
-from .schema_facts import deref, example_json
+from .schema_facts import deref, example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
 from .typeref import ANY, TypeRef
@@ -299,7 +299,7 @@ class OperationBuilder:
         """The fields of a form body. A structured field (an object, an array of objects, a
         union) of a multipart body is a JSON part, OpenAPI's default for it; of a urlencoded one
         it is read as its text, with a warning."""
-        required = set(schema.get("required") or [])
+        required = set(required_names(schema))
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
             if access(self.document, prop) == "read":

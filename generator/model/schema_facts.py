@@ -260,6 +260,13 @@ def bounds(schema: Mapping[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[st
     return tuple(out)
 
 
+def required_names(schema: Any) -> list[str]:
+    """A schema's `required` names; a value that is not a list of strings is the validator's
+    to report, and is read here as far as it is one."""
+    found = schema.get("required") if isinstance(schema, dict) else None
+    return [r for r in found if isinstance(r, str)] if isinstance(found, list) else []
+
+
 def text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 

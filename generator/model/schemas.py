@@ -39,6 +39,7 @@ from .schema_facts import (
     json_types,
     number_constraints,
     reaches,
+    required_names,
     text,
     widen_numbers,
 )
@@ -446,7 +447,7 @@ class SchemaConverter:
             if member_extra is False and extra is None:
                 extra = False
         merge_properties(properties, schema.get("properties") or {})
-        required.extend(r for r in schema.get("required") or [] if r not in required)
+        required.extend(r for r in required_names(schema) if r not in required)
         if schema.get("unevaluatedProperties") is False:
             extra = False
         return properties, required, extra, owners

@@ -124,7 +124,8 @@ def _undefined_required(obj: dict[str, Any]) -> list[str]:
         return []
     if obj.get("additionalProperties", False) is not False:
         return []
-    return [str(name) for name in required if name not in properties]
+    # A name that is not a string is the validator's to report.
+    return [name for name in required if isinstance(name, str) and name not in properties]
 
 
 def _property_names(data: Any, obj: Any, seen: set[int]) -> set[str]:
@@ -226,6 +227,8 @@ def _operation_ids(doc: Document) -> list[Problem]:
                 "add `operationId:` to choose the name"))
             continue
         pointer = f"{site.pointer}/operationId"
+        if not isinstance(op_id, str):
+            continue  # not a string: the validator reports it, located
         if op_id in seen:
             line = doc.position(seen[op_id])
             first = f" (line {line[0]})" if line else ""
