@@ -147,11 +147,14 @@ start = time.perf_counter()
 import {pkg}.models, {pkg}.server, {pkg}.client
 print(time.perf_counter() - start)
 """
+# A module, or a package with every module in it (datamodel-codegen writes one per dotted name).
 PROBE_MODULE = """
-import sys, time
+import importlib, pkgutil, sys, time
 sys.path.insert(0, {folder!r})
 start = time.perf_counter()
-import {module}
+module = importlib.import_module({module!r})
+for info in pkgutil.walk_packages(getattr(module, "__path__", []), module.__name__ + "."):
+    importlib.import_module(info.name)
 print(time.perf_counter() - start)
 """
 # The floor of that import: the libraries every generated package imports, alone.
