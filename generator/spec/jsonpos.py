@@ -84,30 +84,42 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
     the composer might read differently."""
     if "\t" in text or "\ufeff" in text or not _printable(text):
         return None
-    decode = _DECODER().raw_decode
-    # Line numbers: where "\n" is the only line break PyYAML counts ("\r" only in "\r\n"),
-    # counted in the gap between the offset asked and the nearest one already answered;
-    # otherwise from the offsets where each line after the first starts, found on first use.
-    counted: list[bool] = []  # decided on first use
-    answered = [0]  # offsets already answered, ascending, with their line and line start
-    lines = [0]
-    line_starts = [0]
-    starts: list[int] = []
-    objects: dict[int, _Object] = {}  # by the offset of the `{`
-    arrays: dict[int, _Array] = {}  # by the offset of the `[`
+    return _Locator(text)
 
-    def line_col(index: int) -> tuple[int, int]:
-        if not counted:
-            counted.append(not any(c in text for c in "\x85\u2028\u2029") and (
-                "\r" not in text or text.count("\r") == text.count("\r\n")))
-        if counted[0]:
-            return counted_line_col(index)
-        if not starts:
-            starts.extend(m.end() for m in _BREAK.finditer(text))
-        line = bisect.bisect_right(starts, index)
-        return line + 1, index - (starts[line - 1] if line else 0) + 1
 
-    def counted_line_col(index: int) -> tuple[int, int]:
+class _Lines:
+    """1-based (line, column) of offsets of `text`, counted as PyYAML's reader counts them.
+
+    Where "\n" is the only line break PyYAML counts ("\r" only in "\r\n"), lines are counted
+    in the gap between the offset asked and the nearest one already answered; otherwise from
+    the offsets where each line after the first starts, found on first use.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.answered = [0]  # offsets already answered, ascending, with their line and start
+        self.lines = [0]
+        self.line_starts = [0]
+        self.starts: list[int] = []
+
+    @functools.cached_property
+    def counted(self) -> bool:
+        """Decided on first use: "\n" is the only line break PyYAML counts in this text."""
+        text = self.text
+        return not any(c in text for c in "\x85\u2028\u2029") and (
+            "\r" not in text or text.count("\r") == text.count("\r\n"))
+
+    def __call__(self, index: int) -> tuple[int, int]:
+        if self.counted:
+            return self._counted(index)
+        if not self.starts:
+            self.starts.extend(m.end() for m in _BREAK.finditer(self.text))
+        line = bisect.bisect_right(self.starts, index)
+        return line + 1, index - (self.starts[line - 1] if line else 0) + 1
+
+    def _counted(self, index: int) -> tuple[int, int]:
+        text, answered, lines, line_starts = (
+            self.text, self.answered, self.lines, self.line_starts)
         at = bisect.bisect_right(answered, index)  # answered[at - 1] <= index < answered[at]
         left = answered[at - 1]
         start = -1
@@ -129,36 +141,52 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
         line_starts.insert(at, start)
         return line + 1, index - start + 1
 
-    def space(index: int) -> int:
-        end = _SPACE.match(text, index)
-        return end.end() if end else index
 
-    calls = [0]
+class _Locator:
+    """`locator`'s answer: the walk along a pointer, remembering what it read."""
 
-    def locate(tokens: list[str]) -> tuple[int, int] | None:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decode = _DECODER().raw_decode
+        self.line_col = _Lines(text)
+        self.objects: dict[int, _Object] = {}  # by the offset of the `{`
+        self.arrays: dict[int, _Array] = {}  # by the offset of the `[`
+        self.calls = 0
+
+    def __call__(self, tokens: list[str]) -> tuple[int, int] | None:
         # Answers are cheap once the text has been read, but each still costs a little; past
         # a few hundred, composing the tree once is the better deal.
-        calls[0] += 1
-        if calls[0] > _QUICK_ANSWERS:
+        self.calls += 1
+        if self.calls > _QUICK_ANSWERS:
             return None
         try:
-            return line_col(_walk(tokens))
+            return self.line_col(self._walk(tokens))
         except (ValueError, IndexError, _Unsure):
             return None
 
-    def _walk(tokens: list[str]) -> int:
-        at = space(0)
+    def _space(self, index: int) -> int:
+        end = _SPACE.match(self.text, index)
+        return end.end() if end else index
+
+    def _skip(self, at: int) -> int:
+        """Past the value at `at`, its trailing spaces and comma."""
+        at = self._space(self.decode(self.text, at)[1])
+        return self._space(at + 1) if self.text[at] == "," else at
+
+    def _walk(self, tokens: list[str]) -> int:
+        text = self.text
+        at = self._space(0)
         best = at
         for token in tokens:
             if text[at] == "{":
-                found = _member(at, token)
+                found = self._member(at, token)
                 if found is None:
                     return best
                 best, at = found
             elif text[at] == "[":
                 if not token.isdigit():
                     return best
-                element = _element(at, int(token))
+                element = self._element(at, int(token))
                 if element is None:
                     return best
                 best = at = element
@@ -166,11 +194,11 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
                 return best
         return best
 
-    def _member(brace: int, token: str) -> tuple[int, int] | None:
+    def _member(self, brace: int, token: str) -> tuple[int, int] | None:
         """(key offset, value offset) of the first `token` key of the object at `brace`."""
-        memo = objects.get(brace)
+        memo = self.objects.get(brace)
         if memo is None:
-            memo = objects[brace] = _Object(space(brace + 1))
+            memo = self.objects[brace] = _Object(self._space(brace + 1))
         found = memo.members.get(token)
         if found is not None:
             return found
@@ -179,44 +207,44 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
         if memo.closed:
             return None
         try:
-            at = memo.at
-            if memo.pending:
-                at = space(decode(text, at)[1])
-                if text[at] == ",":
-                    at = space(at + 1)
-                memo.pending = False
-            while text[at] != "}":
-                start = at
-                key, at = decode(text, at)
-                if not isinstance(key, str):
-                    raise _Unsure
-                if "\\" in text[start:at] or at - start > _SIMPLE_KEY:
-                    raise _Unsure
-                at = space(at)
-                if text[at] != ":":
-                    raise _Unsure
-                at = space(at + 1)
-                memo.members.setdefault(key, (start, at))
-                if key == token:
-                    memo.at, memo.pending = at, True
-                    return start, at
-                at = space(decode(text, at)[1])
-                if text[at] == ",":
-                    at = space(at + 1)
+            return self._read_members(memo, token)
         except (ValueError, IndexError, _Unsure):
             memo.broken = True
             raise
+
+    def _read_members(self, memo: _Object, token: str) -> tuple[int, int] | None:
+        text, space = self.text, self._space
+        at = memo.at
+        if memo.pending:
+            at = self._skip(at)
+            memo.pending = False
+        while text[at] != "}":
+            start = at
+            key, at = self.decode(text, at)
+            if not isinstance(key, str):
+                raise _Unsure
+            if "\\" in text[start:at] or at - start > _SIMPLE_KEY:
+                raise _Unsure
+            at = space(at)
+            if text[at] != ":":
+                raise _Unsure
+            at = space(at + 1)
+            memo.members.setdefault(key, (start, at))
+            if key == token:
+                memo.at, memo.pending = at, True
+                return start, at
+            at = self._skip(at)
         memo.at, memo.closed = at, True
         return None
 
-    def _element(bracket: int, wanted: int) -> int | None:
+    def _element(self, bracket: int, wanted: int) -> int | None:
         """Offset of element `wanted` of the array at `bracket`."""
-        memo = arrays.get(bracket)
+        memo = self.arrays.get(bracket)
         try:
             if memo is None:
-                memo = arrays[bracket] = _Array()
-                first = space(bracket + 1)
-                if text[first] == "]":
+                memo = self.arrays[bracket] = _Array()
+                first = self._space(bracket + 1)
+                if self.text[first] == "]":
                     memo.closed = True
                 else:
                     memo.elements.append(first)
@@ -227,18 +255,16 @@ def locator(text: str) -> Callable[[list[str]], tuple[int, int] | None] | None:
             if memo.closed:
                 return None
             while len(memo.elements) <= wanted:
-                at = space(decode(text, memo.elements[-1])[1])
-                if text[at] != ",":
+                at = self._space(self.decode(self.text, memo.elements[-1])[1])
+                if self.text[at] != ",":
                     memo.closed = True
                     return None
-                memo.elements.append(space(at + 1))
+                memo.elements.append(self._space(at + 1))
         except (ValueError, IndexError, _Unsure):
             if memo is not None:
                 memo.broken = True
             raise
         return memo.elements[wanted]
-
-    return locate
 
 
 class _Unsure(Exception):
