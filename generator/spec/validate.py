@@ -11,7 +11,6 @@ to it at all (`_valid_by_port`): the verdict is the same, in a few hundredths of
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Callable
@@ -20,32 +19,13 @@ from typing import Any
 
 from ..problems import Level, Problem, has_errors, sorted_problems
 from . import verdicts
-from .lint import NULLABLE_31_HINT, lint_document
+from .lint import lint_document
 from .loader import Document
+from .phrasing import UNKNOWN_KEYS, WEAK, hint, human
 from .tree import Part, make_pointer, resolve_pointer, split_pointer
 from .verdicts import cached
 
-_NULL_HINT = (
-    "OpenAPI 3.0 has no 'null' type; use `nullable: true` on the parent schema "
-    "(3.1 allows type: 'null')"
-)
-_TYPE_LIST_HINT = (
-    "OpenAPI 3.0 `type` takes one string; use oneOf for several types and `nullable: true` "
-    "for null (3.1 allows type lists)"
-)
-_ONLY_31 = {
-    "const": "`const` is OpenAPI 3.1; in 3.0 write `enum: [value]`",
-    "examples": "3.0 schemas take one `example`; `examples` (a list) is OpenAPI 3.1",
-}
-_JSON_SCHEMA_ONLY = frozenset({
-    "$schema", "$id", "$defs", "$anchor", "$comment", "prefixItems", "if", "then", "else",
-    "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
-    "contentMediaType", "contentEncoding", "propertyNames", "contains", "minContains",
-    "maxContains", "patternProperties",
-})
 _UNRESOLVED_PARAM = re.compile(r"Path parameter '(.+)' for '(\w+)' operation in '(.+)' was not")
-_WEAK = frozenset({"anyOf", "oneOf"})
-_UNKNOWN_KEYS = frozenset({"additionalProperties", "unevaluatedProperties"})
 
 
 @cached
@@ -245,7 +225,7 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
     mistyped = {tuple(c[-1].absolute_path) for c in chains if c[-1].validator == "type"}
     # An unknown key (`20x:` among responses) also leaves a conditional requirement unmet
     # (3.1: no status code, so `default` is required): say only the unknown key.
-    unknown = {tuple(c[-1].absolute_path) for c in chains if c[-1].validator in _UNKNOWN_KEYS}
+    unknown = {tuple(c[-1].absolute_path) for c in chains if c[-1].validator in UNKNOWN_KEYS}
     for chain in chains:
         leaf = chain[-1]
         if leaf.validator != "type" and tuple(leaf.absolute_path) in mistyped:
@@ -259,11 +239,11 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
         # is what is wrong, so point at it and name the key.
         if path and isinstance(path[-1], str) and not isinstance(leaf.instance, dict | list):
             parent = path[:-1]
-            if any(tuple(e.absolute_path) == parent and e.validator in _WEAK for e in chain):
+            if any(tuple(e.absolute_path) == parent and e.validator in WEAK for e in chain):
                 subject = f"`{path[-1]}` "
                 path = parent
-        problems.append(doc.problem(Level.ERROR, make_pointer((*prefix, *path)), subject + _human(leaf),
-                                    _hint(leaf, is_30)))
+        problems.append(doc.problem(Level.ERROR, make_pointer((*prefix, *path)), subject + human(leaf),
+                                    hint(leaf, is_30)))
     return problems
 
 
@@ -276,7 +256,7 @@ def _chains(error: Any) -> list[list[Any]]:
     if not error.context:
         return [[error]]
     context = list(error.context)
-    if error.validator in _WEAK:
+    if error.validator in WEAK:
         branches: dict[Any, list[Any]] = {}
         for cause in context:
             branches.setdefault(cause.relative_schema_path[0], []).append(cause)
@@ -298,106 +278,3 @@ def _branch_score(causes: list[Any], depth: int) -> tuple[bool, int, int]:
 
 def _misses_ref(error: Any) -> bool:
     return error.validator == "required" and list(error.validator_value) == ["$ref"]
-
-
-def _human(error: Any) -> str:
-    """A short message for one jsonschema error."""
-    kind = error.validator
-    value = error.instance
-    if kind == "enum":
-        allowed = ", ".join(str(v) for v in error.validator_value)
-        return f"must be one of {allowed}, not {value!r}"
-    if kind == "type":
-        expected = error.validator_value
-        expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return f"must be {_article(expected)} {expected}, not {_json_kind(value)}"
-    if kind == "required":
-        missing = [k for k in error.validator_value if isinstance(value, dict) and k not in value]
-        return f"missing required field {_ticks(missing)}"
-    if kind in _UNKNOWN_KEYS:
-        extras = _extras(error)
-        return f"unknown field{'s' if len(extras) > 1 else ''} {_ticks(extras)}"
-    if kind == "pattern":
-        return f"{value!r} does not match {error.validator_value}"
-    if kind == "oneOf" and not error.context:
-        return "matches more than one of the allowed forms"
-    if kind in _WEAK:
-        return "is not any of the allowed forms"
-    if kind == "not" and isinstance(error.validator_value, dict):
-        required = error.validator_value.get("required")
-        if required:
-            return f"{_ticks(required)} cannot be used together"
-    return str(error.message)
-
-
-def _hint(leaf: Any, is_30: bool) -> str | None:
-    path = list(leaf.absolute_path)
-    key = path[-1] if path else None
-    kind = leaf.validator
-    if is_30 and key == "type":
-        if leaf.instance == "null":
-            return _NULL_HINT
-        if isinstance(leaf.instance, list):
-            return _TYPE_LIST_HINT
-    if kind in _UNKNOWN_KEYS:
-        extras = _extras(leaf)
-        if is_30 and path and "nullable" not in extras:
-            for extra in extras:
-                if extra in _ONLY_31:
-                    return _ONLY_31[extra]
-                if extra in _JSON_SCHEMA_ONLY:
-                    return f"`{extra}` is JSON Schema 2020-12, usable in OpenAPI 3.1 only"
-        if path == ["paths"]:
-            return "path keys start with '/'"
-        if "responses" in path[-1:]:
-            return "response keys are status codes such as '200' or '4XX', or 'default'"
-        if "nullable" in extras and not is_30:
-            return NULLABLE_31_HINT
-    if kind == "not" and "example" in str(leaf.validator_value):
-        return "use either `example` (one value) or `examples` (named Example objects)"
-    if key == "examples" and kind == "type":
-        return "`examples` here maps names to Example objects ({name: {value: ...}}); for one value use `example`"
-    if key == "required" and isinstance(leaf.instance, bool):
-        return "in a schema, `required` is a list of property names on the object that holds them"
-    if kind == "required" and "description" in leaf.validator_value and "responses" in path[-2:-1]:
-        return "every response needs a `description`"
-    if kind == "required" and "responses" in leaf.validator_value:
-        return "every operation needs `responses`"
-    if kind == "required" and isinstance(leaf.instance, dict) and leaf.instance.get("in") == "path":
-        return "path parameters need `required: true`"
-    if kind in _UNKNOWN_KEYS:
-        known = [k for k in leaf.schema.get("properties", {}) if k not in leaf.instance]
-        close = [difflib.get_close_matches(e, known, n=1) for e in _extras(leaf)]
-        if any(close):
-            return "did you mean " + ", ".join(f"`{c[0]}`" for c in close if c) + "?"
-    return None
-
-
-def _extras(error: Any) -> list[str]:
-    schema = error.schema
-    allowed = schema.get("properties", {})
-    patterns = schema.get("patternProperties", {})
-    if not isinstance(error.instance, dict):
-        return []
-    return [k for k in error.instance
-            if k not in allowed and not any(re.search(p, k) for p in patterns)]
-
-
-def _ticks(keys: list[str]) -> str:
-    return ", ".join(f"`{k}`" for k in keys)
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
-
-
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    return "a list" if isinstance(value, list) else "an object"
