@@ -39,6 +39,22 @@ def project_name_for(dest: Path) -> str:
     return name
 
 
+def _usable_sources(dest: Path, spec: str | Path, overlay: str | Path | None, parts: str
+                    ) -> list[Path]:
+    """The contract (and overlay) to copy into `dest`/specs, once the options are known good."""
+    if parts not in PART_CHOICES:
+        raise OptionError(f"parts must be one of {', '.join(PART_CHOICES)}, not {parts!r}")
+    sources = [Path(spec)] + ([Path(overlay)] if overlay else [])
+    for source in sources:
+        if not source.is_file():
+            raise FileNotFoundError(f"{source}: no such file")
+    if len({source.name for source in sources}) < len(sources):
+        raise OptionError("the spec and the overlay need different file names (both go to specs/)")
+    if dest.exists() and any(dest.iterdir()):
+        raise FileExistsError(f"{dest} exists and is not empty")
+    return sources
+
+
 def new_project(
     dest: str | Path,
     *,
@@ -61,16 +77,7 @@ def new_project(
     from copier.errors import CopierError
 
     dest = Path(dest)
-    if parts not in PART_CHOICES:
-        raise OptionError(f"parts must be one of {', '.join(PART_CHOICES)}, not {parts!r}")
-    sources = [Path(spec)] + ([Path(overlay)] if overlay else [])
-    for source in sources:
-        if not source.is_file():
-            raise FileNotFoundError(f"{source}: no such file")
-    if len({source.name for source in sources}) < len(sources):
-        raise OptionError("the spec and the overlay need different file names (both go to specs/)")
-    if dest.exists() and any(dest.iterdir()):
-        raise FileExistsError(f"{dest} exists and is not empty")
+    sources = _usable_sources(dest, spec, overlay, parts)
     created = not dest.exists()
     data = {
         "project_name": name or project_name_for(dest),
