@@ -15,7 +15,7 @@ import pytest
 from contractgen.project.conformance import run_scenario
 from gen_support import OTARI_SPEC
 
-SCENARIO = Path(__file__).parent / "scenarios" / "otari-session.yaml"
+SCENARIO = Path(__file__).parents[1] / "scenarios" / "otari-session.yaml"
 COMMAND = Path(sys.executable).parent / "otari-sandbox"
 
 # Slow: it starts the real backend, bubblewrap sandboxes included.

@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed"),
 ]
 
-SCENARIO = Path(__file__).parent / "scenarios" / "otari-session.yaml"
+SCENARIO = Path(__file__).parents[1] / "scenarios" / "otari-session.yaml"
 TOKEN = "deploy-test-token"
 NAMES = ("otari-0", "otari-1", "otari-2")
 CODE = {"tool": "code_execution", "input": {"code": "print(6 * 7)"}}

@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 import yaml
 from gen_support import cli
-from test_project_safety import pets as one_get_per_pet
+from gen_support import pets as one_get_per_pet
 
 TIMEOUT = 90  # seconds for one regeneration to show up, on a loaded machine
 
 
 def pets(**properties: Any) -> dict[str, Any]:
-    """test_project_safety's small contract, its Pet with these properties besides `name`."""
+    """gen_support's small contract, its Pet with these properties besides `name`."""
     document = one_get_per_pet("getPet")
     document["components"]["schemas"]["Pet"]["properties"].update(properties)
     return document
@@ -262,7 +262,7 @@ def test_the_command_line_is_checked_first(tmp_path: Path,
 def test_a_new_project_has_make_watch(tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
     from contractgen.project.scaffold import new_project
 
-    spec = Path(__file__).resolve().parent.parent / "specs/otari-code-execution.openapi.yaml"
+    spec = Path(__file__).resolve().parents[2] / "specs/otari-code-execution.openapi.yaml"
     project = new_project(tmp_path / "otari", spec=spec, parts="client", git=False)
     watch = watcher(cwd=project, command=["make", "watch", f"PYTHON={sys.executable}"])
     watch.wait_run(1)

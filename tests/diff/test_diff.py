@@ -23,7 +23,7 @@ from contractgen.diff import (
     run_diff,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OTARI = ROOT / "specs" / "otari-code-execution.openapi.yaml"
 
 Doc = dict[str, Any]

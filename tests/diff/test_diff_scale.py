@@ -1,6 +1,6 @@
 """`contractgen diff` at real size: schemas that read the same in both documents, through every
 reference they reach, are skipped (`diff/same.py`), and the report is exactly the full walk's:
-on the rule table of tests/test_diff.py, on recursive schemas, and on many edits of the corpus
+on the rule table of tests/diff/test_diff.py, on recursive schemas, and on many edits of the corpus
 contracts."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from contractgen.diff import Change, diff_documents
 from contractgen.diff.rules import Side
 from contractgen.diff.same import Unchanged
+from shared_corpus import CORPUS_SPECS, corpus_data
 from test_diff import BASE, CASES, mutated
-from test_real_contracts import CORPUS_SPECS, corpus_data
 
 Doc = dict[str, Any]
 

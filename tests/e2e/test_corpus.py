@@ -29,8 +29,8 @@ import pytest
 import yaml
 from gen_support import serve
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(__file__).resolve().parent / "corpus"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 PYTHON = sys.executable
 SPECS = {p.stem: p for p in sorted(CORPUS.iterdir()) if p.suffix in {".yaml", ".json"}}
 GENERATED_FILES = {"__init__.py", "models.py", "errors.py", "server.py", "client.py", "openapi.json"}

@@ -21,7 +21,7 @@ import httpx
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 PYTHON = sys.executable
 

@@ -4,7 +4,6 @@ operation, passes mypy --strict and ruff, and is deterministic."""
 
 from __future__ import annotations
 
-import gzip
 import importlib
 import json
 import os
@@ -20,8 +19,8 @@ from contractgen.api import read_package
 from contractgen.model.paths import answered_by
 from contractgen.problems import SpecError
 from differential import differential
-from gen_support import contract_operations
-from test_allof import mypy_strict
+from gen_support import RUFF_RULES, contract_operations, mypy_strict
+from shared_corpus import CORPUS, CORPUS_SPECS, corpus_spec
 
 _INVALID = """\
 openapi: 3.0.3
@@ -105,39 +104,7 @@ KNOWN_DISAGREEMENTS: dict[str, dict[str, str]] = {
         "FileRequest: without id: the model rejects": _READ_ONLY,
     },
 }
-# `../shared/corpus` beside the repository (or its worktrees' folder), or $CONTRACTGEN_CORPUS
-_ROOT = Path(__file__).resolve().parent.parent
-CORPUS = next((p for p in (_ROOT.parent / "shared" / "corpus",
-                           _ROOT.parent.parent / "shared" / "corpus") if p.is_dir()),
-              _ROOT.parent / "shared" / "corpus")
-# Box and Twilio 2010 take a minute each (generate and mypy): `make test-corpus` runs them.
-CORPUS_SPECS = (
-    pytest.param("box", marks=pytest.mark.corpus),
-    pytest.param("twilio-api-v2010", marks=pytest.mark.corpus),
-    "twilio-conversations-v1",
-)
-# RUF001-003 (ambiguous unicode) flag the contract's own prose (Box writes typographic quotes in
-# descriptions), which the generated docstrings and descriptions keep as written.
-_RUFF_RULES = ["--select", "E,F,I,UP,B,RUF", "--ignore", "E501,RUF001,RUF002,RUF003"]
-
-
-def _corpus_spec(name: str, tmp_path: Path) -> Path:
-    spec = tmp_path / f"{name}.openapi.json"
-    spec.write_bytes(_corpus_bytes(name))
-    return spec
-
-
-def corpus_data(name: str) -> dict[str, Any]:
-    """A corpus contract's document (the test is skipped when the corpus is not here)."""
-    data: dict[str, Any] = json.loads(_corpus_bytes(name))
-    return data
-
-
-def _corpus_bytes(name: str) -> bytes:
-    source = Path(os.environ.get("CONTRACTGEN_CORPUS", CORPUS)) / f"{name}.openapi.json.gz"
-    if not source.exists():
-        pytest.skip(f"corpus contract {source} is not here")
-    return gzip.decompress(source.read_bytes())
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _rendered_under(seed: str, spec: Path, out: Path) -> dict[str, str]:
@@ -157,12 +124,12 @@ def _rendered_under(seed: str, spec: Path, out: Path) -> dict[str, str]:
 @pytest.mark.parametrize("name", CORPUS_SPECS)
 def test_corpus_contract_generates_typed_routed_deterministic_code(
         name: str, tmp_path: Path) -> None:
-    spec = _corpus_spec(name, tmp_path)
+    spec = corpus_spec(name, tmp_path)
     package = "corpus_" + name.replace("-", "_")
     out = tmp_path / package
     contractgen.generate(spec, out)
     generated = _imported(tmp_path, package)
-    # Every operation routed; security is not what this test checks (tests/test_security.py).
+    # Every operation routed; security is not what this test checks (tests/templates/test_security.py).
     app = generated.server.create_app(generated.server.ServiceBase(), insecure_no_auth=True)
     data = json.loads(spec.read_text(encoding="utf-8"))
     # The contract's operations; /openapi.json and the docs pages are not in the schema.
@@ -176,7 +143,7 @@ def test_corpus_contract_generates_typed_routed_deterministic_code(
     assert all(getattr(r, "dependant", None) is not None for r in routed)
     mypy = mypy_strict(out)
     assert mypy.returncode == 0, mypy.stdout[-3000:]
-    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *_RUFF_RULES,
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *RUFF_RULES,
                            str(out)], capture_output=True, text=True, check=False)
     assert ruff.returncode == 0, ruff.stdout[-3000:]
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", str(out)],
@@ -198,7 +165,7 @@ def test_a_one_field_edit_regenerates_what_a_run_without_caches_writes(
     from contractgen.emit import render as rendering
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    spec = _corpus_spec(name, tmp_path)
+    spec = corpus_spec(name, tmp_path)
     out = tmp_path / "out"
     contractgen.generate(spec, out)
     sys.path.insert(0, str(_ROOT / "bench"))
@@ -313,7 +280,7 @@ def test_names_with_numbers_and_optional_replies_pass_ruff(tmp_path: Path) -> No
     path.write_text(json.dumps(spec), encoding="utf-8")
     out = tmp_path / "numbered"
     contractgen.generate(path, out)
-    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *_RUFF_RULES, str(out)],
+    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *RUFF_RULES, str(out)],
                           capture_output=True, text=True, check=False)
     assert ruff.returncode == 0, ruff.stdout[-3000:]
     assert mypy_strict(out).returncode == 0

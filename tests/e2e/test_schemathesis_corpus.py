@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 from gen_support import generate_package, serve
+from shared_corpus import CORPUS_SPECS, corpus_data
 from starlette.responses import Response
-from test_real_contracts import CORPUS_SPECS, corpus_data
 
 _NULL_IN_A_FORM = ("a form-urlencoded `null` for a nullable integer: OpenAPI gives null no form "
                    "spelling, and the server reads the text `null` as no integer")

@@ -23,7 +23,7 @@ from contractgen.emit.formatting import black_mode
 from contractgen.emit.render import render_package
 from contractgen.model.literal import literal
 from contractgen.model.parse import build_api
-from gen_support import OTARI_SPEC, TPMJS_OVERLAY, TPMJS_SPEC
+from gen_support import OTARI_SPEC, TPMJS_OVERLAY, TPMJS_SPEC, openapi
 
 MODE = black_mode()
 TEXTS = ["plain", "it's", 'say "hi"', "both ' and \"", "two '' one \"", "back\\slash", "tab\there",
@@ -255,10 +255,15 @@ def test_form_routes_are_blacks_fixed_points(tmp_path: Path) -> None:
     its second pass. It is an alias, laid out on its own."""
     import json
 
-    from test_form_bodies import SPEC
-
+    role = {"type": "object", "required": ["FriendlyName"], "properties": {
+        "FriendlyName": {"type": "string"}, "Permission": {"type": "array", "items": {}},
+        "AutoCreation.Enabled": {"type": "boolean"}}}
+    body = {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": role}}}
+    answer = {"200": {"description": "echo", "content": {"application/json": {"schema": {}}}}}
+    spec = openapi({"/roles": {"post": {"operationId": "createRole", "requestBody": body,
+                                        "responses": answer}}})
     path = tmp_path / "forms.json"
-    path.write_text(json.dumps(SPEC), encoding="utf-8")
+    path.write_text(json.dumps(spec), encoding="utf-8")
     document, _ = load(path)
     server = render_package(build_api(document, spec_display=path.name))["server.py"]
     found = blocks.split(server)

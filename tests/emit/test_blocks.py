@@ -21,7 +21,7 @@ from contractgen.emit.formatting import format_modules, format_source
 from contractgen.emit.render import CLIENT_VERBATIM, MODELS_VERBATIM
 from contractgen.emit.render import VERBATIM as SERVER_VERBATIM
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
               ROOT.parent / "shared" / "corpus")
 

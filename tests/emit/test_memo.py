@@ -17,7 +17,7 @@ from contractgen.emit.environment import environment_of
 from contractgen.model.parse import build_api
 from gen_support import FEATURES, OTARI_SPEC, TPMJS_OVERLAY, TPMJS_SPEC
 
-CORPUS = Path(__file__).parent / "corpus"
+CORPUS = Path(__file__).parents[1] / "corpus"
 CONTRACTS = [OTARI_SPEC, CORPUS / "webhooks_and_paths.yaml", CORPUS / "security_zoo.yaml",
              CORPUS / "media_types.yaml", CORPUS / "callbacks.yaml",
              CORPUS / "odds_and_ends.yaml", CORPUS / "formats_and_shapes.json"]

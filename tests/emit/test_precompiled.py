@@ -13,7 +13,7 @@ from contractgen.emit import environment as precompiled
 from contractgen.emit import render
 from contractgen.emit.templates import templates_dir
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(__file__).resolve().parents[2] / "specs"
 
 
 @pytest.mark.parametrize("name", precompiled.builtin_templates())

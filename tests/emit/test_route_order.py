@@ -16,8 +16,8 @@ import pytest
 from contractgen.emit.matching import in_match_order
 from contractgen.model.paths import answered_by, bare
 from gen_support import GenerateFn, contract_operations, generate_package, openapi, serve
+from shared_corpus import CORPUS_SPECS, corpus_data
 from starlette.routing import Match
-from test_real_contracts import CORPUS_SPECS, corpus_data
 
 
 def _get(operation_id: str, *params: str) -> dict[str, Any]:

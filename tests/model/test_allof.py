@@ -5,13 +5,10 @@ the typing ones are checked by `mypy --strict` once over one package."""
 from __future__ import annotations
 
 import enum
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from gen_support import Generated, GenerateFn, generate_package, openapi
+from gen_support import Generated, GenerateFn, generate_package, mypy_strict, openapi
 from pydantic import TypeAdapter, ValidationError
 
 _REF = "#/components/schemas/"
@@ -206,16 +203,6 @@ def test_defaults_are_values_of_the_field_type(typed: Generated) -> None:
     value.colours.append(value.colours[0])
     assert len(models.Defaults().colours) == 2
     assert models.Defaults().model_dump(mode="json", exclude_unset=True) == {}
-
-
-def mypy_strict(package: Path) -> subprocess.CompletedProcess[str]:
-    """`mypy --strict` (with the pydantic plugin) over a generated package."""
-    config = package.parent / f"{package.name}_mypy.ini"
-    config.write_text("[mypy]\nstrict = True\nplugins = pydantic.mypy\n", encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-error-summary",
-         "--cache-dir", str(package.parent / f"{package.name}_mypy_cache"), str(package)],
-        capture_output=True, text=True, check=False, cwd=package.parent)
 
 
 @pytest.mark.slow

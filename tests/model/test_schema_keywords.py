@@ -140,7 +140,7 @@ def test_unenforced_keywords_are_located_warnings(tmp_path: Path) -> None:
     assert ("/components/schemas/Lonely", "`discriminator` without `oneOf`/`anyOf` is not "
             "enforced") in found
     assert not any(p == "/components/schemas/Pet" for p, _ in found)  # Cat and Dog extend it
-    # webhooks and callbacks have a receiver and a sender (tests/test_webhooks.py): no warning
+    # webhooks and callbacks have a receiver and a sender (tests/templates/test_webhooks.py): no warning
     assert not any("/webhooks/" in p or "/callbacks/" in p for p, _ in found)
     assert all(w.line is not None and w.file == str(spec) for w in warnings)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
-from gen_support import OTARI_SPEC, ROOT, openapi
+from gen_support import OTARI_SPEC, ROOT, pets
 from gen_support import cli as cli_in_process
 from test_scaffold import answers, files, run
 
@@ -29,20 +29,6 @@ MANIFEST = ".contractgen-manifest.json"
 
 def cli(*args: str | Path, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return run(*CLI, *args, cwd=cwd, check=False, **env)
-
-
-def pets(*operation_ids: str) -> dict[str, Any]:
-    """A small contract: one GET operation per id, each returning a Pet."""
-    paths = {
-        f"/{op.lower()}/{{pet_id}}": {"get": {
-            "operationId": op,
-            "parameters": [{"name": "pet_id", "in": "path", "required": True,
-                            "schema": {"type": "string"}}],
-            "responses": {"200": {"description": "the pet", "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/Pet"}}}}},
-        }} for op in operation_ids
-    }
-    return openapi(paths, {"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}})
 
 
 def write_spec(path: Path, document: dict[str, Any]) -> Path:

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from contractgen.project.scaffold import new_project
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 PYTHON = sys.executable
 OTARI = REPO / "specs/otari-code-execution.openapi.yaml"

@@ -1,5 +1,6 @@
 """The generator's layout: stage subpackages, no import circles, no module over 500 lines, and
-lower stages never importing higher ones (docs/architecture.md draws the stages)."""
+lower stages never importing higher ones (docs/architecture.md draws the stages); and the
+tests' layout, which mirrors it (tests/README.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "generator"
+PACKAGE = Path(__file__).resolve().parents[2] / "generator"
 MAX_LINES = 500
 
 # Lower rank first; a module may import modules of its own rank or lower. `errors`, `problems`,
@@ -130,3 +131,46 @@ def test_the_graph_sees_imports() -> None:
     assert "spec" in graph["api"]
     assert "project.implementation" in graph["api"]
     assert "model.parse" in graph["project.implementation"]
+
+
+# Tests mirror the source tree (tests/README.md): each folder of tests/ names what it tests, and
+# tests/ itself holds only the helpers every folder imports (pyproject: pythonpath = ["tests"]).
+TESTS = PACKAGE.parent / "tests"
+TEST_FOLDERS = {
+    "spec": "generator/spec", "model": "generator/model", "emit": "generator/emit",
+    "diff": "generator/diff", "project": "generator/project",
+    "cli": "generator/cli.py",  # and the other top-level modules: api, config, watch, errors
+    "templates": "templates",  # the generated code's behaviour (server, client, runtime)
+    "backends": "backends",  # the reference backends and deploy/, driven from outside
+    "e2e": None,  # whole journeys and contract corpora: no one stage owns them
+    "repo": None,  # the repository's own rules: layout, contracts, wheel, bench
+}
+HELPERS = {"conftest.py", "gen_support.py", "shared_corpus.py", "differential.py",
+           "failing_server.py", "serving_child.py", "deploy_support.py", "corpus_gen.py",
+           "shipped_blocks.py"}
+
+
+def test_tests_mirror_the_source_tree() -> None:
+    """No test module at tests/ root, none in a folder not in TEST_FOLDERS, and each folder's
+    source still there."""
+    at_root = sorted(p.name for p in TESTS.glob("*.py") if p.name not in HELPERS)
+    assert at_root == [], "move it to the folder of what it tests (tests/README.md)"
+    misplaced = sorted(p.relative_to(TESTS).as_posix() for p in TESTS.rglob("test_*.py")
+                       if p.parent.parent != TESTS or p.parent.name not in TEST_FOLDERS)
+    assert misplaced == [], "tests/<folder>/test_*.py, with <folder> in TEST_FOLDERS"
+    gone = sorted(source for source in TEST_FOLDERS.values()
+                  if source and not (PACKAGE.parent / source).exists())
+    assert gone == []
+
+
+def test_test_module_names_are_unique() -> None:
+    """pytest imports a test module by its file name (no __init__.py: the "prepend" import
+    mode), so two of the same name in different folders fail to collect."""
+    backends = PACKAGE.parent.glob("backends/*/tests/test_*.py")
+    names = [p.name for p in [*TESTS.rglob("test_*.py"), *backends]]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+def test_the_tests_readme_names_every_folder() -> None:
+    readme = (TESTS / "README.md").read_text(encoding="utf-8")
+    assert sorted(f for f in TEST_FOLDERS if f"`{f}/`" not in readme) == []

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 UPSTREAM = {
     "otari-code-execution.openapi.yaml":
         "5fa8c921f4431f99cbb2519d2f6522f2d6320b045c305f14eba020e747f3ba6d",

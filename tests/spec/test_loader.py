@@ -13,7 +13,7 @@ from contractgen.problems import Level, Problem, SpecError
 from contractgen.spec.loader import document_from_data, load_document
 from contractgen.spec.resolve import resolve_external_refs
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
 
 

@@ -13,7 +13,7 @@ from contractgen.spec.loader import Document, load_document
 from contractgen.spec.overlay import apply_overlay
 from contractgen.spec.validate import validate_document
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
 TPMJS_OVERLAY = REPO / "specs" / "tpmjs-executor.overlay.yaml"
 

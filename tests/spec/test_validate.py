@@ -15,7 +15,7 @@ from contractgen.spec import read
 from contractgen.spec.loader import load_document
 from contractgen.spec.validate import validate_document
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
 OTARI = REPO / "specs" / "otari-code-execution.openapi.yaml"
 NULL_MEMBER = "/components/schemas/ExecuteToolSuccessResponse/properties/output/oneOf/5"

@@ -14,7 +14,7 @@ from contractgen.problems import Problem
 from contractgen.spec import load
 from contractgen.spec.loader import Document
 from gen_support import ROOT
-from test_real_contracts import CORPUS_SPECS, _corpus_spec
+from shared_corpus import CORPUS_SPECS, corpus_spec
 
 # Every contract file of the tests and the seeds, except the ones that do not load at all
 # (syntax errors, unresolvable references: validation never starts).
@@ -45,7 +45,7 @@ def test_the_port_changes_no_verdict(path: Path, monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize("name", CORPUS_SPECS)
 def test_the_port_changes_no_verdict_on_the_corpus(name: str, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = _corpus_spec(name, tmp_path)
+    spec = corpus_spec(name, tmp_path)
     assert _judged(spec, port=True, monkeypatch=monkeypatch) == _judged(
         spec, port=False, monkeypatch=monkeypatch)
 

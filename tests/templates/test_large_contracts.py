@@ -16,7 +16,7 @@ import httpx
 import pytest
 from gen_support import serve
 
-CONTRACT = Path(__file__).parent / "corpus" / "large_synthetic.json"
+CONTRACT = Path(__file__).parents[1] / "corpus" / "large_synthetic.json"
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 # Run in a fresh interpreter, so that nothing built by another test counts.

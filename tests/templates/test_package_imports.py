@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gen_support import OTARI_SPEC
-from test_allof import mypy_strict
+from gen_support import OTARI_SPEC, mypy_strict
 
 
 @pytest.fixture(scope="module")

@@ -240,7 +240,7 @@ def test_openapi_json_is_the_contract_as_written(http: httpx.Client) -> None:
 
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])
 def test_docs_render_without_external_urls(http: httpx.Client, base_url: str, page: str) -> None:
-    # Swagger UI and ReDoc; tests/test_docs_ui.py drives /docs in a real browser
+    # Swagger UI and ReDoc; tests/templates/test_docs_ui.py drives /docs in a real browser
     response = http.get(page)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from serving_child import load_serving
 
-CHILD = Path(__file__).resolve().parent / "serving_child.py"
+CHILD = Path(__file__).resolve().parents[1] / "serving_child.py"
 PARSERS = ["httptools", "h11"]
 GENEROUS = 60.0  # seconds: sanity bound for a socket read, never a speed assertion
 TIMEOUT = 1.0  # seconds: timeout_server's header and body-idle timeouts

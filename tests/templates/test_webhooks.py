@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from gen_support import Generated, generate_package, openapi, serve
+from gen_support import RUFF_RULES, Generated, generate_package, mypy_strict, openapi, serve
 
 EVENT = {"type": "object", "required": ["id"],
          "properties": {"id": {"type": "string"}, "secret": {"type": "string", "writeOnly": True},
@@ -155,11 +155,9 @@ def test_generated_hooks_pass_ruff_and_mypy_strict(pkg: Generated) -> None:
     import subprocess
     import sys
 
-    from test_allof import mypy_strict
-    from test_real_contracts import _RUFF_RULES
 
     files = [str(pkg.dir / "webhooks.py"), str(pkg.dir / "webhook_sender.py")]
-    for rules in (_RUFF_RULES, []):  # the project's rule set and ruff's defaults
+    for rules in (RUFF_RULES, []):  # the project's rule set and ruff's defaults
         ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *rules, *files],
                               capture_output=True, text=True, check=False)
         assert ruff.returncode == 0, ruff.stdout[-3000:]
