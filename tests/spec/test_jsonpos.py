@@ -6,6 +6,7 @@ import gzip
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,8 @@ def _compare(spec: Path, sample: int | None = None) -> int:
     """Quick and composed answers for every pointer (and pointers below each that do not
     exist); returns how many the quick path answered."""
     quick_doc, tree_doc = load_document(spec), load_document(spec)
-    quick = quick_doc.quick_position
+    assert quick_doc.quick_position is not None  # the loader's, capped: this one is not
+    quick = uncapped(quick_doc.text)
     assert quick is not None
     paths = _paths(quick_doc.data)
     if sample is not None:
@@ -63,9 +65,10 @@ TEXTS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jsonpos, "_QUICK_ANSWERS", 10**9)
+def uncapped(text: str, decoder: type[json.JSONDecoder] = json.JSONDecoder,
+             ) -> Callable[[list[str]], tuple[int, int] | None] | None:
+    """A locator that answers every question (the loader's stops at QUICK_ANSWERS)."""
+    return jsonpos.locator(text, answers=10**9, decoder=decoder)
 
 
 @pytest.mark.parametrize("name", TEXTS)
@@ -77,15 +80,15 @@ def test_small_documents(name: str, tmp_path: Path) -> None:
         assert answered > 0
 
 
-def test_many_questions_go_to_the_composed_tree(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jsonpos, "_QUICK_ANSWERS", 2)
+def test_many_questions_go_to_the_composed_tree(tmp_path: Path) -> None:
     spec = tmp_path / "spec.json"
     spec.write_text(TEXTS["pretty"], encoding="utf-8")
     doc = load_document(spec)
-    answers = [doc.position("/a/b/1/c") for _ in range(4)]
-    assert answers == [(6, 9)] * 4
-    assert "positions" in doc.__dict__  # the third question composed the tree
+    answers = [doc.position("/a/b/1/c") for _ in range(jsonpos.QUICK_ANSWERS)]
+    assert "positions" not in doc.__dict__  # every one answered by the locator
+    answers.append(doc.position("/a/b/1/c"))
+    assert answers == [(6, 9)] * (jsonpos.QUICK_ANSWERS + 1)
+    assert "positions" in doc.__dict__  # the one past QUICK_ANSWERS composed the tree
 
 
 def test_tabs_are_left_to_the_composer(tmp_path: Path) -> None:
@@ -161,12 +164,12 @@ ODD_TEXTS = {
 @pytest.mark.parametrize("name", ODD_TEXTS)
 def test_one_locator_answers_any_order_as_a_fresh_one(name: str) -> None:
     text = ODD_TEXTS[name]
-    quick = jsonpos.locator(text)
+    quick = uncapped(text)
     assert quick is not None
     questions = _questions(text)
     answered = 0
     for tokens in _orders(questions, seed=len(text)):
-        fresh = jsonpos.locator(text)
+        fresh = uncapped(text)
         assert fresh is not None
         expected = fresh(tokens)
         assert quick(tokens) == expected, tokens
@@ -176,7 +179,7 @@ def test_one_locator_answers_any_order_as_a_fresh_one(name: str) -> None:
 
 def test_duplicated_keys_answer_the_first() -> None:
     text = ODD_TEXTS["duplicated keys"]
-    quick = jsonpos.locator(text)
+    quick = uncapped(text)
     assert quick is not None
     # Asked first about what only the second occurrence has, then about the first's.
     assert quick(["a", "y"]) == (1, 2)  # the first "a" has no "y": the first "a" is the answer
@@ -188,7 +191,7 @@ def test_duplicated_keys_answer_the_first() -> None:
 
 
 def test_unsure_keys_stay_unsure() -> None:
-    quick = jsonpos.locator(ODD_TEXTS["escape mid-object"])
+    quick = uncapped(ODD_TEXTS["escape mid-object"])
     assert quick is not None
     assert quick(["e"]) is None  # past the escaped key
     assert quick(["a"]) == (1, 2)  # before it
@@ -202,7 +205,7 @@ def test_one_locator_answers_any_order_as_the_composer(name: str, tmp_path: Path
     spec = tmp_path / "spec.json"
     spec.write_text(TEXTS[name], encoding="utf-8")
     quick_doc, tree_doc = load_document(spec), load_document(spec)
-    quick = quick_doc.quick_position
+    quick = uncapped(quick_doc.text)
     assert quick is not None and tree_doc.positions is not None
     questions = _questions(TEXTS[name])
     answered = 0
@@ -223,8 +226,7 @@ class _Counting(json.JSONDecoder):
 
 
 @pytest.mark.parametrize("indent", [None, 2])
-def test_each_sibling_is_read_once(indent: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jsonpos, "_DECODER", _Counting)
+def test_each_sibling_is_read_once(indent: int | None) -> None:
     keys = [f"key{i}" for i in range(50)]
     text = json.dumps({"info": {"a": [1, 2]}, "outer": {
         "items": {k: {"type": "object", "list": list(range(i % 7))} for i, k in enumerate(keys)},
@@ -238,14 +240,14 @@ def test_each_sibling_is_read_once(indent: int | None, monkeypatch: pytest.Monke
     questions += questions[::-1]
 
     _Counting.offsets = []
-    quick = jsonpos.locator(text)
+    quick = uncapped(text, _Counting)
     assert quick is not None
     answers = [quick(tokens) for tokens in questions]
     memo_reads = _Counting.offsets
 
     _Counting.offsets = []
     for tokens, answer in zip(questions, answers, strict=True):
-        fresh = jsonpos.locator(text)
+        fresh = uncapped(text, _Counting)
         assert fresh is not None
         assert fresh(tokens) == answer, tokens
     fresh_reads = _Counting.offsets
@@ -262,4 +264,4 @@ def test_the_ascii_check_for_characters_yaml_refuses_is_pyyaml_s() -> None:
 
     for code in [*range(128), 0x85, 0xA0, 0xD7FF, 0xE000, 0xFFFE, 0x10000]:
         text = f"ab{chr(code)}c"
-        assert jsonpos._printable(text) is (yaml.reader.Reader.NON_PRINTABLE.search(text) is None)
+        assert jsonpos.printable(text) is (yaml.reader.Reader.NON_PRINTABLE.search(text) is None)
