@@ -1,6 +1,6 @@
 """Build tests/corpus/large_synthetic.json: a deterministic 3.0 spec of API-platform size.
 
-Run `python -m tests.corpus_gen` to rewrite it; `tests/test_corpus.py` checks that the
+Run `python -m tests.corpus_gen` to rewrite it; `tests/e2e/test_corpus.py` checks that the
 committed file is what this script produces. The shapes follow large public APIs (Stripe,
 GitHub, Kubernetes): CRUD per resource with create/update variants, paged lists, actions,
 sub-resources, shared error and paging schemas, enums per resource, references between

@@ -1,6 +1,6 @@
 """A tiny ASGI app served by templates/_serving.py (or plain uvicorn), in its own process.
 
-Used by tests/test_serving.py and bench/serving.py. Argument: one JSON object with
+Used by tests/templates/test_serving.py and bench/serving.py. Argument: one JSON object with
 `http` ("httptools" | "h11"), `limits` (FrontDoorLimits fields), `guard` (wrap the app in
 LocalOnlyGuard), `nofile` ([soft, hard] RLIMIT_NOFILE to start with), `plain` (plain uvicorn).
 Prints `port N` once the socket listens.

@@ -8,7 +8,7 @@ with an empty cache does not format them again.
 Which blocks: those a cold `generate` hands to black, identical in at least two of the small
 contracts of tests/corpus (`TRAINING`; the seeds and ../shared/corpus stay out, so what the bench
 measures on them is not trained on them). Each is formatted here by black itself.
-tests/test_shipped_blocks.py checks the file is current.
+tests/emit/test_shipped_blocks.py checks the file is current.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from .tree import (
 
 def resolve_external_refs(doc: Document) -> dict[str, Any]:
     """The spec's data with references to other files inlined; SpecError if one cannot be."""
-    sites = _external_sites(doc)
+    sites = external_sites(doc)
     if not sites:
         return doc.data
     return bundle(doc)[0]
@@ -45,7 +45,7 @@ def resolve_external_refs(doc: Document) -> dict[str, Any]:
 
 def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, str], ...]]:
     """The spec's data with other files bundled in, and where each copied part came from."""
-    sites = _external_sites(doc)
+    sites = external_sites(doc)
     if not sites:
         return doc.data, ()
     bundler = _Bundler(doc, _load_all(doc, sites))
@@ -62,11 +62,16 @@ _MAYBE_EXTERNAL = (re.compile(r"""\$(?!ref["']?[ \t]*:[ \t]*["']?#)(?:r|\\)"""),
                    re.compile(r"\\(?:[xX]24|u0024|U00000024)"))
 
 
-def _external_sites(doc: Document) -> list[tuple[tuple[Part, ...], str]]:
+def may_refer_elsewhere(text: str) -> bool:
+    """Whether a document's text may hold a `$ref` to another file; False: it holds none."""
+    return any(pattern.search(text) for pattern in _MAYBE_EXTERNAL)
+
+
+def external_sites(doc: Document) -> list[tuple[tuple[Part, ...], str]]:
     """Every `$ref` to another file, with its path; without walking a document whose text
     (the spec's, and its overlay's) has only references inside it (a walk is ~15 ms on a
     large contract)."""
-    if not any(pattern.search(doc.text) for pattern in _MAYBE_EXTERNAL):
+    if not may_refer_elsewhere(doc.text):
         return []
     return [(path, ref) for path, ref in _refs(doc.data) if not ref.startswith("#")]
 

@@ -3,7 +3,7 @@
 Every `<name>.yaml` / `<name>.json` here (with `<name>.overlay.yaml` applied when there is one)
 is validated from the repository root by `contractgen validate`, and what it prints on stderr
 (the formatted problems, one per line) is written to `<name>.expected.txt`.
-tests/test_validate.py compares them.
+tests/spec/test_validate.py compares them.
 """
 
 from __future__ import annotations
