@@ -20,7 +20,8 @@ same object or array answers from that table, or reads on from where the last on
 answers are the ones a fresh walk from the root would give. Lines are counted alike: where "\n"
 is the only break PyYAML's reader counts (a "\r" only before it), `str.count` counts them from
 the nearest offset already answered; otherwise the list of every line's start is made once.
-Past `answers` questions (QUICK_ANSWERS) the caller composes the tree all the same.
+There is no cap on the questions: answering every object of Twilio 2010 or Box (~8,000
+pointers) takes 0.4 s, composing the tree 2 s.
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ _ASCII_NON_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 _SPACE = re.compile(r"[ \n\r]*")
 _SIMPLE_KEY = 1000  # PyYAML drops a simple key longer than 1024 characters
-QUICK_ANSWERS = 400  # a locator's answers, past which composing the tree is the better deal
 
 
 class _Object:
@@ -77,16 +77,15 @@ def printable(text: str) -> bool:
     return pattern.search(text) is None
 
 
-def locator(text: str, *, answers: int = QUICK_ANSWERS,
-            decoder: type[json.JSONDecoder] = json.JSONDecoder,
+def locator(text: str, *, decoder: type[json.JSONDecoder] = json.JSONDecoder,
             ) -> Callable[[list[str]], tuple[int, int] | None] | None:
     """A function from pointer tokens to the 1-based (line, column) of the deepest node on that
-    path (as `Document.position` reads it from the composed tree), answering None after
-    `answers` calls; None when this text is one the composer might read differently. The
-    walk skips siblings with `decoder`'s `raw_decode` (json's C scanner)."""
+    path (as `Document.position` reads it from the composed tree); None when this text is one
+    the composer might read differently. The walk skips siblings with `decoder`'s
+    `raw_decode` (json's C scanner)."""
     if "\t" in text or "\ufeff" in text or not printable(text):
         return None
-    return _Locator(text, answers, decoder)
+    return _Locator(text, decoder)
 
 
 class _Lines:
@@ -147,21 +146,14 @@ class _Lines:
 class _Locator:
     """`locator`'s answer: the walk along a pointer, remembering what it read."""
 
-    def __init__(self, text: str, answers: int, decoder: type[json.JSONDecoder]) -> None:
+    def __init__(self, text: str, decoder: type[json.JSONDecoder]) -> None:
         self.text = text
-        self.answers = answers
         self.decode = decoder().raw_decode
         self.line_col = _Lines(text)
         self.objects: dict[int, _Object] = {}  # by the offset of the `{`
         self.arrays: dict[int, _Array] = {}  # by the offset of the `[`
-        self.calls = 0
 
     def __call__(self, tokens: list[str]) -> tuple[int, int] | None:
-        # Answers are cheap once the text has been read, but each still costs a little; past
-        # a few hundred, composing the tree once is the better deal.
-        self.calls += 1
-        if self.calls > self.answers:
-            return None
         try:
             return self.line_col(self._walk(tokens))
         except (ValueError, IndexError, _Unsure):
