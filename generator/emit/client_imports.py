@@ -22,7 +22,7 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
     imports.name(".", "errors")  # re-exported: `client.errors`
     imports.name(RUNTIME, "REQUEST_ID_HEADERS")
-    imports.name("._enums", "is_unknown")
+    imports.name("._enums", "UnknownMember", "is_unknown")
     imports.name(RETRY, "NO_RETRY", "Options", "Retry", "_Configurable", "_asend", "_options",
                  "_send")
     imports.name("collections.abc", "Sequence")

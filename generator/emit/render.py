@@ -182,6 +182,8 @@ def _models_context(api: Api) -> dict[str, Any]:
     for alias in aliases:
         add_type_names(imports, alias.type.names())
     exported = sorted(d.name for d in api.definitions)
+    if imports.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
+        exported.append("UnknownMember")
     return {
         "imports": imports.render(),
         "enums": enums,
@@ -356,6 +358,7 @@ def client_context(api: Api) -> dict[str, Any]:
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
                             "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
+                            "UnknownMember",
                             *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)

@@ -14,6 +14,7 @@ from .jsontext import dumps_indented
 from .operations import OperationBuilder
 from .paths import fragment_notes
 from .schemas import SchemaConverter
+from .unions import closed_unions, open_unions
 
 PARTS = ("models", "server", "client")
 
@@ -60,11 +61,13 @@ def build_api(
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in notes))
     info = data.get("info") or {}
+    definitions, operations = open_unions(converter.finished(), operations,
+                                          closed_unions(data, converter.component_name))
     return Api(
         title=str(info.get("title") or "API"),
         version=str(info.get("version") or ""),
         description=info.get("description") if isinstance(info.get("description"), str) else None,
-        definitions=tuple(converter.finished()),
+        definitions=tuple(definitions),
         operations=tuple(operations),
         security_schemes=_security_schemes(data),
         header=header(spec_display, overlay_display, templates),
