@@ -165,7 +165,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if "email" in checks:
         imports.module("importlib")
     if "uri" in checks:
-        imports.name("pydantic", "AnyUrl")
+        imports.name("pydantic", "AnyUrl").name("._enums", "reading_response")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "TypeAlias")
     if any(a.recursive for a in aliases):
