@@ -14,6 +14,7 @@ from typing import Any
 from .config import PARTS, NoConfigError, Target, find_config, load_targets
 from .emit.package import display_path, read_package, with_manifest, write_package
 from .errors import ContractgenError, OptionError, OwnershipError
+from .model.settings import ContractSettings
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
 from .project.drift import Drift, find_drift
 from .spec import load, read, resolved
@@ -191,6 +192,7 @@ def render(
     lenient: bool = False,
     templates: str | Path | None = None,
     bundled: set[Path] | None = None,
+    settings: ContractSettings | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
@@ -216,7 +218,7 @@ def render(
              for path in (spec, overlay, templates)]
     run = Run.of(spec, overlay, templates, {
         "parts": parts, "shown": shown, "notes": sorted((extension_notes or {}).items()),
-        "lenient": lenient})
+        "lenient": lenient, "settings": settings.key() if settings else None})
     if run is not None and previous:
         replayed = run.replay(previous, validated)
         if replayed is not None:
@@ -261,6 +263,7 @@ def render(
                 parts=parts,
                 extension_notes=extension_notes,
                 templates=overrides,
+                settings=settings,
             )
             sources = render_package(api, Path(templates) if templates is not None else None)
             problems += api.problems
@@ -390,7 +393,7 @@ def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, st
                       root=target.root, validate_spec=validate_spec,
                       previous=read_package(target.out_path),
                       extension_notes=dict(target.extension_notes),
-                      templates=target.templates_path)
+                      templates=target.templates_path, settings=target.settings)
     return files
 
 

@@ -14,6 +14,7 @@ from .jsontext import dumps_indented
 from .operations import OperationBuilder
 from .paths import fragment_notes
 from .schemas import SchemaConverter
+from .settings import ContractSettings, applied
 from .unions import closed_unions, open_unions
 
 PARTS = ("models", "server", "client")
@@ -42,6 +43,7 @@ def build_api(
     extension_notes: Mapping[str, str] | None = None,
     templates: tuple[str, str] | None = None,
     spec_json: Callable[[], str] | None = None,
+    settings: ContractSettings | None = None,
 ) -> Api:
     """The intermediate model of `document` (already validated, external refs resolved).
 
@@ -49,9 +51,10 @@ def build_api(
     of every operation where it is set (truthy); the generator gives extensions no other meaning.
     `templates` (folder as shown, sha256 of its files) names template overrides in the header.
     `spec_json` gives the bundled document's `openapi.json` text when another process wrote it
-    (`api._start_validation`); by default it is written here.
+    (`api._start_validation`); by default it is written here. `settings` (the configuration's
+    `x-pagination` and `x-enum-closed`) are read as if the contract said them.
     """
-    data = document.data
+    data = applied(document.data, settings)
     converter = SchemaConverter(data, discriminated=document.may_spell("discriminator"))
     converter.convert_components()
     builder = OperationBuilder(data, converter, extension_notes)
@@ -71,7 +74,7 @@ def build_api(
         operations=tuple(operations),
         security_schemes=_security_schemes(data),
         header=header(spec_display, overlay_display, templates),
-        spec_json=spec_json() if spec_json is not None else dumps_indented(data) + "\n",
+        spec_json=spec_json() if spec_json is not None else dumps_indented(document.data) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
         problems=problems,
