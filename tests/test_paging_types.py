@@ -1,5 +1,6 @@
-"""`<method>_iter` is written out: mypy --strict sees the operation's parameters and
-`page_size` / `max_items` on the sync and async clients, and rejects a wrong type."""
+"""`<method>_iter` is written out: mypy --strict sees the operation's parameters,
+`page_size` / `max_items` and the items' type on the sync and async clients, and rejects a
+wrong type."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ GOOD = """
         return list(client.get_users_iter(usemarker=True, page_size=2, max_items=3))
 
 
+    def ids(client: Client) -> list[str | None]:
+        return [user.id for user in client.get_users_iter()]
+
+
     async def apages(client: AsyncClient) -> int:
         seen = 0
         async for _ in client.get_users_iter(limit=5, page_size=None, max_items=10):
@@ -40,6 +45,11 @@ BAD = """
     def apages(client: AsyncClient) -> None:
         client.get_users_iter(max_items=1.5)
         client.get_users_iter(page_sise=2)
+
+
+    async def fields(client: AsyncClient) -> None:
+        async for user in client.get_users_iter():
+            print(user.no_such_field)
 """
 
 
@@ -63,3 +73,4 @@ def test_iter_keywords_are_typed(tmp_path: Path) -> None:
     assert 'Argument "max_items" to "get_users_iter" of "AsyncClient" has incompatible type ' \
         '"float"' in bad.stdout, bad.stdout
     assert 'Unexpected keyword argument "page_sise"' in bad.stdout, bad.stdout
+    assert '"UserFull" has no attribute "no_such_field"' in bad.stdout, bad.stdout

@@ -36,7 +36,8 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name("._client_pages", "Paging", "_apages", "_pages")
         imports.name(RUNTIME, "_arguments")
         imports.name("collections.abc", "AsyncIterator", "Iterator")
-        imports.name("typing", "Any")
+    if any(op.paging and op.paging.item is None and not _written_out(op) for op in ops):
+        imports.name("typing", "Any")  # `Iterator[Any]`: items of a type not shown
     if any(not _written_out(op) for op in ops):
         imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
     if any(_written_out(op) or op.streams_bytes or op.also_events for op in ops):

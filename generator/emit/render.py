@@ -342,7 +342,7 @@ def client_context(api: Api) -> dict[str, Any]:
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
     for op in api.operations:
-        for type_ref in _op_types(op):
+        for type_ref in (*_op_types(op), *client_source.item_types(op)):
             add_type_names(imports, type_ref.names())
     if _uses_models(api):
         imports.name(".", "models")
@@ -370,6 +370,7 @@ def client_context(api: Api) -> dict[str, Any]:
         **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
+        "item_annotation": client_source.item_annotation,
         "content_type_name": source.content_type_name,
         "parsed_directly": client_source.parsed_directly(api),
     }

@@ -12,6 +12,7 @@ from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
 from .jsontext import dumps_indented
 from .operations import OperationBuilder
+from .paging import typed_items
 from .paths import fragment_notes
 from .schemas import SchemaConverter
 from .settings import ContractSettings, applied
@@ -64,7 +65,8 @@ def build_api(
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in notes))
     info = data.get("info") or {}
-    definitions, operations = open_unions(converter.finished(), operations,
+    definitions = converter.finished()
+    definitions, operations = open_unions(definitions, typed_items(definitions, operations),
                                           closed_unions(data, converter.component_name))
     return Api(
         title=str(info.get("title") or "API"),

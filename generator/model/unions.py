@@ -96,7 +96,10 @@ def _definition(definition: _T, opened: _Opener, closed: Collection[str]) -> _T:
 def _operation(op: Operation, opened: Callable[[TypeRef], TypeRef]) -> Operation:
     success = tuple(_response(r, opened) for r in op.success)
     errors = tuple(_replaced(e, response=_response(e.response, opened)) for e in op.errors)
-    return _replaced(op, success=success, errors=errors)
+    paging = op.paging
+    if paging is not None and paging.item is not None:
+        paging = _replaced(paging, item=opened(paging.item))
+    return _replaced(op, success=success, errors=errors, paging=paging)
 
 
 def _response(response: Response, opened: Callable[[TypeRef], TypeRef]) -> Response:
@@ -105,8 +108,8 @@ def _response(response: Response, opened: Callable[[TypeRef], TypeRef]) -> Respo
     return _replaced(response, type=opened(response.type))
 
 
-def _replaced(item: _T, **values: object) -> _T:
-    """`item` with `values`, or `item` itself when they are the values it has."""
-    changes = {k: v for k, v in values.items() if getattr(item, k) is not v}
-    return dataclasses.replace(item, **changes) if changes else item  # type: ignore[type-var]
+def _replaced(old: _T, **values: Any) -> _T:
+    """`old` with `values`, or `old` itself when they are the values it has."""
+    changes = {k: v for k, v in values.items() if getattr(old, k) is not v}
+    return dataclasses.replace(old, **changes) if changes else old  # type: ignore[type-var]
 
