@@ -70,6 +70,8 @@ class _Opener:
         self.classes = classes
 
     def __call__(self, ref: TypeRef) -> TypeRef:
+        if not ref.args:  # most are: a builtin, a model's name
+            return ref
         args = tuple(self(a) for a in ref.args)
         changed = any(a is not b for a, b in zip(args, ref.args, strict=True))
         opens = ref.kind == "union" and not ref.open and self._of_models(ref)
@@ -85,17 +87,18 @@ class _Opener:
 
 def _definition(definition: _T, opened: _Opener, closed: Collection[str]) -> _T:
     if isinstance(definition, AliasDef) and definition.name not in closed:
-        return _replaced(definition, type=opened(definition.type))
+        return _typed(definition, opened(definition.type))
     if isinstance(definition, ModelDef):
-        fields = tuple(_replaced(f, type=opened(f.type)) for f in definition.fields)
+        fields = _kept(definition.fields, [_typed(f, opened(f.type)) for f in definition.fields])
         extra = opened(definition.extra_type) if definition.extra_type else None
         return _replaced(definition, fields=fields, extra_type=extra)
     return definition
 
 
 def _operation(op: Operation, opened: Callable[[TypeRef], TypeRef]) -> Operation:
-    success = tuple(_response(r, opened) for r in op.success)
-    errors = tuple(_replaced(e, response=_response(e.response, opened)) for e in op.errors)
+    success = _kept(op.success, [_response(r, opened) for r in op.success])
+    errors = _kept(op.errors, [_replaced(e, response=_response(e.response, opened))
+                               for e in op.errors])
     paging = op.paging
     if paging is not None and paging.item is not None:
         paging = _replaced(paging, item=opened(paging.item))
@@ -103,13 +106,20 @@ def _operation(op: Operation, opened: Callable[[TypeRef], TypeRef]) -> Operation
 
 
 def _response(response: Response, opened: Callable[[TypeRef], TypeRef]) -> Response:
-    if response.type is None:
-        return response
-    return _replaced(response, type=opened(response.type))
+    return response if response.type is None else _typed(response, opened(response.type))
+
+
+def _typed(item: _T, ref: TypeRef) -> _T:
+    """`item` (with a `type`) typed `ref`: itself when that is its type."""
+    return item if ref is getattr(item, "type") else dataclasses.replace(item, type=ref)  # type: ignore[type-var]  # noqa: B009
+
+
+def _kept(old: tuple[_T, ...], new: list[_T]) -> tuple[_T, ...]:
+    """`new` as a tuple, or `old` itself when each of its items is the same."""
+    return old if all(a is b for a, b in zip(old, new, strict=True)) else tuple(new)
 
 
 def _replaced(old: _T, **values: Any) -> _T:
     """`old` with `values`, or `old` itself when they are the values it has."""
     changes = {k: v for k, v in values.items() if getattr(old, k) is not v}
     return dataclasses.replace(old, **changes) if changes else old  # type: ignore[type-var]
-
