@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import PARTS, NoConfigError, Target, find_config, load_targets
+from .config import PARTS, ContractSettings, NoConfigError, Target, find_config, load_targets
 from .emit.package import display_path, read_package, with_manifest, write_package
 from .errors import ContractgenError, OptionError, OwnershipError
-from .model.settings import ContractSettings
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
 from .project.drift import Drift, find_drift
 from .spec import load, read, resolved

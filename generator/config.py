@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import EXIT_USAGE
-from .model.settings import ContractSettings
 from .problems import Level, Problem, SpecError
 
 PARTS = ("models", "server", "client")
@@ -19,6 +18,22 @@ class NoConfigError(SpecError):
     """No `[tool.contractgen]` to read: a usage error (exit 2), not a problem of a contract."""
 
     exit_code: ClassVar[int] = EXIT_USAGE
+
+
+@dataclass(frozen=True)
+class ContractSettings:
+    """What a target says of a contract its user does not own (`model.settings` applies it):
+    `pagination`, operationId -> what `x-pagination` takes (as JSON text); `closed_enums`,
+    names under `components/schemas` (enums and unions) kept closed as `x-enum-closed` does."""
+
+    pagination: tuple[tuple[str, str], ...] = ()
+    closed_enums: tuple[str, ...] = ()
+    source: str = ""  # the configuration file, and the table that says them
+    pointer: str = ""
+
+    def key(self) -> list[Any]:
+        """What a run's cache key holds of them (JSON)."""
+        return [list(map(list, self.pagination)), list(self.closed_enums)]
 
 
 @dataclass(frozen=True)

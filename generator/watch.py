@@ -32,9 +32,8 @@ from stat import S_ISREG
 from types import FrameType
 from typing import TextIO
 
-from .config import PARTS, Target
+from .config import PARTS, ContractSettings, Target
 from .errors import ContractgenError
-from .model.settings import ContractSettings
 from .problems import Problem, SpecError
 
 # What a file looks like to the poll: (size, mtime in ns, inode, digest), or None while it is

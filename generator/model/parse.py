@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..config import ContractSettings
 from ..problems import Level, sorted_problems
 from ..spec.loader import Document
 from ..version import __version__
@@ -15,7 +16,7 @@ from .operations import OperationBuilder
 from .paging import typed_items
 from .paths import fragment_notes
 from .schemas import SchemaConverter
-from .settings import ContractSettings, applied
+from .settings import applied
 from .unions import closed_unions, open_unions
 
 PARTS = ("models", "server", "client")

@@ -1,5 +1,5 @@
-"""What the configuration says of a contract its user does not own: `x-pagination` by operation
-and `x-enum-closed` by schema, from `[tool.contractgen]` (`config.load_targets`).
+"""What the configuration says of a contract its user does not own (`config.ContractSettings`):
+`x-pagination` by operation and `x-enum-closed` by schema.
 
 They are written into the document as the extensions they stand for before the model is built
 (the bundled `openapi.json` the server serves stays the contract as written), so a setting
@@ -12,30 +12,14 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ..config import ContractSettings
 from ..problems import Level, Problem, SpecError
+from .paging import EXTENSION as PAGINATION
+from .unions import CLOSED
 
-# The extensions they stand for (`paging.EXTENSION`, `unions.CLOSED`, `schema_facts`); spelled
-# here so that reading a configuration does not import the model builder.
-PAGINATION, CLOSED = "x-pagination", "x-enum-closed"
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-
-@dataclass(frozen=True)
-class ContractSettings:
-    """`pagination`: operationId -> what `x-pagination` takes (as JSON text); `closed_enums`:
-    names under `components/schemas` (enums and unions) kept closed, as `x-enum-closed` does."""
-
-    pagination: tuple[tuple[str, str], ...] = ()
-    closed_enums: tuple[str, ...] = ()
-    source: str = ""  # the configuration file, and the table that says them
-    pointer: str = ""
-
-    def key(self) -> list[Any]:
-        """What a run's cache key holds of them (JSON)."""
-        return [list(map(list, self.pagination)), list(self.closed_enums)]
 
 
 def applied(data: dict[str, Any], settings: ContractSettings | None) -> dict[str, Any]:
