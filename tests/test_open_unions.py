@@ -45,6 +45,12 @@ SPEC = openapi(
             "requestBody": {"required": True, **_json(_ref("Pet"))},
             "responses": {"201": {"description": "ok", **_json(_ref("Pet"))}},
         }},
+        "/pets/events": {"get": {
+            "operationId": "watchPets",
+            "responses": {"200": {"description": "pets as they come", "content": {
+                "text/event-stream": {"schema": {"type": "string"},
+                                      "x-contractgen-event-schema": _ref("Pet")}}}},
+        }},
         "/shapes": {"get": {
             "operationId": "getShape",
             "responses": {"200": {"description": "ok", **_json(_ref("Shape"))}},
@@ -111,6 +117,25 @@ def test_an_unknown_member_is_kept(api: Generated, mode: str) -> None:
     assert [type(p).__name__ for p in owner.pets] == ["Named", "Numbered", "UnknownMember"]
     assert owner.pets[2].root == {"email": "x@y.z"} and owner.pets[2].tag is None
     assert json.loads(owner.model_dump_json(exclude_unset=True)) == owner_body
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_an_event_stream_keeps_an_unknown_member(api: Generated, mode: str) -> None:
+    events = [{"petType": "dog"}, {"petType": "bird", "wings": 2}]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
+    script = Script([(200, {"content-type": "text/event-stream"}, body)])
+    with failing_server(script) as url:
+        if mode == "sync":
+            with api.client.Client(url) as client:
+                got = [event.data for event in client.watch_pets()]
+        else:
+            async def main() -> list[Any]:
+                async with api.client.AsyncClient(url) as client:
+                    return [event.data async for event in client.watch_pets()]
+
+            got = asyncio.run(main())
+    assert isinstance(got[0], api.models.Dog)
+    assert isinstance(got[1], api.models.UnknownMember) and got[1].tag == "bird"
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
