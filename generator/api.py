@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import PARTS, NoConfigError, Target, find_config, load_targets
+from .config import PARTS, ContractSettings, NoConfigError, Target, find_config, load_targets
 from .emit.package import display_path, read_package, with_manifest, write_package
 from .errors import ContractgenError, OptionError, OwnershipError
 from .problems import Level, Problem, SpecError, has_errors, sorted_problems
@@ -191,6 +191,7 @@ def render(
     lenient: bool = False,
     templates: str | Path | None = None,
     bundled: set[Path] | None = None,
+    settings: ContractSettings | None = None,
 ) -> tuple[dict[str, str], list[Problem]]:
     """The generated package's files (name -> text) and the warnings met on the way.
 
@@ -216,7 +217,7 @@ def render(
              for path in (spec, overlay, templates)]
     run = Run.of(spec, overlay, templates, {
         "parts": parts, "shown": shown, "notes": sorted((extension_notes or {}).items()),
-        "lenient": lenient})
+        "lenient": lenient, "settings": settings.key() if settings else None})
     if run is not None and previous:
         replayed = run.replay(previous, validated)
         if replayed is not None:
@@ -261,6 +262,7 @@ def render(
                 parts=parts,
                 extension_notes=extension_notes,
                 templates=overrides,
+                settings=settings,
             )
             sources = render_package(api, Path(templates) if templates is not None else None)
             problems += api.problems
@@ -390,7 +392,7 @@ def render_target(target: Target, *, validate_spec: bool = True) -> dict[str, st
                       root=target.root, validate_spec=validate_spec,
                       previous=read_package(target.out_path),
                       extension_notes=dict(target.extension_notes),
-                      templates=target.templates_path)
+                      templates=target.templates_path, settings=target.settings)
     return files
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -20,6 +21,22 @@ class NoConfigError(SpecError):
 
 
 @dataclass(frozen=True)
+class ContractSettings:
+    """What a target says of a contract its user does not own (`model.settings` applies it):
+    `pagination`, operationId -> what `x-pagination` takes (as JSON text); `closed_enums`,
+    names under `components/schemas` (enums and unions) kept closed as `x-enum-closed` does."""
+
+    pagination: tuple[tuple[str, str], ...] = ()
+    closed_enums: tuple[str, ...] = ()
+    source: str = ""  # the configuration file, and the table that says them
+    pointer: str = ""
+
+    def key(self) -> list[Any]:
+        """What a run's cache key holds of them (JSON)."""
+        return [list(map(list, self.pagination)), list(self.closed_enums)]
+
+
+@dataclass(frozen=True)
 class Target:
     """One spec generated into one package directory."""
 
@@ -34,6 +51,8 @@ class Target:
     # What regenerates it, as the drift message names it (`regen_command`, say `make regen`).
     regen_command: str = REGEN_COMMAND
     templates: str | None = None  # a folder of template overrides, relative to root
+    # `pagination` and `closed_enums`: x-pagination / x-enum-closed for a contract not owned
+    settings: ContractSettings | None = None
 
     @property
     def spec_path(self) -> Path:
@@ -115,7 +134,8 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
         templates = raw.get("templates", table.get("templates"))  # per target, else global
         targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
                               parts, raw.get("implementation"), tuple(notes.items()), regen,
-                              str(templates) if templates else None))
+                              str(templates) if templates else None,
+                              _settings(raw, config, f"/tool/contractgen/targets/{index}")))
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():
@@ -123,3 +143,24 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
                                      str(config), None, None, "/tool/contractgen/include")])
         targets.extend(load_targets(nested, _seen | {config}, _regen or table.get("regen_command")))
     return targets
+
+
+def _settings(raw: dict[str, Any], config: Path, pointer: str) -> ContractSettings | None:
+    """A target's `pagination` (operationId -> what `x-pagination` takes: a table, or false)
+    and `closed_enums` (schema names kept closed, as `x-enum-closed: true` does)."""
+    pagination = raw.get("pagination") or {}
+    if not isinstance(pagination, dict) or not all(
+            isinstance(v, dict) or v is False for v in pagination.values()):
+        raise SpecError([Problem(
+            Level.ERROR, "pagination maps operationIds to what `x-pagination` takes (a table, "
+            "or false)", str(config), None, None, f"{pointer}/pagination",
+            'e.g. pagination = { listThings = { items = "data", cursor = "after" } }')])
+    closed = raw.get("closed_enums") or []
+    if not isinstance(closed, list) or not all(isinstance(n, str) for n in closed):
+        raise SpecError([Problem(
+            Level.ERROR, "closed_enums lists schema names (components/schemas)", str(config),
+            None, None, f"{pointer}/closed_enums", 'e.g. closed_enums = ["Status"]')])
+    if not (pagination or closed):
+        return None
+    texts = tuple((str(k), json.dumps(v, sort_keys=True)) for k, v in sorted(pagination.items()))
+    return ContractSettings(texts, tuple(closed), str(config), pointer)

@@ -32,7 +32,7 @@ from stat import S_ISREG
 from types import FrameType
 from typing import TextIO
 
-from .config import PARTS, Target
+from .config import PARTS, ContractSettings, Target
 from .errors import ContractgenError
 from .problems import Problem, SpecError
 
@@ -58,6 +58,7 @@ class Job:
     force: bool = False
     root: Path | None = None
     extension_notes: tuple[tuple[str, str], ...] = ()
+    settings: ContractSettings | None = None  # the target's pagination and closed_enums
     # The files its last run read besides the spec and overlay (`$ref`ed files).
     bundled: frozenset[Path] = field(default_factory=frozenset)
     # The warnings last printed in full (a large contract may have hundreds, each run).
@@ -67,7 +68,7 @@ class Job:
     def of_target(cls, target: Target, *, force: bool = False) -> Job:
         return cls(target.spec_path, target.out_path, target.overlay_path, target.parts,
                    target.templates_path, force=force, root=target.root,
-                   extension_notes=target.extension_notes)
+                   extension_notes=target.extension_notes, settings=target.settings)
 
     def watched(self) -> set[Path]:
         """The files whose change calls for a run."""
@@ -143,7 +144,7 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
                 job.spec, overlay=job.overlay, parts=job.parts, root=job.root,
                 previous=previous or None, lenient=job.lenient,
                 extension_notes=dict(job.extension_notes), templates=job.templates,
-                bundled=bundled)
+                bundled=bundled, settings=job.settings)
         finally:
             # Empty when the contract could not be read (or bundles nothing now): the files
             # watched before stay watched, which costs a stat each.

@@ -1,6 +1,7 @@
 """Pagination of the generated client: `<method>_iter` yields items across pages, lazily.
 
-Copied verbatim into every client that has a paged operation. Each page's request is the
+Copied verbatim into every client that has a paged operation; each `<method>_iter` is written
+out in client.py (its operation's parameters, `page_size` and `max_items`) and calls `_pages`. Each page's request is the
 operation's own (same arguments), with the next page's position set; the next page is found,
 first that applies: a next-page URL in the body (`next_page_uri`), an RFC 8288 `Link` header
 with `rel="next"`, a cursor in the body (`next_marker`) sent back as a parameter (`marker`),
@@ -13,16 +14,13 @@ stops after that many items, fetching no further page.
 """
 
 import dataclasses
-import inspect
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any, Concatenate, ParamSpec
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 from urllib.parse import urljoin
 
 import httpx
 
-from ._client_runtime import _named, _Request, _signature
-
-_P = ParamSpec("_P")
+from ._client_runtime import _Request, _signature
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,83 +141,65 @@ def _bounds(
 
 
 def _following(
-    build: Callable[..., _Request],
-    args: tuple[Any, ...],
-    request: _Request,
-    found: dict[str, Any] | str,
+    build: Callable[..., _Request], request: _Request, found: dict[str, Any] | str
 ) -> tuple[_Request, dict[str, Any] | None]:
     """The next page's request, and its keyword arguments (None: a URL given whole)."""
     if isinstance(found, str):
         return request._replace(url=found, params=None), None
-    return build(*args, **found), found
+    return build(**found), found
+
+
+class _Walk:
+    """Where an iteration over pages stands: the next request (None: done), its keyword
+    arguments (None: a URL given whole) and how many items are left to yield (None: all).
+    """
+
+    def __init__(
+        self,
+        build: Callable[..., _Request],
+        parse: Callable[[httpx.Response], Any],
+        paging: Paging,
+        kwargs: dict[str, Any],
+    ) -> None:
+        self.build, self.parse, self.paging = build, parse, paging
+        self.left, first = _bounds(build, paging, kwargs)
+        self.current: dict[str, Any] | None = first
+        self.request: _Request | None = build(**first) if self.left != 0 else None
+
+    def page(self, request: _Request, response: httpx.Response) -> list[Any]:
+        """The items of `response` to yield; sets the next page's request."""
+        body = self.parse(response)
+        items = _items(body, self.paging)[: self.left]
+        self.left = None if self.left is None else self.left - len(items)
+        found = _next(self.paging, body, response, self.current or {}, items)
+        self.request = None
+        if found is not None and self.left != 0:
+            self.request, self.current = _following(self.build, request, found)
+        return items
 
 
 def _pages(
-    build: Callable[_P, _Request],
+    send: Callable[[_Request], httpx.Response],
+    build: Callable[..., _Request],
     parse: Callable[[httpx.Response], Any],
     paging: Paging,
-) -> Callable[Concatenate[Any, _P], Iterator[Any]]:
-    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[Any]:
-        left, first = _bounds(build, paging, kwargs)
-        request = build(*args, **first)
-        current: dict[str, Any] | None = first
-        while left != 0:
-            response = self._send(request)
-            body = parse(response)
-            items = _items(body, paging)[:left]
-            yield from items
-            left = None if left is None else left - len(items)
-            found = _next(paging, body, response, current or {}, items)
-            if found is None or left == 0:
-                return
-            request, current = _following(build, args, request, found)
-
-    _name_pages(method, build)
-    return method
+    kwargs: dict[str, Any],
+) -> Iterator[Any]:
+    """The items of the pages `build(**kwargs)` starts (`page_size`, `max_items` among them)."""
+    walk = _Walk(build, parse, paging, kwargs)
+    while walk.request is not None:
+        yield from walk.page(walk.request, send(walk.request))
 
 
-def _apages(
-    build: Callable[_P, _Request],
+async def _apages(
+    send: Callable[[_Request], Awaitable[httpx.Response]],
+    build: Callable[..., _Request],
     parse: Callable[[httpx.Response], Any],
     paging: Paging,
-) -> Callable[Concatenate[Any, _P], AsyncIterator[Any]]:
-    async def method(
-        self: Any, /, *args: _P.args, **kwargs: _P.kwargs
-    ) -> AsyncIterator[Any]:
-        left, first = _bounds(build, paging, kwargs)
-        request = build(*args, **first)
-        current: dict[str, Any] | None = first
-        while left != 0:
-            response = await self._send(request)
-            body = parse(response)
-            items = _items(body, paging)[:left]
-            for item in items:
-                yield item
-            left = None if left is None else left - len(items)
-            found = _next(paging, body, response, current or {}, items)
-            if found is None or left == 0:
-                return
-            request, current = _following(build, args, request, found)
-
-    _name_pages(method, build)
-    return method
-
-
-def _name_pages(method: Any, build: Callable[..., _Request]) -> None:
-    name = build.__name__.removeprefix("_build_")
-    doc = (
-        f"The items of `{name}`, page after page, fetched as they are asked for; "
-        "`page_size=` sets the page's size, `max_items=` stops after that many items."
-    )
-    _named(method, build, name + "_iter", Iterator[Any], doc)
-    own = method.__signature__.parameters
-    extra = [
-        inspect.Parameter(
-            n, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=int | None
-        )
-        for n in ("page_size", "max_items")
-        if n not in own
-    ]
-    method.__signature__ = method.__signature__.replace(
-        parameters=sorted([*own.values(), *extra], key=lambda p: p.kind)
-    )
+    kwargs: dict[str, Any],
+) -> AsyncIterator[Any]:
+    """`_pages` of an async client."""
+    walk = _Walk(build, parse, paging, kwargs)
+    while walk.request is not None:
+        for item in walk.page(walk.request, await send(walk.request)):
+            yield item

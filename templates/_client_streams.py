@@ -18,6 +18,7 @@ from pydantic import BaseModel, TypeAdapter
 from pydantic_core import to_jsonable_python
 
 from ._client_runtime import _json
+from ._enums import responses
 
 DataT = TypeVar("DataT")
 HeadT = TypeVar("HeadT")
@@ -302,8 +303,15 @@ async def aopen_events(
 
 
 def json_data(kind: Any) -> Callable[[str], Any]:
-    """Parses an event's data as the JSON of `kind`."""
-    return _adapter(kind).validate_json
+    """Parses an event's data as the JSON of `kind`, as a response: open enums and unions
+    keep what the client does not know (`_enums`)."""
+    validate = _adapter(kind).validate_json
+
+    def parse(data: str) -> Any:
+        with responses():
+            return validate(data)
+
+    return parse
 
 
 def text_data(data: str) -> str:

@@ -22,7 +22,7 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
     imports.name(".", "errors")  # re-exported: `client.errors`
     imports.name(RUNTIME, "REQUEST_ID_HEADERS")
-    imports.name("._enums", "is_unknown")
+    imports.name("._enums", "UnknownMember", "is_unknown")
     imports.name(RETRY, "NO_RETRY", "Options", "Retry", "_Configurable", "_asend", "_options",
                  "_send")
     imports.name("collections.abc", "Sequence")
@@ -34,6 +34,10 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
         imports.name(RUNTIME, "_error")
     if any(op.paging and not _written_out(op) for op in ops):
         imports.name("._client_pages", "Paging", "_apages", "_pages")
+        imports.name(RUNTIME, "_arguments")
+        imports.name("collections.abc", "AsyncIterator", "Iterator")
+    if any(op.paging and op.paging.item is None and not _written_out(op) for op in ops):
+        imports.name("typing", "Any")  # `Iterator[Any]`: items of a type not shown
     if any(not _written_out(op) for op in ops):
         imports.name(RUNTIME, "_acall", "_acall_detailed", "_call", "_call_detailed")
     if any(_written_out(op) or op.streams_bytes or op.also_events for op in ops):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from ..model.ir import AliasDef, Api, EnumDef, FormField, ModelDef, Operation, Response
 from ..model.literal import literal
 from ..model.typeref import TypeRef
-from .source import accept_header
+from .source import accept_header, method_params, type_source
 
 
 def parsed_directly(api: Api) -> Callable[[Response], bool]:
@@ -70,7 +70,36 @@ def form_entries(fields: Iterable[FormField]) -> list[str]:
     return [f"{literal(f.wire)}: {f.name}" for f in fields]
 
 
+def iter_params(op: Operation) -> list[str]:
+    """A paged operation's `<method>_iter` parameters: the method's, then `page_size` and
+    `max_items` (keyword-only) unless the operation has a parameter so named (Twilio's
+    `PageSize` is `page_size`: the same thing)."""
+    params = method_params(op)
+    taken = {p.split(":")[0].split("=")[0].strip() for p in params}
+    extra = [f"{n}: int | None = None" for n in ("page_size", "max_items") if n not in taken]
+    return [*params, *([] if "*" in params or not extra else ["*"]), *extra]
+
+
+def item_types(op: Operation) -> tuple[TypeRef, ...]:
+    """The type of the items `<method>_iter` yields, as its annotation reads it: without the
+    constraints and metadata a model's field carries (none where it is not known)."""
+    item = op.paging.item if op.paging is not None else None
+    if item is None:
+        return ()
+    return (TypeRef(item.kind, item.name, item.args, item.literals, nullable=item.nullable),)
+
+
+def item_annotation(op: Operation) -> str:
+    """`<method>_iter`'s item type (`Iterator[...]`): `Any` where the contract does not show
+    it; an open union's `UnknownMember` included."""
+    item = op.paging.item if op.paging is not None else None
+    if item is None:
+        return "Any"
+    text = type_source(item_types(op)[0], "models.")
+    return f"{text} | UnknownMember" if item.open else text
+
+
 # What the client template calls these.
 ENTRIES: dict[str, Callable[..., list[str]]] = {
     "header_entries": header_entries, "query_entries": query_entries,
-    "styled_entries": styled_entries, "form_entries": form_entries}
+    "styled_entries": styled_entries, "form_entries": form_entries, "iter_params": iter_params}

@@ -54,6 +54,9 @@ class ImportSet:
     def name(self, module: str, *names: str) -> ImportSet:
         return self.names(module, names)
 
+    def has(self, module: str, name: str) -> bool:
+        return name in self._names.get(module, ())
+
     def render(self) -> str:
         sections: list[list[str]] = [[], [], [], []]  # future, stdlib, third party, local
         for module in sorted(self._modules, key=str.lower):
@@ -84,6 +87,8 @@ def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
             imports.name("typing", name)
         elif name in ("Field", "AfterValidator"):
             imports.name("pydantic", name)
+        elif name in ("OpenUnion", "UnknownMember"):
+            imports.name("._enums", name)
         elif "." in name:
             imports.module(name.split(".")[0])
         elif name == "Decimal":

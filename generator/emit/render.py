@@ -165,7 +165,7 @@ def _models_context(api: Api) -> dict[str, Any]:
     if "email" in checks:
         imports.module("importlib")
     if "uri" in checks:
-        imports.name("pydantic", "AnyUrl")
+        imports.name("pydantic", "AnyUrl").name("._enums", "reading_response")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "TypeAlias")
     if any(a.recursive for a in aliases):
@@ -182,6 +182,8 @@ def _models_context(api: Api) -> dict[str, Any]:
     for alias in aliases:
         add_type_names(imports, alias.type.names())
     exported = sorted(d.name for d in api.definitions)
+    if imports.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
+        exported.append("UnknownMember")
     return {
         "imports": imports.render(),
         "enums": enums,
@@ -340,7 +342,7 @@ def client_context(api: Api) -> dict[str, Any]:
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
     for op in api.operations:
-        for type_ref in _op_types(op):
+        for type_ref in (*_op_types(op), *client_source.item_types(op)):
             add_type_names(imports, type_ref.names())
     if _uses_models(api):
         imports.name(".", "models")
@@ -356,6 +358,7 @@ def client_context(api: Api) -> dict[str, Any]:
                         for s in api.security_schemes],
         "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
                             "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
+                            "UnknownMember",
                             *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
@@ -367,6 +370,7 @@ def client_context(api: Api) -> dict[str, Any]:
         **client_source.ENTRIES,
         "client_path": source.client_path,
         "result_annotation": source.result_annotation,
+        "item_annotation": client_source.item_annotation,
         "content_type_name": source.content_type_name,
         "parsed_directly": client_source.parsed_directly(api),
     }

@@ -46,9 +46,12 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
     else:  # a union
         text = " | ".join(dict.fromkeys(type_source(a, prefix) for a in _merge_literals(ref.args)))
     kwargs = list(ref.constraints)
-    if ref.discriminator:
+    if ref.discriminator and not ref.open:
         kwargs.append(("discriminator", literal(ref.discriminator)))
     metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
+    if ref.open:  # `_enums.OpenUnion`: in a response, what no member takes is kept
+        text += " | UnknownMember"
+        metadata.insert(0, f"OpenUnion({literal(ref.discriminator) if ref.discriminator else ''})")
     if ref.excluded is not None:
         types, values = ref.excluded
         metadata.append(f"AfterValidator({prefix}Excluding({literal(types)}, {literal(values)}))")
@@ -75,7 +78,7 @@ def _merge_literals(args: tuple[TypeRef, ...]) -> list[TypeRef]:
 
 def _names_none(ref: TypeRef) -> bool:
     """The expression already spells `None` as a member (`None`, or a union holding it)."""
-    if ref.constraints or ref.discriminator or ref.excluded is not None or ref.checks:
+    if ref.constraints or ref.discriminator or ref.excluded is not None or ref.checks or ref.open:
         return False
     if ref.kind == "builtin":
         return ref.name == "None"

@@ -10,12 +10,14 @@ shows none of these, or has several arrays, is warned about, located.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .ir import Parameter
+from .ir import AliasDef, Definition, ModelDef, Operation, Parameter
 from .paging_shape import Paging
 from .schema_facts import deref
+from .typeref import TypeRef
 
 _ITEMS = ("entries", "items", "data", "results", "records", "values")
 _NEXT_URLS = ("next_page_uri", "next_page_url", "next_url", "next_link", "nextLink")
@@ -129,3 +131,40 @@ def _is_array(schema: Mapping[str, Any]) -> bool:
 
 def _first(names: Iterable[str], present: Mapping[str, Any]) -> str | None:
     return next((n for n in names if n in present), None)
+
+
+def typed_items(definitions: Sequence[Definition], operations: Iterable[Operation]
+                ) -> list[Operation]:
+    """The operations, each paged one's `Paging.item` set to its items' type where the 200
+    answer shows it (a list, or a model's list field `items`; through aliases)."""
+    by_name = {d.name: d for d in definitions}
+    found = []
+    for op in operations:
+        answer = next((r for r in op.success if r.status_code == 200 and r.kind == "json"), None)
+        if op.paging is None or answer is None or answer.type is None:
+            found.append(op)
+            continue
+        listed = _field_type(answer.type, op.paging.items, by_name) if op.paging.items \
+            else answer.type
+        item = _unaliased(listed, by_name) if listed is not None else None
+        item = item.args[0] if item is not None and item.kind == "list" else None
+        found.append(dataclasses.replace(op, paging=dataclasses.replace(op.paging, item=item)))
+    return found
+
+
+def _unaliased(ref: TypeRef, by_name: Mapping[str, Definition]) -> TypeRef:
+    seen: set[str] = set()
+    while ref.kind == "model" and ref.name not in seen:
+        alias = by_name.get(ref.name)
+        if not isinstance(alias, AliasDef):
+            break
+        seen.add(ref.name)
+        ref = alias.type
+    return ref
+
+
+def _field_type(ref: TypeRef, wire: str, by_name: Mapping[str, Definition]) -> TypeRef | None:
+    model = by_name.get(_unaliased(ref, by_name).name)
+    if not isinstance(model, ModelDef):
+        return None
+    return next((f.type for f in model.fields if f.wire == wire), None)

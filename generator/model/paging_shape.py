@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .typeref import TypeRef
+
 
 @dataclass(frozen=True)
 class Paging:
@@ -21,8 +23,10 @@ class Paging:
     before: str = ""  # the parameter taking the smallest item `id` of the page...
     after: str = ""  # ...or the largest (Discord's snowflakes)
     item_id: str = ""  # the items' field holding that id, dotted ("user.id"); "": `id`
+    item: TypeRef | None = None  # the items' type (`paging.typed_items`); None: unknown
 
     @property
     def arguments(self) -> list[str]:
         """The runtime's `Paging(...)` arguments for it."""
-        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items() if v]
+        return [f"{k}={v!r}".replace("'", '"') for k, v in vars(self).items()
+                if v and k != "item"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..config import ContractSettings
 from ..problems import Level, sorted_problems
 from ..spec.loader import Document
 from ..version import __version__
@@ -12,8 +13,11 @@ from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
 from .jsontext import dumps_indented
 from .operations import OperationBuilder
+from .paging import typed_items
 from .paths import fragment_notes
 from .schemas import SchemaConverter
+from .settings import applied
+from .unions import closed_unions, open_unions
 
 PARTS = ("models", "server", "client")
 
@@ -41,6 +45,7 @@ def build_api(
     extension_notes: Mapping[str, str] | None = None,
     templates: tuple[str, str] | None = None,
     spec_json: Callable[[], str] | None = None,
+    settings: ContractSettings | None = None,
 ) -> Api:
     """The intermediate model of `document` (already validated, external refs resolved).
 
@@ -48,9 +53,10 @@ def build_api(
     of every operation where it is set (truthy); the generator gives extensions no other meaning.
     `templates` (folder as shown, sha256 of its files) names template overrides in the header.
     `spec_json` gives the bundled document's `openapi.json` text when another process wrote it
-    (`api._start_validation`); by default it is written here.
+    (`api._start_validation`); by default it is written here. `settings` (the configuration's
+    `x-pagination` and `x-enum-closed`) are read as if the contract said them.
     """
-    data = document.data
+    data = applied(document.data, settings)
     converter = SchemaConverter(data, discriminated=document.may_spell("discriminator"))
     converter.convert_components()
     builder = OperationBuilder(data, converter, extension_notes)
@@ -60,15 +66,18 @@ def build_api(
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in notes))
     info = data.get("info") or {}
+    definitions = converter.finished()
+    definitions, operations = open_unions(definitions, typed_items(definitions, operations),
+                                          closed_unions(data, converter.component_name))
     return Api(
         title=str(info.get("title") or "API"),
         version=str(info.get("version") or ""),
         description=info.get("description") if isinstance(info.get("description"), str) else None,
-        definitions=tuple(converter.finished()),
+        definitions=tuple(definitions),
         operations=tuple(operations),
         security_schemes=_security_schemes(data),
         header=header(spec_display, overlay_display, templates),
-        spec_json=spec_json() if spec_json is not None else dumps_indented(data) + "\n",
+        spec_json=spec_json() if spec_json is not None else dumps_indented(document.data) + "\n",
         parts=tuple(p for p in PARTS if p in parts or p == "models"),
         servers=_servers(data),
         problems=problems,

@@ -24,6 +24,8 @@ class TypeRef:
     nullable: bool = False
     excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
     checks: tuple[Check, ...] = ()
+    # A union of models that a response may extend (`unions.open_unions`): `| UnknownMember`.
+    open: bool = False
 
     # Both are called for nearly every type of a contract (thousands): most calls change
     # nothing and return the value itself (it is immutable), the others build it directly
@@ -32,14 +34,14 @@ class TypeRef:
         if self.nullable == nullable:
             return self
         return TypeRef(self.kind, self.name, self.args, self.literals, self.constraints,
-                       self.discriminator, nullable, self.excluded, self.checks)
+                       self.discriminator, nullable, self.excluded, self.checks, self.open)
 
     def bare(self) -> TypeRef:
         """The same type without constraints and nullability (for parameters and unions)."""
         if not self.constraints and not self.nullable and self.excluded is None:
             return self
         return TypeRef(self.kind, self.name, self.args, self.literals, (), self.discriminator,
-                       False, None, self.checks)
+                       False, None, self.checks, self.open)
 
     @property
     def is_nullable(self) -> bool:
@@ -60,7 +62,9 @@ class TypeRef:
             yield "Literal"
         for arg in self.args:
             yield from arg.names()
-        if self.constraints or self.discriminator:
+        if self.open:
+            yield from ("Annotated", "OpenUnion", "UnknownMember")
+        if self.constraints or (self.discriminator and not self.open):
             yield "Annotated"
             yield "Field"
         if self.excluded is not None or self.checks:

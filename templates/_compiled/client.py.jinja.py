@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'b59aff7af613740e6c0094f9a20c1ff9'
+KEY = 'db31566776833ae6c2d975a5a11e7ffb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -410,8 +410,10 @@ def root(context, missing=missing):
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
-        l_1_group = resolve('group')
         l_1_define = resolve('define')
+        l_1_iter_params = resolve('iter_params')
+        l_1_item_annotation = resolve('item_annotation')
+        l_1_group = resolve('group')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
         _loop_vars = {}
@@ -428,7 +430,12 @@ def root(context, missing=missing):
             yield '\n'
             if environment.getattr(l_1_op, 'paging'):
                 pass
-                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_pages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
+                yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '_iter(', )), context.call((undefined(name='iter_params') if l_1_iter_params is missing else l_1_iter_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> Iterator[', context.call((undefined(name='item_annotation') if l_1_item_annotation is missing else l_1_item_annotation), l_1_op, _loop_vars=_loop_vars), ']:', )), _loop_vars=_loop_vars))
+                yield '\n        """The items of `'
+                yield str(environment.getattr(l_1_op, 'method_name'))
+                yield '`, page after page, fetched as they are asked for;\n        `page_size=` sets the page\'s size, `max_items=` stops after that many items."""\n'
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_pages(', ['self._send', str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars), '_arguments(locals())'], _loop_vars=_loop_vars))
                 yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
@@ -495,14 +502,16 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'also_events'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, False, '_events', _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
+    l_1_op = l_1_laid = l_1_define = l_1_iter_params = l_1_item_annotation = l_1_group = l_1_method_params = l_1_result_annotation = missing
     yield '\n\nclass AsyncClient(_Configurable):\n    """An asynchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        return await _asend(self._http, _authorize(request, self._auth), self._options)\n'
     for l_1_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_1_laid = resolve('laid')
-        l_1_group = resolve('group')
         l_1_define = resolve('define')
+        l_1_iter_params = resolve('iter_params')
+        l_1_item_annotation = resolve('item_annotation')
+        l_1_group = resolve('group')
         l_1_method_params = resolve('method_params')
         l_1_result_annotation = resolve('result_annotation')
         _loop_vars = {}
@@ -519,7 +528,12 @@ def root(context, missing=missing):
             yield '\n'
             if environment.getattr(l_1_op, 'paging'):
                 pass
-                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((environment.getattr(l_1_op, 'method_name'), '_iter = ', )), '_apages(', [str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+                yield '\n'
+                yield str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '_iter(', )), context.call((undefined(name='iter_params') if l_1_iter_params is missing else l_1_iter_params), l_1_op, _loop_vars=_loop_vars), str_join((') -> AsyncIterator[', context.call((undefined(name='item_annotation') if l_1_item_annotation is missing else l_1_item_annotation), l_1_op, _loop_vars=_loop_vars), ']:', )), _loop_vars=_loop_vars))
+                yield '\n        """The items of `'
+                yield str(environment.getattr(l_1_op, 'method_name'))
+                yield '`, page after page, fetched as they are asked for;\n        `page_size=` sets the page\'s size, `max_items=` stops after that many items."""\n'
+                yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_apages(', ['self._send', str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments'), _loop_vars=_loop_vars), '_arguments(locals())'], _loop_vars=_loop_vars))
                 yield '\n'
             if environment.getattr(l_1_op, 'streams_bytes'):
                 pass
@@ -586,7 +600,7 @@ def root(context, missing=missing):
             if environment.getattr(l_1_op, 'also_events'):
                 pass
                 yield str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_1_op, True, '_events', _loop_vars=_loop_vars))
-    l_1_op = l_1_laid = l_1_group = l_1_define = l_1_method_params = l_1_result_annotation = missing
+    l_1_op = l_1_laid = l_1_define = l_1_iter_params = l_1_item_annotation = l_1_group = l_1_method_params = l_1_result_annotation = missing
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -624,4 +638,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=196&83=198&84=201&86=203&87=205&88=207&90=209&91=211&92=213&95=216&97=219&98=223&99=225&104=231&105=233&106=235&107=237&108=240&113=245&116=247&119=250&121=252&122=254&123=256&124=258&128=263&131=266&132=274&133=276&135=281&136=289&137=291&138=294&140=301&146=307&147=309&148=311&149=313&151=315&154=318&156=321&160=324&162=327&166=330&167=333&169=336&170=338&171=340&172=343&174=346&175=354&179=358&182=361&183=363&184=368&185=371&187=376&189=378&190=380&191=382&192=384&193=386&194=388&195=390&197=393&200=399&203=403&209=407&265=409&266=417&267=419&269=423&270=425&271=427&272=429&274=431&275=433&276=434&277=436&279=439&280=441&281=444&283=446&284=448&285=450&286=453&287=455&288=457&290=460&294=465&295=467&296=469&297=472&298=474&299=476&300=479&301=481&303=486&304=488&306=490&307=492&308=493&309=495&315=498&371=500&372=508&373=510&375=514&376=516&377=518&378=520&380=522&381=524&382=525&383=527&385=530&386=532&387=535&389=537&390=539&391=541&392=544&393=546&394=548&396=551&400=556&401=558&402=560&403=563&404=565&405=567&406=570&407=572&409=577&410=579&412=581&413=583&414=584&415=586&418=588&2=590&3=600&10=603&11=612&418=615'
+debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=196&83=198&84=201&86=203&87=205&88=207&90=209&91=211&92=213&95=216&97=219&98=223&99=225&104=231&105=233&106=235&107=237&108=240&113=245&116=247&119=250&121=252&122=254&123=256&124=258&128=263&131=266&132=274&133=276&135=281&136=289&137=291&138=294&140=301&146=307&147=309&148=311&149=313&151=315&154=318&156=321&160=324&162=327&166=330&167=333&169=336&170=338&171=340&172=343&174=346&175=354&179=358&182=361&183=363&184=368&185=371&187=376&189=378&190=380&191=382&192=384&193=386&194=388&195=390&197=393&200=399&203=403&209=407&265=409&266=419&267=421&269=425&270=427&271=429&273=432&274=434&276=436&278=438&279=440&280=441&281=443&283=446&284=448&285=451&287=453&288=455&289=457&290=460&291=462&292=464&294=467&298=472&299=474&300=476&301=479&302=481&303=483&304=486&305=488&307=493&308=495&310=497&311=499&312=500&313=502&319=505&375=507&376=517&377=519&379=523&380=525&381=527&383=530&384=532&386=534&388=536&389=538&390=539&391=541&393=544&394=546&395=549&397=551&398=553&399=555&400=558&401=560&402=562&404=565&408=570&409=572&410=574&411=577&412=579&413=581&414=584&415=586&417=591&418=593&420=595&421=597&422=598&423=600&426=602&2=604&3=614&10=617&11=626&426=629'

@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '779098036e6e7fccdc91ae0c5a6cfa45'
+KEY = '921744462f4f702217caf688d29e2146'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -59,7 +59,7 @@ def root(context, missing=missing):
         yield '\n\ntry:  # the optional dependency: without it an email is any string\n    _email_validator: Any = importlib.import_module("email_validator")\nexcept ImportError:\n    _email_validator = None\n\n\ndef check_email(value: str) -> str:\n    """`format: email`, checked when `email-validator` is installed; kept as written."""\n    if _email_validator is not None:\n        try:\n            _email_validator.validate_email(value, check_deliverability=False)\n        except _email_validator.EmailNotValidError as exc:\n            raise ValueError(f"not an email address: {exc}") from None\n    return value\n'
     if ('uri' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
         pass
-        yield '\n\ndef check_uri(value: str) -> str:\n    """`format: uri`: an absolute URI (scheme first), kept as written (not normalized)."""\n    try:\n        AnyUrl(value)\n    except ValueError:\n        raise ValueError(f"not an absolute URI: {value!r}") from None\n    return value\n'
+        yield '\n\ndef check_uri(value: str) -> str:\n    """`format: uri`: an absolute URI (scheme first), kept as written (not normalized); in\n    a response the client reads, a relative reference too (Twilio\'s `next_page_uri`)."""\n    try:\n        AnyUrl(value)\n    except ValueError:\n        if not (reading_response() and value and not any(c.isspace() for c in value)):\n            raise ValueError(f"not an absolute URI: {value!r}") from None\n    return value\n'
     for l_1_definition in (undefined(name='enums') if l_0_enums is missing else l_0_enums):
         _loop_vars = {}
         pass
@@ -154,4 +154,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&117=46&183=49&217=52&240=55&258=58&269=61&272=65&274=68&277=73&279=76&282=80&284=83&296=86&297=89&298=91&300=99&304=106&3=108&4=118&7=123&8=132&14=135&304=145'
+debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&117=46&183=49&217=52&240=55&258=58&271=61&274=65&276=68&279=73&281=76&284=80&286=83&298=86&299=89&300=91&302=99&306=106&3=108&4=118&7=123&8=132&14=135&306=145'

@@ -145,20 +145,35 @@ def test_twilio_next_page_uri(twilio: Generated, mode: str) -> None:
     base = "/2010-04-01/Accounts/AC1/Messages.json"
     sid = "SM{:032d}".format
 
-    def page(url: str, sids: list[int], token: str | None) -> tuple[int, dict[str, str], bytes]:
-        # Declared `format: uri`: absolute here (Twilio's own answers carry a relative path,
-        # which the generated client refuses as not an absolute URI).
-        nxt = f"{url}{base}?PageSize=2&Page=1&PageToken={token}" if token else None
+    def page(sids: list[int], token: str | None) -> tuple[int, dict[str, str], bytes]:
+        # Declared `format: uri`, but relative, as Twilio answers it: read leniently in a
+        # response, and followed relative to the page's URL.
+        nxt = f"{base}?PageSize=2&Page=1&PageToken={token}" if token else None
         return _page({"messages": [{"sid": sid(s)} for s in sids], "next_page_uri": nxt,
                       "page": 0, "page_size": 2})
 
-    script = Script([])
+    script = Script([page([1, 2], "t2"), page([3, 4], "t3"), page([5], None)])
     with failing_server(script) as url:
-        script.answers[:] = [page(url, [1, 2], "t2"), page(url, [3, 4], "t3"), page(url, [5], None)]
         messages = run(twilio, url, mode, "list_message", "AC1", page_size=2)
     assert [m.sid for m in messages] == [sid(n) for n in range(1, 6)]
-    assert [q.get("PageToken") for q in _queries(script)] == [None, ["t2"], ["t3"]]
+    queries = _queries(script)
+    assert [q.get("PageToken") for q in queries] == [None, ["t2"], ["t3"]]
+    assert [q.get("PageSize") for q in queries] == [["2"]] * 3
     assert all(urlsplit(s.path).path == base for s in script.seen)
+
+
+def test_a_relative_uri_is_lenient_only_in_responses(twilio: Generated) -> None:
+    from pydantic import ValidationError
+
+    relative = "/2010-04-01/Accounts/AC1/Messages.json?Page=1"
+    cls = next(getattr(twilio.models, n) for n in twilio.models.__all__
+               if "next_page_uri" in getattr(getattr(twilio.models, n), "model_fields", {}))
+    with pytest.raises(ValidationError, match="not an absolute URI"):
+        cls.model_validate({"messages": [], "next_page_uri": relative})  # not a response
+    script = Script([_page({"messages": [], "next_page_uri": "/a b"})])
+    with failing_server(script) as url, twilio.client.Client(url) as client, \
+            pytest.raises(twilio.errors.ResponseValidationError, match="not an absolute URI"):
+        client.list_message("AC1")
 
 
 LIST = {"type": "array", "items": {"type": "string"}}
