@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from ..problems import Level, SpecError
 from .lint import Loaded, check_ref, ref_target
 from .loader import Document
-from .remote import stem
+from .remote import is_remote, stem
 from .tree import (
     Part,
     copy_data,
@@ -52,6 +52,12 @@ def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, st
     bundler = _Bundler(doc, _load_all(doc, sites))
     data = bundler.run(sites)
     return data, tuple(bundler.origins)
+
+
+def fetches(doc: Document) -> bool:
+    """True when `doc` as written (not bundled: the resolver failed) still refers to an
+    http(s) URL, which openapi-spec-validator would fetch by itself, without our timeout."""
+    return not doc.origins and any(is_remote(ref) for _, ref in _external_sites(doc))
 
 
 # Where the text may hold a reference to another file: a `$` before `r` or an escape that is
