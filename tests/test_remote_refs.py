@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from gen_support import cli
+from gen_support import cli, openapi
 
 COMMON = """\
 components:
@@ -38,23 +38,6 @@ Owner:
   properties:
     on: {type: boolean}
     since: {type: string, example: 2020-01-01, default: no}
-"""
-SPEC = """\
-openapi: 3.1.0
-info: {title: Remote, version: "1"}
-paths:
-  /pets:
-    get:
-      operationId: listPets
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema:
-                type: array
-                items:
-                  $ref: "%s"
 """
 
 
@@ -93,8 +76,12 @@ class _server:
 
 
 def _spec(tmp_path: Path, ref: str) -> Path:
+    """A contract (JSON, which YAML reads) whose one operation answers a list of `ref`."""
+    answer = {"description": "ok", "content": {"application/json": {
+        "schema": {"type": "array", "items": {"$ref": ref}}}}}
+    paths = {"/pets": {"get": {"operationId": "listPets", "responses": {"200": answer}}}}
     spec = tmp_path / "api.yaml"
-    spec.write_text(SPEC % ref, "utf-8")
+    spec.write_text(json.dumps(openapi(paths), indent=1) + "\n", "utf-8")
     return spec
 
 
@@ -162,7 +149,7 @@ def test_a_refused_connection_is_a_located_error(
     spec = _spec(tmp_path, f"http://127.0.0.1:{port}/common.yaml#/X")
     result = cli(capsys, "validate", str(spec))
     assert result.returncode == 1
-    assert (f"api.yaml:15:19: error: /paths/~1pets/get/responses/200/content/application~1json/"
+    assert (f"api.yaml:19:11: error: /paths/~1pets/get/responses/200/content/application~1json/"
             f"schema/items/$ref: cannot resolve $ref 'http://127.0.0.1:{port}/common.yaml#/X': "
             f"GET http://127.0.0.1:{port}/common.yaml: cannot connect") in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr + result.stderr
