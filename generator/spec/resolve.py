@@ -1,12 +1,13 @@
-"""Bundle `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`) into
-the spec, as `openapi.json` serves it and the generator reads it.
+"""Bundle `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`) and to
+http(s) URLs (fetched by `remote`) into the spec, as `openapi.json` serves it and the generator
+reads it.
 
 References inside the document (`#/components/...`) stay references: they name the models.
 A schema another file holds is copied once into `components/schemas` (under its own name) and
 every use refers to that copy, so it becomes one shared model, not a copy per use site. Other
 objects (path items, parameters, responses, examples) are copied where they are used.
 
-- Every file is read by `loader` first, so keys, timestamps and errors (with file and line) are
+- Every file (and fetched document) is read by `loader` first, so keys, timestamps and errors (with file and line) are
   the same as for the spec itself.
 - A `#/...` inside `common.yaml` means common.yaml's node, and references inside copied parts
   are followed from the file that holds them.
