@@ -9,6 +9,9 @@ inside one reads `URL:LINE:COL: error: /pointer: ...`. `resolve` bundles them li
   (RFC 3986 section 5), so it never reads a local file.
 - prance has no timeout: its fetch runs in a daemon thread that is given up after `timeout()`
   seconds (`CONTRACTGEN_FETCH_TIMEOUT`, default 30). Every failure is a located problem.
+- Local files stay `loader`'s: prance's `fs.read_file` guesses each file's encoding with
+  chardet (26 s over DigitalOcean's 2,907 files, against 0.4 s to read them as UTF-8) and
+  gives text, not the bytes whose hash the run cache keeps.
 - Each pass fetches anew with a cache of its own (not prance's process-wide default), so
   `watch` and `check` see a remote change. The run cache never replays a run that fetched
   (a fetched document's `path` is `nowhere`, which it cannot re-read).
@@ -22,7 +25,7 @@ import re
 import threading
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import quote, urldefrag, urljoin, urlsplit
+from urllib.parse import quote, urldefrag, urljoin, urlparse, urlsplit
 
 from ..problems import Level, Problem, SpecError
 from .loader import Document, parse_document
@@ -77,7 +80,7 @@ def _fetch(url: str) -> tuple[str, str | None]:
         try:
             from prance.util.url import fetch_url_text
 
-            found["text"] = fetch_url_text(urlsplit(url)._replace(fragment=""), {})
+            found["text"] = fetch_url_text(urlparse(url), {})  # no fragment: `join`
         except Exception as exc:  # reported below, in words, never as a traceback
             found["error"] = exc
 
