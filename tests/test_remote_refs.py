@@ -139,6 +139,9 @@ def test_a_missing_remote_document_is_a_located_error_with_the_status(
                 f"cannot resolve $ref 'people/owner.yaml#/Owner': GET {base}people/owner.yaml: "
                 "HTTP 404") in text
         assert "(hint: check the URL)" in text and "Traceback" not in text
+        # openapi-spec-validator is not let to follow the URL by itself
+        assert "could not finish" not in text
+        assert command == "generate" or "(1 error, 0 warnings)" in text
 
 
 def test_a_refused_connection_is_a_located_error(
