@@ -158,18 +158,36 @@ def test_a_refused_connection_is_a_located_error(
     assert "Traceback" not in result.stdout + result.stderr + result.stderr
 
 
-def test_a_server_that_never_answers_is_given_up_after_the_timeout(
+def _hold(listening: socket.socket, held: list[socket.socket]) -> None:
+    """Accept every connection and never answer, until the socket is closed."""
+    try:
+        while True:
+            held.append(listening.accept()[0])
+    except OSError:
+        return
+
+
+def test_a_server_that_never_answers_is_given_up_after_the_timeout_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CONTRACTGEN_FETCH_TIMEOUT", "0.5")
-    with socket.socket() as silent:  # accepts connections (the backlog), never answers
+    held: list[socket.socket] = []
+    with socket.socket() as silent:  # accepts connections, never answers
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
+        threading.Thread(target=_hold, args=(silent, held), daemon=True).start()
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/common.yaml"
-        result = cli(capsys, "validate", str(_spec(tmp_path, url + "#/X")))
-    assert result.returncode == 1
-    assert f"GET {url}: no answer within 0.5 s" in result.stdout + result.stderr
-    assert "CONTRACTGEN_FETCH_TIMEOUT" in result.stdout + result.stderr
+        spec = str(_spec(tmp_path, url + "#/X"))
+        results = [cli(capsys, "validate", spec),
+                   cli(capsys, "generate", spec, "--out", str(tmp_path / "out"))]
+    for result in results:
+        assert result.returncode == 1
+        assert f"GET {url}: no answer within 0.5 s" in result.stdout + result.stderr
+        assert "CONTRACTGEN_FETCH_TIMEOUT" in result.stdout + result.stderr
+    # Both commands read the contract five times in all: the silent server was asked once.
+    assert len(held) == 1
+    for connection in held:
+        connection.close()
 
 
 def test_invalid_yaml_and_a_wrong_schema_in_a_remote_document_are_located_there(
