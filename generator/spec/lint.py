@@ -12,6 +12,7 @@ from ..problems import Level, Problem, SpecError
 from .loader import Document, load_document
 from .media import media_problems
 from .paths import iter_operations
+from .remote import is_remote, join, load_remote
 from .tree import Part, escape, make_pointer, resolve_pointer, split_pointer, walk_objects
 
 NULLABLE_31_HINT = "OpenAPI 3.1 ignores `nullable`; write `type: [X, 'null']` (or add {type: 'null'} to a oneOf)"
@@ -21,7 +22,7 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
     """WARNINGs and ERRORs for `$ref`s, operationIds and 3.0/3.1 mix-ups the validator misses."""
     is_30 = version.startswith("3.0")
     problems: list[Problem] = []
-    loaded: dict[Path, Document | SpecError] = {}
+    loaded: Loaded = {}
     with_id: list[tuple[Part, ...]] = []
     # allOf member path -> property names its sibling members (and their parent) define
     shared: dict[tuple[Part, ...], set[str]] = {}
@@ -152,28 +153,24 @@ def _list(keys: list[str]) -> str:
     return ", ".join(f"`{k}`" for k in keys)
 
 
-def check_ref(
-    doc: Document, pointer: str, ref: str, loaded: dict[Path, Document | SpecError]
-) -> list[Problem]:
-    """Problems with the `$ref` of the object at `pointer`; files it names are read into `loaded`."""
+Loaded = dict[Path | str, Document | SpecError]
+
+
+def check_ref(doc: Document, pointer: str, ref: str, loaded: Loaded) -> list[Problem]:
+    """Problems with the `$ref` of the object at `pointer`; files and URLs it names are read
+    into `loaded` (a URL fetched: `remote`)."""
     where = f"{pointer}/$ref"
     url = urlsplit(ref)
-    if url.scheme in ("http", "https"):
-        return [doc.problem(Level.ERROR, where, f"remote $ref {ref!r} is not fetched",
-                            "download the file next to the spec and refer to it by relative path")]
-    if url.scheme or url.netloc:
+    if (url.scheme or url.netloc) and not is_remote(ref):
         return [doc.problem(Level.ERROR, where, f"unsupported $ref {ref!r}",
-                            "refer to a file by relative path")]
+                            "refer to a file by relative path, or to an http(s) URL")]
     fragment = "#" + url.fragment if "#" in ref else ""
-    if not url.path:
+    if not url.path and not url.netloc:
         target_doc = doc
     else:
-        file = ref_file(doc, url.path)
+        file = ref_target(doc, ref)
         if file not in loaded:
-            try:
-                loaded[file] = load_document(file)
-            except SpecError as exc:
-                loaded[file] = exc
+            loaded[file] = _read(file)
         target = loaded[file]
         if isinstance(target, SpecError):
             first = target.problems[0]
@@ -192,6 +189,21 @@ def check_ref(
         return [doc.problem(Level.ERROR, where, f"$ref {ref!r} has a fragment that is not a JSON "
                             "pointer", "write it as `#/components/schemas/Name`")]
     return []
+
+
+def _read(target: Path | str) -> Document | SpecError:
+    try:
+        return load_remote(target) if isinstance(target, str) else load_document(target)
+    except SpecError as exc:
+        return exc
+
+
+def ref_target(doc: Document, ref: str) -> Path | str:
+    """The file, or the http(s) URL, a `$ref` names (without its fragment), relative to the
+    document holding it (a URL, for a fetched document)."""
+    if doc.url is not None or is_remote(ref):
+        return join(doc.url or "", ref)
+    return ref_file(doc, urlsplit(ref).path)
 
 
 def ref_file(doc: Document, relative: str) -> Path:

@@ -16,8 +16,9 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..problems import Level, Problem, SpecError
 from .jsonpos import locator
@@ -51,6 +52,14 @@ class Document:
     # it cannot be sure to answer as `positions` would.
     quick_position: Callable[[list[str]], tuple[int, int] | None] | None = field(
         default=None, repr=False, compare=False)
+    # A document fetched from an http(s) URL (`remote`): problems name the URL. Its `path` is
+    # one no file can be at (`remote.nowhere`), so nothing takes it for a local file.
+    url: str | None = None
+
+    @property
+    def source(self) -> str:
+        """Where the document was read, as problems name it: its URL, else its file."""
+        return self.url or str(self.path)
 
     @functools.cached_property
     def positions(self) -> Pos | None:
@@ -95,7 +104,7 @@ class Document:
                 return other.problem(level, there + pointer[len(here):], message, hint)
         pos = self.position(pointer)
         line, col = pos if pos else (None, None)
-        return Problem(level, message, str(self.path), line, col, pointer, hint)
+        return Problem(level, message, self.source, line, col, pointer, hint)
 
 
 @functools.cache
@@ -132,23 +141,38 @@ def load_document(
     not one); SpecError (with line and hint) when that fails."""
     path = Path(path)
     raw = read_bytes(path)
-    text = decode(raw, path)
+    return parse_document(decode(raw, str(path)), hashlib.sha256(raw).hexdigest(), path,
+                          kind=kind, hint=hint)
+
+
+def parse_document(
+    text: str,
+    sha256: str,
+    path: Path,
+    *,
+    url: str | None = None,
+    kind: str = "an OpenAPI object",
+    hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
+) -> Document:
+    """A Document of `text` (read from `path`, or fetched from `url`), parsed as JSON when
+    its name ends in `.json`, else as YAML 1.2; SpecError (with line and hint) when it fails."""
+    name = url or str(path)
+    is_json = PurePosixPath(urlsplit(url).path if url else path.name).suffix.lower() == ".json"
     root = Pos(1, 1)
-    if path.suffix.lower() == ".json":
-        data, locate = _parse_json(text, path)
+    if is_json:
+        data, locate = _parse_json(text, name)
     else:
-        data, positions = _parse_yaml(text, path)
+        data, positions = _parse_yaml(text, name)
         root = positions or root
         locate = lambda: positions  # noqa: E731
     if not isinstance(data, dict):
         found = "nothing" if data is None else f"a {_kind(data)}"
         raise SpecError([Problem(
             Level.ERROR, f"the document must be a mapping ({kind}), found {found}",
-            str(path), root.line, root.col, "", hint,
+            name, root.line, root.col, "", hint,
         )])
-    quick = locator(text) if path.suffix.lower() == ".json" else None
-    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate,
-                    quick_position=quick)
+    quick = locator(text) if is_json else None
+    return Document(path, text, sha256, data, locate, quick_position=quick, url=url)
 
 
 def read_bytes(path: Path) -> bytes:
@@ -163,7 +187,7 @@ def read_bytes(path: Path) -> bytes:
         ) from exc
 
 
-def decode(raw: bytes, path: Path) -> str:
+def decode(raw: bytes, name: str) -> str:
     """UTF-8 text (a BOM is dropped); SpecError at the first undecodable byte."""
     try:
         return raw.decode("utf-8-sig")
@@ -173,19 +197,19 @@ def decode(raw: bytes, path: Path) -> str:
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         raise SpecError(
             [Problem(Level.ERROR, f"the file is not UTF-8 (byte {raw[exc.start]:#04x})",
-                     str(path), line, col, "", "save the file as UTF-8")]
+                     name, line, col, "", "save the file as UTF-8")]
         ) from exc
 
 
-def _parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
+def _parse_yaml(text: str, name: str) -> tuple[Any, Pos | None]:
     # PyYAML is imported only where a document is read as YAML (a JSON contract whose
     # positions are never asked for does without it: a fiftieth of a second).
     from .yamltext import parse_yaml
 
-    return parse_yaml(text, path)
+    return parse_yaml(text, name)
 
 
-def _parse_json(text: str, path: Path) -> tuple[Any, Callable[[], Pos | None]]:
+def _parse_json(text: str, name: str) -> tuple[Any, Callable[[], Pos | None]]:
     duplicated = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -201,20 +225,20 @@ def _parse_json(text: str, path: Path) -> tuple[Any, Callable[[], Pos | None]]:
         if "property name" in exc.msg or "Expecting value" in exc.msg:
             hint = "JSON allows no trailing commas, comments or single quotes"
         raise SpecError(
-            [Problem(Level.ERROR, f"JSON syntax error: {exc.msg}", str(path), exc.lineno,
+            [Problem(Level.ERROR, f"JSON syntax error: {exc.msg}", name, exc.lineno,
                      exc.colno, "", hint)]
         ) from exc
     if duplicated:
-        _json_positions(text, path)  # raises, saying where
-        raise SpecError([Problem(Level.ERROR, "duplicate key in an object", str(path), None,
+        _json_positions(text, name)  # raises, saying where
+        raise SpecError([Problem(Level.ERROR, "duplicate key in an object", name, None,
                                  None, "", "remove one of them; JSON would keep the last")])
-    return data, lambda: _json_positions(text, path)
+    return data, lambda: _json_positions(text, name)
 
 
-def _json_positions(text: str, path: Path) -> Pos | None:
+def _json_positions(text: str, name: str) -> Pos | None:
     """Positions of JSON text, read as YAML; None when YAML cannot read it."""
     try:
-        return _parse_yaml(_SURROGATE_ESCAPE.sub(r"\\u0041", text), path)[1]
+        return _parse_yaml(_SURROGATE_ESCAPE.sub(r"\\u0041", text), name)[1]
     except SpecError as exc:
         if any("duplicate key" in p.message for p in exc.problems):
             raise

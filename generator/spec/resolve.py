@@ -1,12 +1,13 @@
-"""Bundle `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`) into
-the spec, as `openapi.json` serves it and the generator reads it.
+"""Bundle `$ref`s to other files (`./common.yaml#/components/schemas/X`, `other.yaml`) and to
+http(s) URLs (fetched by `remote`) into the spec, as `openapi.json` serves it and the generator
+reads it.
 
 References inside the document (`#/components/...`) stay references: they name the models.
 A schema another file holds is copied once into `components/schemas` (under its own name) and
 every use refers to that copy, so it becomes one shared model, not a copy per use site. Other
 objects (path items, parameters, responses, examples) are copied where they are used.
 
-- Every file is read by `loader` first, so keys, timestamps and errors (with file and line) are
+- Every file (and fetched document) is read by `loader` first, so keys, timestamps and errors (with file and line) are
   the same as for the spec itself.
 - A `#/...` inside `common.yaml` means common.yaml's node, and references inside copied parts
   are followed from the file that holds them.
@@ -22,8 +23,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..problems import Level, SpecError
-from .lint import check_ref, ref_file
+from .lint import Loaded, check_ref, ref_target
 from .loader import Document
+from .remote import is_remote, stem
 from .tree import (
     Part,
     copy_data,
@@ -51,6 +53,12 @@ def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, st
     bundler = _Bundler(doc, _load_all(doc, sites))
     data = bundler.run(sites)
     return data, tuple(bundler.origins)
+
+
+def fetches(doc: Document) -> bool:
+    """True when `doc` as written (not bundled: the resolver failed) still refers to an
+    http(s) URL, which openapi-spec-validator would fetch by itself, without our timeout."""
+    return not doc.origins and any(is_remote(ref) for _, ref in external_sites(doc))
 
 
 # Where the text may hold a reference to another file: a `$` before `r` or an escape that is
@@ -92,12 +100,14 @@ def _refs(data: Any) -> list[tuple[tuple[Part, ...], str]]:
     return found
 
 
-def _load_all(doc: Document, sites: list[tuple[tuple[Part, ...], str]]) -> dict[Path, Document]:
-    """Every file reachable through references, each checked for references it cannot keep."""
-    loaded: dict[Path, Document | SpecError] = {}
+def _load_all(doc: Document, sites: list[tuple[tuple[Part, ...], str]]
+              ) -> dict[Path | str, Document]:
+    """Every file (and URL) reachable through references, each checked for references it
+    cannot keep."""
+    loaded: Loaded = {}
     problems = []
     queue = [(doc, make_pointer(path), ref) for path, ref in sites]
-    seen: set[Path] = set()
+    seen: set[Path | str] = set()
     while queue:
         source, pointer, ref = queue.pop(0)
         problems.extend(check_ref(source, pointer, ref, loaded))
@@ -126,16 +136,21 @@ def _is_schema_site(path: tuple[Part, ...]) -> bool:
     return len(path) >= 2 and path[-2] in _SCHEMA_PARENTS
 
 
+def _key(where: Path | str) -> Path | str:
+    """One key per document: a file by its real path, a fetched document by its URL."""
+    return where.resolve() if isinstance(where, Path) else where
+
+
 class _Bundler:
-    def __init__(self, doc: Document, loaded: dict[Path, Document]) -> None:
+    def __init__(self, doc: Document, loaded: dict[Path | str, Document]) -> None:
         self.doc = doc
-        self.files = {file.resolve(): other for file, other in loaded.items()}
-        self.main = doc.path.resolve()
+        self.files = {_key(where): other for where, other in loaded.items()}
+        self.main = _key(doc.path)
         self.files[self.main] = doc
         schemas = doc.data.get("components", {}).get("schemas", {})
         self.taken = set(schemas) if isinstance(schemas, dict) else set()
-        self.hoisted: dict[tuple[Path, str], str] = {}
-        self.pending: list[tuple[str, Path, str]] = []
+        self.hoisted: dict[tuple[Path | str, str], str] = {}
+        self.pending: list[tuple[str, Path | str, str]] = []
         self.origins: list[tuple[str, Document, str]] = []
 
     def run(self, sites: list[tuple[tuple[Part, ...], str]]) -> dict[str, Any]:
@@ -151,9 +166,10 @@ class _Bundler:
             self.origins.append((make_pointer(path), source, pointer.lstrip("#")))
         return data
 
-    def target(self, ref: str, source: Document) -> tuple[Path, str]:
+    def target(self, ref: str, source: Document) -> tuple[Path | str, str]:
         url = urlsplit(ref)
-        file = ref_file(source, url.path).resolve() if url.path else source.path.resolve()
+        here = source.url if source.url is not None else source.path
+        file = _key(ref_target(source, ref) if url.path or url.netloc else here)
         return file, "#" + url.fragment if "#" in ref else ""
 
     def replacement(self, obj: dict[str, Any], source: Document, path: tuple[Part, ...],
@@ -176,11 +192,13 @@ class _Bundler:
         self.origins.append((make_pointer(path), other, pointer.lstrip("#")))
         return self.rewrite(resolve_pointer(other.data, pointer), other, path, depth + 1)
 
-    def hoist(self, file: Path, pointer: str) -> str:
+    def hoist(self, file: Path | str, pointer: str) -> str:
         key = (file, pointer)
         if key not in self.hoisted:
             tokens = split_pointer(pointer)
-            base = tokens[-1] if tokens else file.stem
+            # From the pointer or the file's name, never the host: the same names whatever
+            # server (and port) a fetched document came from.
+            base = tokens[-1] if tokens else file.stem if isinstance(file, Path) else stem(file)
             name, n = base, 1
             while name in self.taken:
                 n += 1

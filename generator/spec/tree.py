@@ -114,3 +114,21 @@ def walk_objects(data: Any) -> Iterator[tuple[tuple[Part, ...], dict[str, Any]]]
             else:
                 children.append(((*path, key), value, False))
         stack.extend(reversed(children))
+
+
+def through_refs(data: Any, parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """The path of the node `parts` reaches, with every local `$ref` on the way followed."""
+    node, out = data, list[Part]()
+    for part in parts:
+        target = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(target, str) and target.startswith("#") and part != "$ref":
+            try:
+                node, out = resolve_pointer(data, target), list(split_pointer(target))
+            except (LookupError, ValueError):
+                return parts
+        try:
+            node = node[part] if isinstance(node, dict) else node[int(part)]
+        except (LookupError, ValueError, TypeError):
+            return parts
+        out.append(part)
+    return tuple(out)

@@ -22,7 +22,8 @@ from . import verdicts
 from .lint import lint_document
 from .loader import Document
 from .phrasing import UNKNOWN_KEYS, WEAK, hint, human
-from .tree import Part, make_pointer, resolve_pointer, split_pointer
+from .resolve import fetches
+from .tree import Part, make_pointer, through_refs
 from .verdicts import cached
 
 _UNRESOLVED_PARAM = re.compile(r"Path parameter '(.+)' for '(\w+)' operation in '(.+)' was not")
@@ -47,7 +48,8 @@ def validate_document(doc: Document) -> list[Problem]:
     shape = verdicts.shape_key(doc)
     if verdicts.known_valid(shape):  # the same document but for its descriptions: valid
         return sorted_problems(lints)
-    if _valid_by_port(doc):
+    remote = fetches(doc)  # the port and the semantic checks would follow $refs to a URL
+    if not remote and _valid_by_port(doc):
         verdicts.remember_valid(shape)
         return sorted_problems(lints)
     fast_check, schema_validator, spec_validator_cls = _validators(is_30)
@@ -55,7 +57,7 @@ def validate_document(doc: Document) -> list[Problem]:
     if not fast_check(doc.data):
         problems = _schema_problems(doc, list(schema_validator.iter_errors(doc.data)), is_30)
     # The semantic checks walk the spec as the schema describes it, following $refs.
-    if not problems and not has_errors(p for p in lints if p.pointer.endswith("/$ref")):
+    if not (problems or remote or has_errors(p for p in lints if p.pointer.endswith("/$ref"))):
         problems.extend(_semantic_problems(doc, spec_validator_cls))
         if not problems:
             verdicts.remember_valid(shape)
@@ -169,31 +171,13 @@ def _semantic_problems(doc: Document, spec_validator_cls: type[Any]) -> list[Pro
     return problems
 
 
-def _through_refs(data: Any, parts: tuple[Part, ...]) -> tuple[Part, ...]:
-    """The path of the node `parts` reaches, with every local `$ref` on the way followed."""
-    node, out = data, list[Part]()
-    for part in parts:
-        target = node.get("$ref") if isinstance(node, dict) else None
-        if isinstance(target, str) and target.startswith("#") and part != "$ref":
-            try:
-                node, out = resolve_pointer(data, target), list(split_pointer(target))
-            except (LookupError, ValueError):
-                return parts
-        try:
-            node = node[part] if isinstance(node, dict) else node[int(part)]
-        except (LookupError, ValueError, TypeError):
-            return parts
-        out.append(part)
-    return tuple(out)
-
-
 def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
     name = type(error).__name__
     if name == "DuplicateOperationIDError":
         return []  # lint reports it, with both places
     parts: tuple[Part, ...] = getattr(error, "contractgen_parts", ())
     if doc.origins:  # a part from another file is reported where it is written, not per use
-        parts = _through_refs(doc.data, parts)
+        parts = through_refs(doc.data, parts)
     message = error.message
     if getattr(error, "contractgen_value", False):
         found = _schema_problems(doc, [error], is_30=False, prefix=(*parts, "default"))

@@ -71,7 +71,7 @@ _YAML_HINTS = (
 )
 
 
-def parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
+def parse_yaml(text: str, path: str | Path) -> tuple[Any, Pos | None]:
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -89,7 +89,7 @@ def parse_yaml(text: str, path: Path) -> tuple[Any, Pos | None]:
 class _Builder:
     """Turns a composed YAML node tree into plain data and a parallel tree of positions."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str | Path) -> None:
         self.path = path
         self.done: dict[int, tuple[Any, Any]] = {}
         self.active: set[int] = set()
@@ -181,7 +181,7 @@ class _Builder:
         )
 
 
-def _yaml_error(exc: yaml.MarkedYAMLError, path: Path, text: str) -> SpecError:
+def _yaml_error(exc: yaml.MarkedYAMLError, path: str | Path, text: str) -> SpecError:
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or "invalid YAML"
     message = f"YAML syntax error: {problem}"
