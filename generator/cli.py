@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import PARTS
 from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError
+from .options import PARTS, Options
 from .problems import Level, Problem, SpecError
 from .version import __version__
 
@@ -61,7 +61,8 @@ def _targets(args: argparse.Namespace) -> list[Any]:
     targets = targets_from(Path(args.config) if args.config else None)
     if args.templates is None:
         return targets
-    return [replace(t, templates=str(Path(args.templates).resolve())) for t in targets]
+    templates = Path(args.templates).resolve()
+    return [replace(t, options=t.options.but(templates=templates)) for t in targets]
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -81,12 +82,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
     out = Path(args.out)
-    parts = args.parts or PARTS
     if args.sdk or args.package_name:
-        return _generate_sdk(args, parts)
-    files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(out) if out.is_dir() else None,
-                             lenient=args.lenient, templates=args.templates)
+        return _generate_sdk(args)
+    files, warnings = render(args.spec, _options(args),
+                             previous=read_package(out) if out.is_dir() else None)
     _print_problems(warnings)
     _write(out, files, args.force)
     print(f"generated {args.out} from {args.spec}")
@@ -107,15 +106,21 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
               file=sys.stderr)
 
 
-def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
+def _options(args: argparse.Namespace) -> Options:
+    """The options `generate` and `watch` of one SPEC were given."""
+    return Options(overlay=args.overlay, parts=args.parts or PARTS, templates=args.templates,
+                   lenient=args.lenient)
+
+
+def _generate_sdk(args: argparse.Namespace) -> int:
     from .api import generate_sdk
 
-    if args.parts and set(parts) - {"models", "client"}:
+    if args.parts and set(args.parts) - {"models", "client"}:
         print("contractgen generate: an SDK is a client package; use `--parts client`",
               file=sys.stderr)
         return EXIT_USAGE
-    _, warnings = generate_sdk(args.spec, args.out, package_name=args.package_name,
-                               overlay=args.overlay, templates=args.templates)
+    _, warnings = generate_sdk(args.spec, args.out, _options(args),
+                               package_name=args.package_name)
     _print_problems(warnings)
     print(f"generated the SDK {args.out} from {args.spec} (`pip install {args.out}`)")
     return EXIT_OK
@@ -143,9 +148,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.out is None:
         print("contractgen watch: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(Path(args.spec), Path(args.out), Path(args.overlay) if args.overlay else None,
-              args.parts or PARTS, Path(args.templates) if args.templates else None,
-              lenient=args.lenient, force=args.force)
+    job = Job(Path(args.spec), Path(args.out), _options(args), force=args.force)
     return watch(lambda: [job], interval=args.interval, describe=describe_os_error)
 
 

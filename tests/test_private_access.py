@@ -9,7 +9,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
-# (test file, private name): the speed layer's internals, spec/'s, and api's validation fork.
+# (test file, private name): the speed layer's internals and spec/'s.
 LEFT = {
     ("shipped_blocks.py", "_format_many"),
     ("test_blocks.py", "_Layout"),
@@ -24,9 +24,6 @@ LEFT = {
     ("test_jsonpos.py", "_printable"),
     ("test_loader.py", "_external_sites"),
     ("test_loader.py", "_refs"),  # the same walk, counted (spec/resolve)
-    ("test_runs.py", "_Validation"),
-    ("test_runs.py", "_YOUNG_THRESHOLD"),
-    ("test_runs.py", "_start_validation"),
     ("test_validator_port.py", "_semantic_problems"),
     ("test_validator_port.py", "_valid_by_port"),
     ("test_verdicts.py", "_valid_by_port"),

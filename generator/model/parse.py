@@ -18,8 +18,7 @@ from .schemas import SchemaConverter
 PARTS = ("models", "server", "client")
 
 
-def header(spec: str, overlay: str | None = None,
-           templates: tuple[str, str] | None = None) -> str:
+def header(spec: str, overlay: str | None = None, templates: str | None = None) -> str:
     """The first lines of every generated module: what made it, from what, and no timestamp.
 
     The hashes of the inputs are kept once, in the package's manifest (`emit.package`): a hash
@@ -28,7 +27,7 @@ def header(spec: str, overlay: str | None = None,
     if overlay:
         lines.append(f"# Overlay applied: {overlay}.")
     if templates:
-        lines.append(f"# Templates overridden by {templates[0]}.")
+        lines.append(f"# Templates overridden by {templates}.")
     return "\n".join(lines)
 
 
@@ -39,16 +38,16 @@ def build_api(
     overlay_display: str | None = None,
     parts: tuple[str, ...] = PARTS,
     extension_notes: Mapping[str, str] | None = None,
-    templates: tuple[str, str] | None = None,
+    templates: str | None = None,
     spec_json: Callable[[], str] | None = None,
 ) -> Api:
     """The intermediate model of `document` (already validated, external refs resolved).
 
     `extension_notes` maps a vendor extension (`x-...`) to a sentence added to the documentation
     of every operation where it is set (truthy); the generator gives extensions no other meaning.
-    `templates` (folder as shown, sha256 of its files) names template overrides in the header.
+    `templates` (the folder as shown) names template overrides in the header.
     `spec_json` gives the bundled document's `openapi.json` text when another process wrote it
-    (`api._start_validation`); by default it is written here.
+    (`verdict.start_validation`); by default it is written here.
     """
     data = document.data
     converter = SchemaConverter(data, discriminated=document.may_spell("discriminator"))

@@ -127,11 +127,13 @@ def load_document(
     *,
     kind: str = "an OpenAPI object",
     hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
+    read: tuple[bytes, str] | None = None,
 ) -> Document:
     """Read and parse a YAML or JSON spec (or another mapping: `kind`, with `hint` when it is
-    not one); SpecError (with line and hint) when that fails."""
+    not one); SpecError (with line and hint) when that fails. `read`: the file's bytes and
+    their sha256 when the caller read it already (`inputs.Inputs`)."""
     path = Path(path)
-    raw = read_bytes(path)
+    raw, digest = read or (read_bytes(path), "")
     text = decode(raw, path)
     root = Pos(1, 1)
     if path.suffix.lower() == ".json":
@@ -147,7 +149,7 @@ def load_document(
             str(path), root.line, root.col, "", hint,
         )])
     quick = locator(text) if path.suffix.lower() == ".json" else None
-    return Document(path, text, hashlib.sha256(raw).hexdigest(), data, locate,
+    return Document(path, text, digest or hashlib.sha256(raw).hexdigest(), data, locate,
                     quick_position=quick)
 
 
