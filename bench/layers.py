@@ -75,6 +75,46 @@ print(json.dumps({"code": code, "seconds": seconds, "format": spent["format"] - 
 """
 
 
+# The work each layer saves, as CPU time of this one process (steadier than wall time on a busy
+# machine): prints {stage: seconds}. argv: original spec, edited spec.
+STAGES = """
+import json, os, sys, time
+from contractgen import pipeline
+from contractgen.options import Options
+from contractgen.spec.inputs import Inputs
+from contractgen.spec.validate import validate_document
+options, found = Options(), {}
+def timed(name, call):
+    start = time.process_time()
+    value = call()
+    found[name] = time.process_time() - start
+    return value
+def stages(spec, tag):
+    inputs = timed(f"{tag} read", lambda: Inputs.read(spec))
+    document, _ = timed(f"{tag} load", lambda: pipeline.load(inputs, options))
+    os.environ["CONTRACTGEN_NO_CACHE"] = "1"
+    timed(f"{tag} validate, no verdict cache", lambda: validate_document(document))
+    api = timed(f"{tag} IR", lambda: pipeline.build(document, options))
+    timed(f"{tag} render, no memo", lambda: pipeline.render(api, options))
+    del os.environ["CONTRACTGEN_NO_CACHE"]
+    timed(f"{tag} validate", lambda: validate_document(document))
+    timed(f"{tag} render", lambda: pipeline.render(api, options))
+stages(sys.argv[1], "cold")  # fills the caches (and warms the imports)
+stages(sys.argv[1], "same")
+stages(sys.argv[2], "edit")
+print(json.dumps(found))
+"""
+
+
+def stage_costs(original: Path, edited: Path, cache: Path) -> dict[str, float]:
+    shutil.rmtree(cache, ignore_errors=True)
+    done = subprocess.run([sys.executable, "-c", STAGES, str(original), str(edited)],
+                          capture_output=True, text=True, check=True,
+                          env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    found: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def one(off: str, spec: Path, out: Path, cache: Path) -> dict[str, float]:
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", PROBE, off, str(spec), str(out)],
@@ -90,6 +130,7 @@ def one(off: str, spec: Path, out: Path, cache: Path) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--stages", action="store_true", help="CPU time per stage instead")
     parser.add_argument("specs", nargs="*", type=Path, default=DEFAULT)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
@@ -100,6 +141,15 @@ def main() -> None:
             original.write_text(json.dumps(plain))
             edited.write_text(json.dumps(edit_one_field(plain)))
             samples: dict[tuple[str, str, str], list[float]] = {}
+            if args.stages:
+                costs: dict[str, list[float]] = {}
+                for _ in range(args.rounds):
+                    for key, value in stage_costs(original, edited, work / "cache").items():
+                        costs.setdefault(key, []).append(value)
+                print(f"{spec.name} (CPU seconds, medians of {args.rounds})")
+                for key, values in costs.items():
+                    print(f"  {key:40} {statistics.median(values):6.3f}")
+                continue
             for _ in range(args.rounds):
                 for off in CONFIGS:
                     cache, out = work / "cache", work / "out"
