@@ -45,9 +45,9 @@ if off in ("memo", "verdicts"):
     cache.TextCache.get = lambda self, key: None if self.namespace.startswith(prefix) else get(self, key)
 if off == "fork":
     try:
-        from contractgen import pipeline
-        pipeline.FORK_VALIDATION = False
-    except ImportError:  # before the pipeline module
+        from contractgen import verdict
+        verdict.FORK = False
+    except ImportError:  # before verdict.py
         from contractgen import api
         from contractgen.spec.validate import validate_document
         api._start_validation = lambda d: api._Validation(d, problems=validate_document(d))
