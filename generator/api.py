@@ -16,6 +16,7 @@ from .pipeline import validate
 from .problems import Level, Problem
 from .project.drift import Drift, find_drift
 from .spec import load
+from .spec.inputs import Inputs
 
 __all__ = [
     "CheckResult", "ContractgenError", "Drift", "NoConfigError", "Options", "OwnershipError", "check",
@@ -65,11 +66,12 @@ def generate_sdk(spec: str | Path, out: str | Path, options: Options | None = No
 
     options = (options or Options()).but(parts=("client",), **changes)
     out = Path(out)
-    data = load(spec, overlay=options.overlay)[0].data
+    inputs = Inputs.read(spec, options.overlay, options.templates)  # read once, for both
+    data = load(inputs)[0].data
     info = data.get("info")
     sdk = sdk_for(info if isinstance(info, Mapping) else {}, package_name)
-    package = out / "src" / sdk.import_name
-    files, warnings = render(spec, options, previous=read_package(package))
+    made = generated(inputs, options, read_package(out / "src" / sdk.import_name))
+    files, warnings = made.files, made.warnings
     if sdk.version == "0.0.0" and sdk.api_version:
         warnings.append(Problem(
             Level.WARNING, f"the contract's version {sdk.api_version!r} is not a PEP 440 "

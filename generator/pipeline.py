@@ -43,13 +43,15 @@ class Generated:
     api: Api | None = None
 
 
-def generate(spec: str | Path, options: Options, previous: dict[str, str] | None = None,
-             validate: bool = True, bundled: set[Path] | None = None) -> Generated:
+def generate(spec: str | Path | Inputs, options: Options,
+             previous: dict[str, str] | None = None, validate: bool = True,
+             bundled: set[Path] | None = None) -> Generated:
     """`run`, or the same run's package as `previous` holds it when nothing it read changed
     since. `bundled` receives the files the spec bundles in, also when it has errors."""
     from .emit.runs import Run
 
-    inputs = Inputs.read(spec, options.overlay, options.templates)
+    inputs = spec if isinstance(spec, Inputs) else Inputs.read(spec, options.overlay,
+                                                                 options.templates)
     record = Run(inputs, options)
     validated = validate and not options.lenient
     replayed = record.replay(previous, validated) if previous else None
