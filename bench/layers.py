@@ -9,8 +9,10 @@ layer's saving can be judged against a run without black. Layers switched off he
 - `fork`: validation in a forked child beside building the IR and rendering (inline instead);
 - `memo`: server.py's and client.py's text reused after a model-only edit (`emit.memo`);
 - `verdicts`: the validation verdict cache (`spec.verdicts`).
-Run: `.venv/bin/python bench/layers.py [--rounds 3] [spec.json ...]` (default: Twilio 2010, Box
-from /tmp/corpus).
+`--stages` prints the CPU time of each stage with and without each cache instead, and
+`--edits N` a series of N one-field edits per configuration (interleaved) after one cold run.
+Run: `.venv/bin/python bench/layers.py [--rounds 3] [--stages | --edits N] [spec.json ...]`
+(default: Twilio 2010, Box from /tmp/corpus).
 """
 
 from __future__ import annotations
@@ -127,10 +129,34 @@ def one(off: str, spec: Path, out: Path, cache: Path) -> dict[str, float]:
     return {"wall": wall, "format": found["format"], "rest": wall - found["format"]}
 
 
+def edit_series(plain: dict[str, object], work: Path, edits: int) -> None:
+    """Each configuration cold once, then `edits` one-field edits (each new, so none is
+    replayed) interleaved across the configurations; medians of wall and wall - format."""
+    spec = work / "api.json"
+    spec.write_text(json.dumps(plain))
+    for off in CONFIGS:
+        shutil.rmtree(work / f"cache-{off}", ignore_errors=True)
+        shutil.rmtree(work / f"out-{off}", ignore_errors=True)
+        one(off, spec, work / f"out-{off}", work / f"cache-{off}")
+    samples: dict[str, list[tuple[float, float]]] = {}
+    for index in range(edits):
+        edited = work / f"edited-{index}.json"
+        edited.write_text(json.dumps(edit_one_field(plain, f" (edited {index})")))
+        for off in CONFIGS:
+            found = one(off, edited, work / f"out-{off}", work / f"cache-{off}")
+            samples.setdefault(off, []).append((found["wall"], found["rest"]))
+    print(f"one-field edits, medians of {edits} (seconds: wall / wall - format)")
+    for off, values in samples.items():
+        label = "all layers" if off == "all" else f"without {off}"
+        print(f"  {label:18} {statistics.median(v[0] for v in values):6.2f} "
+              f"{statistics.median(v[1] for v in values):6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stages", action="store_true", help="CPU time per stage instead")
+    parser.add_argument("--edits", type=int, default=0, help="a series of one-field edits instead")
     parser.add_argument("specs", nargs="*", type=Path, default=DEFAULT)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
@@ -141,6 +167,10 @@ def main() -> None:
             original.write_text(json.dumps(plain))
             edited.write_text(json.dumps(edit_one_field(plain)))
             samples: dict[tuple[str, str, str], list[float]] = {}
+            if args.edits:
+                print(spec.name)
+                edit_series(plain, work, args.edits)
+                continue
             if args.stages:
                 costs: dict[str, list[float]] = {}
                 for _ in range(args.rounds):
