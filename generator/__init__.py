@@ -8,6 +8,7 @@ from __future__ import annotations
 from .api import check, generate, load, render, validate
 from .config import NoConfigError
 from .errors import ContractgenError, OptionError, OwnershipError, ScaffoldError
+from .options import Options
 from .problems import Level, Problem, SpecError
 from .version import __version__
 
@@ -16,6 +17,7 @@ __all__ = [
     "Level",
     "NoConfigError",
     "OptionError",
+    "Options",
     "OwnershipError",
     "Problem",
     "ScaffoldError",

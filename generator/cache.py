@@ -37,20 +37,32 @@ def _sha(text: str) -> str:
 
 
 @functools.cache
-def version_of(distribution: str) -> str:
-    """The installed version of `distribution` (part of cache keys), read from the name of its
-    `.dist-info` folder where Python finds it: one listing, where `importlib.metadata.version`
-    parses the whole METADATA file on every call. Falls back to importlib.metadata when the
-    folder is not found or is ambiguous."""
-    wanted = distribution.lower().replace("-", "_").replace(".", "_")
+def _dist_infos() -> tuple[tuple[str, str, str], ...]:
+    """(folder, distribution name normalised, version) of every `.dist-info` folder where Python
+    finds packages, in `sys.path` order: one listing of each folder, much cheaper than
+    `importlib.metadata`, which parses a whole METADATA file per question."""
+    found = []
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
-        versions = [stem.partition("-")[2] for stem in
-                    (name[:-len(".dist-info")] for name in names if name.endswith(".dist-info"))
-                    if stem.partition("-")[0].lower().replace(".", "_") == wanted]
+        for name in sorted(names):
+            if name.endswith(".dist-info"):
+                distribution, _, version = name[:-len(".dist-info")].partition("-")
+                found.append((entry, distribution.lower().replace(".", "_"), version))
+    return tuple(found)
+
+
+@functools.cache
+def version_of(distribution: str) -> str:
+    """The installed version of `distribution` (part of cache keys), read from the name of its
+    `.dist-info` folder (`_dist_infos`). Falls back to importlib.metadata when the folder is not
+    found or is ambiguous."""
+    wanted = distribution.lower().replace("-", "_").replace(".", "_")
+    for entry in dict.fromkeys(entry for entry, _, _ in _dist_infos()):
+        versions = [version for where, name, version in _dist_infos()
+                    if where == entry and name == wanted]
         if len(versions) == 1 and versions[0]:
             return versions[0]
         if versions:
@@ -58,6 +70,35 @@ def version_of(distribution: str) -> str:
     from importlib import metadata
 
     return metadata.version(distribution)
+
+
+# The libraries whose behaviour shapes the output or the verdict (as `_dist_infos` names them).
+_LIBRARIES = frozenset({"black", "jinja2", "pyyaml", "openapi_spec_validator",
+                        "openapi_schema_validator", "jsonschema", "jsonschema_path",
+                        "jsonschema_rs", "openapi_spec_validator_rs"})
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the code that makes contractgen's output and verdicts: its sources and built-in
+    templates (inside the package when installed, beside it in a checkout), the Python version
+    and the installed versions of the libraries that shape them. Part of every cache key."""
+    from .version import __version__
+
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(f"{__version__} {sys.version_info[:2]}".encode())
+    for entry, name, version in _dist_infos():
+        if name in _LIBRARIES:
+            digest.update(f"\0{entry}/{name}-{version}".encode())
+    beside = package.parent / "templates"
+    folders = [package] if (package / "templates").is_dir() or not beside.is_dir() else [
+        package, beside]
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(f"\0{path.relative_to(folder).as_posix()}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 class TextCache:

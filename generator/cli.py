@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .config import PARTS
+from .arguments import build_parser
 from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError
+from .options import PARTS, Options
 from .problems import Level, Problem, SpecError
-from .version import __version__
 
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130
@@ -61,7 +61,8 @@ def _targets(args: argparse.Namespace) -> list[Any]:
     targets = targets_from(Path(args.config) if args.config else None)
     if args.templates is None:
         return targets
-    return [replace(t, templates=str(Path(args.templates).resolve())) for t in targets]
+    templates = Path(args.templates).resolve()
+    return [replace(t, options=t.options.but(templates=templates)) for t in targets]
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -81,12 +82,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print("contractgen generate: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
     out = Path(args.out)
-    parts = args.parts or PARTS
     if args.sdk or args.package_name:
-        return _generate_sdk(args, parts)
-    files, warnings = render(args.spec, overlay=args.overlay, parts=parts,
-                             previous=read_package(out) if out.is_dir() else None,
-                             lenient=args.lenient, templates=args.templates)
+        return _generate_sdk(args)
+    files, warnings = render(args.spec, _options(args),
+                             previous=read_package(out) if out.is_dir() else None)
     _print_problems(warnings)
     _write(out, files, args.force)
     print(f"generated {args.out} from {args.spec}")
@@ -107,15 +106,21 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
               file=sys.stderr)
 
 
-def _generate_sdk(args: argparse.Namespace, parts: tuple[str, ...]) -> int:
+def _options(args: argparse.Namespace) -> Options:
+    """The options `generate` and `watch` of one SPEC were given."""
+    return Options(overlay=args.overlay, parts=args.parts or PARTS, templates=args.templates,
+                   lenient=args.lenient)
+
+
+def _generate_sdk(args: argparse.Namespace) -> int:
     from .api import generate_sdk
 
-    if args.parts and set(parts) - {"models", "client"}:
+    if args.parts and set(args.parts) - {"models", "client"}:
         print("contractgen generate: an SDK is a client package; use `--parts client`",
               file=sys.stderr)
         return EXIT_USAGE
-    _, warnings = generate_sdk(args.spec, args.out, package_name=args.package_name,
-                               overlay=args.overlay, templates=args.templates)
+    _, warnings = generate_sdk(args.spec, args.out, _options(args),
+                               package_name=args.package_name)
     _print_problems(warnings)
     print(f"generated the SDK {args.out} from {args.spec} (`pip install {args.out}`)")
     return EXIT_OK
@@ -143,9 +148,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.out is None:
         print("contractgen watch: SPEC needs --out DIR", file=sys.stderr)
         return EXIT_USAGE
-    job = Job(Path(args.spec), Path(args.out), Path(args.overlay) if args.overlay else None,
-              args.parts or PARTS, Path(args.templates) if args.templates else None,
-              lenient=args.lenient, force=args.force)
+    job = Job(Path(args.spec), Path(args.out), _options(args), force=args.force)
     return watch(lambda: [job], interval=args.interval, describe=describe_os_error)
 
 
@@ -211,174 +214,8 @@ def _installs(project: Path) -> str:
     return f"{requirement} (the requirement of this contractgen; CONTRACTGEN=... picks another)"
 
 
-def _parts(value: str) -> tuple[str, ...]:
-    """`--parts models,server`: known parts only, in the order given."""
-    parts = tuple(part.strip() for part in value.split(",") if part.strip())
-    for part in parts:
-        if part not in PARTS:
-            raise argparse.ArgumentTypeError(
-                f"unknown part {part!r} (choose from {', '.join(PARTS)})")
-    if not parts:
-        raise argparse.ArgumentTypeError(f"name at least one part of {', '.join(PARTS)}")
-    return parts
-
-
-def _package_name(value: str) -> str:
-    """`--package-name acme-client`: a distribution name whose import name is an identifier."""
-    from .emit.sdk import import_name_of
-
-    try:
-        import_name_of(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
-    return value
-
-
-def _exits(*lines: str) -> str:
-    return "exit codes:\n" + "\n".join(f"  {line}" for line in lines)
-
-
-USAGE_EXIT = "2  the command line is wrong, or a file or folder cannot be used as given"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="contractgen",
-        description="OpenAPI contracts to pydantic models, FastAPI servers and httpx clients.",
-        epilog="`contractgen COMMAND --help` says what each command does and its exit codes.",
-    )
-    parser.add_argument("--version", action="version", version=f"contractgen {__version__}",
-                        help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def command(name: str, help: str, *exits: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help, description=help, epilog=_exits(*exits),
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
-
-    spec_help = "the OpenAPI 3.0/3.1 document (.yaml, .yml or .json)"
-    overlay_help = "an OpenAPI Overlay 1.0 document applied to the spec first"
-    config_help = "the pyproject.toml to read [tool.contractgen] from (default: the nearest)"
-    parts_help = "comma-separated: models,server,client (default: all three)"
-
-    p = command("validate", "validate a spec: every problem, located",
-                "0  valid (warnings allowed)", "1  errors found, or the spec cannot be read",
-                USAGE_EXIT)
-    p.add_argument("spec", help=spec_help)
-    p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--emit-overlay", metavar="FILE",
-                   help="write an Overlay 1.0 document repairing the mechanical problems, for review")
-    p.set_defaults(func=cmd_validate)
-
-    p = command("generate", "generate a package from SPEC, or every target of [tool.contractgen]",
-                "0  generated", "1  the spec has errors (nothing written)",
-                "2  the command line is wrong, no [tool.contractgen] is found, a file or folder cannot "
-                "be used as given, or --out "
-                "holds files contractgen did not write (nothing written; see --force)")
-    p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, generate every target of "
-                   "[tool.contractgen]")
-    p.add_argument("--out", help="the package folder to write: a new folder or one contractgen "
-                   "wrote (it records its files in .contractgen-manifest.json there)")
-    p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--parts", type=_parts, help=parts_help)
-    p.add_argument("--config", help=config_help)
-    p.add_argument("--force", action="store_true", help="write even where there are files "
-                   "contractgen did not write, or changed since (it replaces files of the names it writes, and "
-                   "leaves the others alone)")
-    p.add_argument("--lenient", action="store_true",
-                   help="generate despite errors: skip what cannot be understood and list it as "
-                   "located warnings")
-    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides (files "
-                   "named like built-in templates replace them); beats `templates` in the config")
-    p.add_argument("--sdk", action="store_true", help="write the client as an installable "
-                   "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
-    p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "
-                   "acme-client (implies --sdk; default: the contract's title + -client)")
-    p.set_defaults(func=cmd_generate)
-
-    p = command("watch", "regenerate SPEC's package, or every target of [tool.contractgen], "
-                "each time the contract changes", "0  stopped (Ctrl-C or SIGTERM); a contract "
-                "with errors is reported and waited on, not an exit",
-                "2  no [tool.contractgen] to watch, the command line is wrong, or a file or "
-                "folder cannot be used as given")
-    p.add_argument("spec", nargs="?", help=f"{spec_help}; without it, watch every target of "
-                   "[tool.contractgen]")
-    p.add_argument("--out", help="the package folder to keep up to date, as for `generate`")
-    p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--parts", type=_parts, help=parts_help)
-    p.add_argument("--config", help=config_help)
-    p.add_argument("--force", action="store_true", help="write even over files changed by "
-                   "hand, as `generate --force` does")
-    p.add_argument("--lenient", action="store_true",
-                   help="generate despite errors, as `generate --lenient` does")
-    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as for "
-                   "`generate` (its files are watched too)")
-    p.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
-                   help="how often the files are looked at (default: 0.2)")
-    p.set_defaults(func=cmd_watch)
-
-    p = command("check", "compare committed generated code with the specs; check the "
-                "implementation", "0  generated code matches the specs",
-                "1  drift (a summary, then a diff of the code, on stdout), an override left behind "
-                "by a renamed or removed operation, or (--strict) an unimplemented operation",
-                "2  the command line is wrong, no [tool.contractgen] is found, or a file or "
-                "folder cannot be used as given")
-    p.add_argument("--config", help=config_help)
-    p.add_argument("--strict", action="store_true",
-                   help="also fail when the implementation leaves operations unimplemented")
-    p.add_argument("--full", action="store_true", help="show the whole diff of the generated "
-                   "code (by default a drift shows its first 30 lines after the summary)")
-    p.add_argument("--format", choices=("text", "json", "github"), default="text",
-                   help="text for people (a summary first, then the code that changed), json "
-                   "for tools, github for GitHub Actions annotations (::error file=...)")
-    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as "
-                   "for `generate`; beats `templates` in the config")
-    p.set_defaults(func=cmd_check)
-
-    p = command("diff", "classify changes between two specs: breaking, warning or info",
-                "0  no change at or above --fail-on",
-                "1  a change at or above --fail-on (by default: a breaking change)",
-                "2  a spec is invalid (the errors `validate` reports) or unreadable, or the "
-                "command line is wrong")
-    p.add_argument("old", help="the spec as it was (e.g. from the main branch)")
-    p.add_argument("new", help="the spec as it is now")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                   help="text for people, json for tools, markdown for a pull-request comment")
-    p.add_argument("--fail-on", choices=("breaking", "warning", "info", "any"),
-                   default="breaking",
-                   help="the lowest level that makes the exit code 1 (any = info)")
-    p.add_argument("--overlay", help="an overlay to apply to both specs")
-    p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
-    p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")
-    p.set_defaults(func=cmd_diff)
-
-    p = command("conformance", "replay a scenario against a running service; check every answer",
-                "0  every step conforms",
-                "1  a step does not conform, or the scenario has no steps", USAGE_EXIT)
-    p.add_argument("spec", nargs="?", help=spec_help)
-    p.add_argument("--scenario", help="YAML steps (`--example` prints an example to start from)")
-    p.add_argument("--base-url", help="where the service runs, e.g. http://127.0.0.1:8000")
-    p.add_argument("--example", action="store_true",
-                   help="print an example scenario (save it, edit it, pass it with --scenario)")
-    p.add_argument("--overlay", help=overlay_help)
-    p.add_argument("--token", help="bearer token sent with every request")
-    p.set_defaults(func=cmd_conformance)
-
-    p = command("new", "start a new project from the copier template",
-                "0  created", "1  the spec is invalid or copier failed (nothing left behind)",
-                USAGE_EXIT)
-    p.add_argument("dest", help="the folder to create (must not exist, or be empty)")
-    p.add_argument("--spec", required=True, help=f"{spec_help}; copied into the project's specs/")
-    p.add_argument("--overlay", help=f"{overlay_help}; copied into specs/")
-    p.add_argument("--name", help="the distribution name (default: from DEST)")
-    p.add_argument("--parts", choices=("both", "server", "client"), default="both",
-                   help="generate a server, a client or both (default: both)")
-    p.add_argument("--template", help="a git repository of the template (default: the one "
-                   "shipped with contractgen, recorded as the repository it came from)")
-    p.add_argument("--vcs-ref", help="the template version (a tag) to use with --template")
-    p.add_argument("--no-git", dest="git", action="store_false",
-                   help="do not make the project a git repository with a first commit")
-    p.set_defaults(func=cmd_new)
-    return parser
+COMMANDS = {"validate": cmd_validate, "generate": cmd_generate, "watch": cmd_watch,
+            "check": cmd_check, "diff": cmd_diff, "conformance": cmd_conformance, "new": cmd_new}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -388,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _COMMAND = args.command
     try:
-        code: int = args.func(args)
+        code: int = COMMANDS[args.command](args)
     except (ContractgenError, OSError, ValueError) as exc:
         return _failed(args.command, exc)
     except KeyboardInterrupt:

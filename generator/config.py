@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import EXIT_USAGE
+from .options import PARTS, ContractSettings, Options
 from .problems import Level, Problem, SpecError
 
-PARTS = ("models", "server", "client")
 REGEN_COMMAND = "contractgen generate"
 
 
@@ -21,38 +21,16 @@ class NoConfigError(SpecError):
 
 
 @dataclass(frozen=True)
-class ContractSettings:
-    """What a target says of a contract its user does not own (`model.settings` applies it):
-    `pagination`, operationId -> what `x-pagination` takes (as JSON text); `closed_enums`,
-    names under `components/schemas` (enums and unions) kept closed as `x-enum-closed` does."""
-
-    pagination: tuple[tuple[str, str], ...] = ()
-    closed_enums: tuple[str, ...] = ()
-    source: str = ""  # the configuration file, and the table that says them
-    pointer: str = ""
-
-    def key(self) -> list[Any]:
-        """What a run's cache key holds of them (JSON)."""
-        return [list(map(list, self.pagination)), list(self.closed_enums)]
-
-
-@dataclass(frozen=True)
 class Target:
-    """One spec generated into one package directory."""
+    """One spec generated into one package directory, with its options."""
 
     root: Path  # the directory of the pyproject.toml that declared it
     spec: str  # relative to root, as written
     out: str
-    overlay: str | None = None
-    parts: tuple[str, ...] = PARTS
+    options: Options = field(default_factory=Options)  # its paths resolved from root, which is also its display root
     implementation: str | None = None  # "module:Class" overriding ServiceBase, for `check`
-    # vendor extension -> a sentence documenting operations where it is set (`extension_notes`)
-    extension_notes: tuple[tuple[str, str], ...] = ()
     # What regenerates it, as the drift message names it (`regen_command`, say `make regen`).
     regen_command: str = REGEN_COMMAND
-    templates: str | None = None  # a folder of template overrides, relative to root
-    # `pagination` and `closed_enums`: x-pagination / x-enum-closed for a contract not owned
-    settings: ContractSettings | None = None
 
     @property
     def spec_path(self) -> Path:
@@ -61,14 +39,6 @@ class Target:
     @property
     def out_path(self) -> Path:
         return self.root / self.out
-
-    @property
-    def overlay_path(self) -> Path | None:
-        return self.root / self.overlay if self.overlay else None
-
-    @property
-    def templates_path(self) -> Path | None:
-        return self.root / self.templates if self.templates else None
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -132,10 +102,12 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
                 None, None, f"/tool/contractgen/targets/{index}/extension_notes",
                 'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')])
         templates = raw.get("templates", table.get("templates"))  # per target, else global
-        targets.append(Target(root, str(raw["spec"]), str(raw["out"]), raw.get("overlay"),
-                              parts, raw.get("implementation"), tuple(notes.items()), regen,
-                              str(templates) if templates else None,
-                              _settings(raw, config, f"/tool/contractgen/targets/{index}")))
+        options = Options(overlay=root / raw["overlay"] if raw.get("overlay") else None,
+                          parts=parts, templates=root / templates if templates else None,
+                          extension_notes=tuple(notes.items()), root=root,
+                          settings=_settings(raw, config, f"/tool/contractgen/targets/{index}"))
+        targets.append(Target(root, str(raw["spec"]), str(raw["out"]), options,
+                              raw.get("implementation"), regen))
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():

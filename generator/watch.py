@@ -32,8 +32,9 @@ from stat import S_ISREG
 from types import FrameType
 from typing import TextIO
 
-from .config import PARTS, ContractSettings, Target
+from .config import Target
 from .errors import ContractgenError
+from .options import Options
 from .problems import Problem, SpecError
 
 # What a file looks like to the poll: (size, mtime in ns, inode, digest), or None while it is
@@ -51,14 +52,8 @@ class Job:
 
     spec: Path
     out: Path
-    overlay: Path | None = None
-    parts: tuple[str, ...] = PARTS
-    templates: Path | None = None
-    lenient: bool = False
+    options: Options = field(default_factory=Options)
     force: bool = False
-    root: Path | None = None
-    extension_notes: tuple[tuple[str, str], ...] = ()
-    settings: ContractSettings | None = None  # the target's pagination and closed_enums
     # The files its last run read besides the spec and overlay (`$ref`ed files).
     bundled: frozenset[Path] = field(default_factory=frozenset)
     # The warnings last printed in full (a large contract may have hundreds, each run).
@@ -66,19 +61,18 @@ class Job:
 
     @classmethod
     def of_target(cls, target: Target, *, force: bool = False) -> Job:
-        return cls(target.spec_path, target.out_path, target.overlay_path, target.parts,
-                   target.templates_path, force=force, root=target.root,
-                   extension_notes=target.extension_notes, settings=target.settings)
+        return cls(target.spec_path, target.out_path, target.options, force=force)
 
     def watched(self) -> set[Path]:
         """The files whose change calls for a run."""
         found = {self.spec, *self.bundled}
-        if self.overlay is not None:
-            found.add(self.overlay)
-        if self.templates is not None and self.templates.is_dir():
+        overlay, templates = self.options.overlay, self.options.templates
+        if overlay is not None:
+            found.add(overlay)
+        if templates is not None and templates.is_dir():
             # Its folders too: a file added or removed changes a folder's mtime.
-            found.add(self.templates)
-            found.update(self.templates.rglob("*"))
+            found.add(templates)
+            found.update(templates.rglob("*"))
         return found
 
 
@@ -140,11 +134,8 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     try:
         previous = read_package(job.out) if job.out.is_dir() else {}
         try:
-            files, warnings = render(
-                job.spec, overlay=job.overlay, parts=job.parts, root=job.root,
-                previous=previous or None, lenient=job.lenient,
-                extension_notes=dict(job.extension_notes), templates=job.templates,
-                bundled=bundled, settings=job.settings)
+            files, warnings = render(job.spec, job.options, previous=previous or None,
+                                     bundled=bundled)
         finally:
             # Empty when the contract could not be read (or bundles nothing now): the files
             # watched before stay watched, which costs a stat each.

@@ -7,7 +7,7 @@ models), the header and the bundled document: the operations, security schemes, 
 title, version, description, parts and hooks; and of the definitions, the client reads the
 facts `client_source.definition_facts` gives. The key of a module is the hash of those (pickled:
 the IR is frozen dataclasses, tuples and strings), the module's name and the code that renders
-(`runs._code_fingerprint`: contractgen's sources, templates and the libraries' versions). The
+(`cache.code_fingerprint`: contractgen's sources, templates and the libraries' versions). The
 text is stored without its header (the spec's hash), which is put back on reuse. Runs with
 template overrides render as always (an override may read anything). `tests/test_memo.py`
 holds the templates to this: rendering either module reads nothing else of the contract.
@@ -20,7 +20,7 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
-from ..cache import TextCache
+from ..cache import TextCache, code_fingerprint
 from ..model.ir import Api
 from ..version import __version__
 
@@ -37,8 +37,6 @@ class RenderMemo:
     """Rendered modules of one contract, by a key of what they are rendered from."""
 
     def __init__(self, api: Api) -> None:
-        from .runs import _code_fingerprint
-
         self.header = api.header
         self.cache = TextCache(f"rendered-{__version__}")
         try:
@@ -47,7 +45,7 @@ class RenderMemo:
             self.enabled = False  # never a wrong reuse: render as always
             return
         self.enabled = self.cache.enabled
-        self.base = hashlib.sha256(_code_fingerprint().encode() + b"\0" + shared).hexdigest()
+        self.base = hashlib.sha256(code_fingerprint().encode() + b"\0" + shared).hexdigest()
 
     def _address(self, name: str, extra: Any) -> str | None:
         try:

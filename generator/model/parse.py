@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..config import ContractSettings
+from ..options import ContractSettings
 from ..problems import Level, sorted_problems
 from ..spec.loader import Document
 from ..version import __version__
@@ -22,8 +22,7 @@ from .unions import closed_unions, open_unions
 PARTS = ("models", "server", "client")
 
 
-def header(spec: str, overlay: str | None = None,
-           templates: tuple[str, str] | None = None) -> str:
+def header(spec: str, overlay: str | None = None, templates: str | None = None) -> str:
     """The first lines of every generated module: what made it, from what, and no timestamp.
 
     The hashes of the inputs are kept once, in the package's manifest (`emit.package`): a hash
@@ -32,7 +31,7 @@ def header(spec: str, overlay: str | None = None,
     if overlay:
         lines.append(f"# Overlay applied: {overlay}.")
     if templates:
-        lines.append(f"# Templates overridden by {templates[0]}.")
+        lines.append(f"# Templates overridden by {templates}.")
     return "\n".join(lines)
 
 
@@ -43,7 +42,7 @@ def build_api(
     overlay_display: str | None = None,
     parts: tuple[str, ...] = PARTS,
     extension_notes: Mapping[str, str] | None = None,
-    templates: tuple[str, str] | None = None,
+    templates: str | None = None,
     spec_json: Callable[[], str] | None = None,
     settings: ContractSettings | None = None,
 ) -> Api:
@@ -51,9 +50,9 @@ def build_api(
 
     `extension_notes` maps a vendor extension (`x-...`) to a sentence added to the documentation
     of every operation where it is set (truthy); the generator gives extensions no other meaning.
-    `templates` (folder as shown, sha256 of its files) names template overrides in the header.
+    `templates` (the folder as shown) names template overrides in the header.
     `spec_json` gives the bundled document's `openapi.json` text when another process wrote it
-    (`api._start_validation`); by default it is written here. `settings` (the configuration's
+    (`verdict.start_validation`); by default it is written here. `settings` (the configuration's
     `x-pagination` and `x-enum-closed`) are read as if the contract said them.
     """
     data = applied(document.data, settings)

@@ -1,4 +1,4 @@
-"""What the configuration says of a contract its user does not own (`config.ContractSettings`):
+"""What the configuration says of a contract its user does not own (`options.ContractSettings`):
 `x-pagination` by operation and `x-enum-closed` by schema.
 
 They are written into the document as the extensions they stand for before the model is built
@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..config import ContractSettings
+from ..options import ContractSettings
 from ..problems import Level, Problem, SpecError
 from .paging import EXTENSION as PAGINATION
 from .unions import CLOSED

@@ -32,11 +32,13 @@ from ..problems import Level, Problem, SpecError
 Leftover = tuple[str | None, str]
 
 
-def implementation_report(target: Target) -> tuple[list[str], dict[str, Leftover]]:
-    """Unimplemented operation ids, and overrides left behind (method -> likely new name)."""
+def implementation_report(target: Target, operations: list[Any] | None = None
+                          ) -> tuple[list[str], dict[str, Leftover]]:
+    """Unimplemented operation ids, and overrides left behind (method -> likely new name).
+    `operations`: the IR's, when the caller built it (else it is built here)."""
     if not target.implementation:
         return [], {}
-    operations = _operations(target)
+    operations = operations if operations is not None else _operations(target)
     methods = [(operation.id, operation.method_name) for operation in operations]
     routes = {f"{operation.http_method.upper()} {operation.path}": operation.method_name
               for operation in operations}
@@ -124,8 +126,8 @@ def _operations(target: Target) -> list[Any]:
     from ..model.parse import build_api
     from ..spec import load
 
-    document, _ = load(target.spec_path, overlay=target.overlay_path)
-    api = build_api(document, spec_display=target.spec, parts=target.parts)
+    document, _ = load(target.spec_path, overlay=target.options.overlay)
+    api = build_api(document, spec_display=target.spec, parts=target.options.parts)
     return list(api.operations)
 
 

@@ -136,13 +136,15 @@ def load_document(
     *,
     kind: str = "an OpenAPI object",
     hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
+    read: tuple[bytes, str] | None = None,
 ) -> Document:
     """Read and parse a YAML or JSON spec (or another mapping: `kind`, with `hint` when it is
-    not one); SpecError (with line and hint) when that fails."""
+    not one); SpecError (with line and hint) when that fails. `read`: the file's bytes and
+    their sha256 when the caller read it already (`inputs.Inputs`)."""
     path = Path(path)
-    raw = read_bytes(path)
-    return parse_document(decode(raw, str(path)), hashlib.sha256(raw).hexdigest(), path,
-                          kind=kind, hint=hint)
+    raw, digest = read or (read_bytes(path), "")
+    return parse_document(decode(raw, str(path)), digest or hashlib.sha256(raw).hexdigest(),
+                          path, kind=kind, hint=hint)
 
 
 def parse_document(

@@ -24,9 +24,11 @@ _TOP_FIELDS = frozenset({"overlay", "info", "extends", "actions"})
 _ACTION_FIELDS = frozenset({"target", "description", "update", "remove"})
 
 
-def apply_overlay(doc: Document, overlay_path: str | Path) -> tuple[Document, list[Problem]]:
-    """The spec with the overlay's actions applied, and the problems found in the overlay."""
-    overlay = load_document(overlay_path)
+def apply_overlay(doc: Document, overlay_path: str | Path, read: tuple[bytes, str] | None = None
+                  ) -> tuple[Document, list[Problem]]:
+    """The spec with the overlay's actions applied, and the problems found in the overlay
+    (`read`: the overlay's bytes and sha256, when read already)."""
+    overlay = load_document(overlay_path, read=read)
     problems = _check_document(overlay)
     data = copy_data(doc.data)
     positions = _copy_pos(doc.positions) if doc.positions else None

@@ -20,28 +20,16 @@ recorded (a problem's message may quote the text).
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from ..cache import TextCache, version_of
+from ..cache import TextCache, code_fingerprint, version_of
 from ..problems import Level, Problem
 from .loader import Document
 
 Validator = Callable[[Document], list[Problem]]
-
-
-@functools.cache
-def _code_fingerprint() -> str:
-    """A hash of contractgen's Python sources (what decides the problems we report)."""
-    package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:32]
 
 
 def _version(distribution: str) -> str:
@@ -54,7 +42,7 @@ def _version(distribution: str) -> str:
 def _cache() -> TextCache:
     versions = "-".join(_version(name) for name in (
         "openapi-spec-validator", "jsonschema", "openapi-spec-validator-rs"))
-    return TextCache(f"verdicts-{versions}-{_code_fingerprint()}")
+    return TextCache(f"verdicts-{versions}-{code_fingerprint()[:32]}")
 
 
 def _identity(doc: Document) -> str:

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contractgen import api
+from contractgen import api, pipeline, verdict
 from contractgen.api import generate, read_package, render
 from contractgen.emit import formatting
-from contractgen.spec import load as real_load
 from gen_support import openapi
 
 SPEC = openapi(
@@ -29,12 +28,13 @@ COMMON = {"components": {"schemas": {"Note": {"type": "object", "properties": {
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The specs each run loaded (a replayed run loads none)."""
     seen: list[str] = []
+    real_load = pipeline.load
 
-    def counting(spec: Any, overlay: Any = None) -> Any:
-        seen.append(str(spec))
-        return real_load(spec, overlay=overlay)
+    def counting(inputs: Any, options: Any) -> Any:
+        seen.append(str(inputs.spec))
+        return real_load(inputs, options)
 
-    monkeypatch.setattr(api, "load", counting)
+    monkeypatch.setattr(pipeline, "load", counting)
     return seen
 
 
@@ -129,12 +129,13 @@ def test_a_run_collects_rarely_and_restores_the_callers_collector(
     spec.write_text(json.dumps(SPEC))
     (tmp_path / "common.json").write_text(json.dumps(COMMON))
     during: list[tuple[int, int, int]] = []
+    real_load = pipeline.load
 
-    def watching(spec: Any, overlay: Any = None) -> Any:
+    def watching(inputs: Any, options: Any) -> Any:
         during.append(gc.get_threshold())
-        return real_load(spec, overlay=overlay)
+        return real_load(inputs, options)
 
-    monkeypatch.setattr(api, "load", watching)
+    monkeypatch.setattr(pipeline, "load", watching)
     before = gc.get_threshold()
     gc.set_threshold(700, 11, 12)
     try:
@@ -142,8 +143,8 @@ def test_a_run_collects_rarely_and_restores_the_callers_collector(
         assert gc.get_threshold() == (700, 11, 12)
     finally:
         gc.set_threshold(*before)
-    assert during == [(api._YOUNG_THRESHOLD, 11, 12)]
-    assert api._YOUNG_THRESHOLD >= 1_000_000
+    assert during == [(pipeline.YOUNG_THRESHOLD, 11, 12)]
+    assert pipeline.YOUNG_THRESHOLD >= 1_000_000
 
 
 REPLAY_PROBE = """
@@ -227,11 +228,11 @@ def test_the_validation_child_also_writes_openapi_json_and_the_caller_can_do_wit
     document, _ = load(spec)
     expected = dumps_indented(document.data) + "\n"
     assert len(expected) > 200_000
-    validation = api._start_validation(document)
+    validation = verdict.start_validation(document)
     assert validation.spec_json() == expected
     assert validation() == validate_document(document) == []
     # A verdict asked for before the text: both still arrive, in order.
-    validation = api._start_validation(document)
+    validation = verdict.start_validation(document)
     assert validation() == [] and validation.spec_json() == expected
 
     class Gone:
@@ -248,6 +249,6 @@ def test_the_validation_child_also_writes_openapi_json_and_the_caller_can_do_wit
             pass
 
     for answers in [(None, []), ()]:  # no text; a child that died at once
-        validation = api._Validation(document, Gone(*answers), Joined())
+        validation = verdict.Verdict(document, Gone(*answers), Joined())
         assert validation.spec_json() == expected
         assert validation() == []

@@ -18,9 +18,9 @@ MAX_LINES = 500
 # `version` and `config` are leaves every stage may read; `api` (and `watch`, its loop), `cli`
 # and `scaffold` (the template task's old name) are the top.
 RANKS = {
-    "errors": 0, "problems": 0, "version": 0, "config": 0, "cache": 0,
-    "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4,
-    "api": 5, "watch": 5, "cli": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
+    "errors": 0, "problems": 0, "version": 0, "config": 0, "cache": 0, "options": 0,
+    "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4, "verdict": 4, "pipeline": 4,
+    "api": 5, "watch": 5, "cli": 6, "arguments": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
 }
 
 

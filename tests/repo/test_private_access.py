@@ -9,8 +9,8 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 
-# (test file's name, private name): internals of emit/formatting.py, emit/blocks.py and api.py
-# (its validation fork), being rewritten, and the port test_verdicts counts (spec/validate.py).
+# (test file's name, private name): internals of emit/formatting.py and emit/blocks.py, being
+# rewritten, and the port test_verdicts counts (spec/validate.py).
 LEFT = {
     ("shipped_blocks.py", "_format_many"),
     ("test_blocks.py", "_Layout"),
@@ -20,9 +20,6 @@ LEFT = {
     ("test_formatting.py", "_WARM"),
     ("test_formatting.py", "_chunks"),
     ("test_formatting.py", "_format_many"),
-    ("test_runs.py", "_Validation"),
-    ("test_runs.py", "_YOUNG_THRESHOLD"),
-    ("test_runs.py", "_start_validation"),
     ("test_verdicts.py", "_valid_by_port"),
 }
 
