@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 import h11
 import uvicorn
+from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -646,8 +647,53 @@ def _refusal(scope: Scope, allowed: frozenset[str] = frozenset()) -> str | None:
     return None
 
 
-def _detail(message: str) -> Any:
-    return {"detail": message}
+_STATUSES = frozenset(int(status) for status in HTTPStatus)
+
+
+def _declared(app: Any) -> Any:
+    """The generated service under `app` (a `create_app` app, maybe wrapped in middleware that
+    keep it as `.app`): it builds error bodies in the contract's shapes. None if there is none.
+    """
+    for _ in range(16):
+        service = getattr(getattr(app, "state", None), "service", None)
+        if callable(getattr(service, "error_body", None)):
+            return service
+        app = getattr(app, "app", None)
+        if app is None:
+            return None
+    return None
+
+
+def _operation(app: Any, scope: Scope) -> str:
+    """The operationId (route name) of the route the request is for, else ""."""
+    for route in getattr(getattr(app, "router", None), "routes", ()):
+        match, _ = route.matches(scope)
+        if match is Match.FULL:
+            return str(getattr(route, "name", "") or "")
+    return ""
+
+
+def _refusal_body(
+    app: Any, scope: Scope, status: int, reason: str
+) -> tuple[bytes, str]:
+    """The body and media type of a refusal: the contract's error for the request's operation
+    and `status` (its `default` response, else `{"detail": reason}` when none is declared).
+    """
+    service = _declared(app)
+    if service is None:
+        return json.dumps({"detail": reason}).encode(), "application/json"
+    operation_id = _operation(app, scope)
+    phrase = HTTPStatus(status).phrase if status in _STATUSES else "Error"
+    code = phrase.upper().replace(" ", "_").replace("-", "_")
+    body = service.error_body(operation_id, status, code, reason, None)
+    media = str(service.error_media_type(operation_id, status))
+    if body is None:
+        return b"", media
+    if isinstance(body, str) and "json" not in media.partition(";")[0]:
+        return body.encode(), media
+    if hasattr(body, "model_dump_json"):
+        return body.model_dump_json(by_alias=True).encode(), media
+    return json.dumps(body).encode(), media
 
 
 class LocalOnlyGuard:
@@ -658,7 +704,9 @@ class LocalOnlyGuard:
     `Sec-Fetch-Site: cross-site`,
     or an unsafe request with a CORS-simple content type (a `text/plain` POST from a web page)
     comes from a non-loopback Referer. `allowed_hosts` names further hosts served as local
-    (e.g. a name in /etc/hosts); `error_body(message)` builds the JSON body.
+    (e.g. a name in /etc/hosts). The body is the contract's error for the request's operation
+    and `status` (as the generated server answers its own errors; `{"detail": message}` when
+    `app` is no generated app), or `error_body(message)` (JSON) when given.
     """
 
     def __init__(
@@ -667,7 +715,7 @@ class LocalOnlyGuard:
         *,
         allowed_hosts: Iterable[str] = (),
         status: int = 403,
-        error_body: Callable[[str], Any] = _detail,
+        error_body: Callable[[str], Any] | None = None,
     ) -> None:
         self.app = app
         self.status = status
@@ -692,9 +740,15 @@ class LocalOnlyGuard:
             await receive()
             await send({"type": "websocket.close", "code": 1008})
             return
-        body = json.dumps(self.error_body(reason)).encode()
+        if self.error_body is not None:
+            body, media = (
+                json.dumps(self.error_body(reason)).encode(),
+                "application/json",
+            )
+        else:
+            body, media = _refusal_body(self.app, scope, self.status, reason)
         headers = [
-            (b"content-type", b"application/json"),
+            (b"content-type", media.encode("latin-1")),
             (b"content-length", str(len(body)).encode()),
         ]
         await send(
