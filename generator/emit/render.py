@@ -233,7 +233,7 @@ def server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi", "APIRouter", "FastAPI")
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
-    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
+    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "error_builder",
                "install_handlers", "media_type_of", "undefer_models"]
     if api.operations:
         runtime.append("respond")

@@ -451,8 +451,9 @@ class Api:
 
     @property
     def json_bodies(self) -> bool:
-        """True when an operation takes a JSON body, so models.py defines `JsonTyped`."""
-        return any(op.body is not None and op.body.kind == "json" for op in self.operations)
+        """True when an operation or hook takes a JSON body, so models.py defines `JsonTyped`."""
+        operations = (*self.operations, *(hook.operation for hook in self.hooks))
+        return any(op.body is not None and op.body.kind == "json" for op in operations)
 
     @property
     def checks(self) -> tuple[Check, ...]:
