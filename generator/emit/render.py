@@ -246,6 +246,8 @@ def server_context(api: Api) -> dict[str, Any]:
                                     "Scheme", "Verifier", "checkable", "current_caller", "guard",
                                     "legacy_verifier", "missing_verifiers", "token_verifier"])
     readers = ["query_parameter"] if api.parses_query else []
+    readers += ["text_parameter"] if any(p.from_text and p.location != "query" for op in api.operations
+                                         for p in (*op.path_params, *op.keyword_params)) else []
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
@@ -269,9 +271,7 @@ def server_context(api: Api) -> dict[str, Any]:
             op.body is not None and (op.body.kind == "json" or op.body.is_form)
         ):
             imports.name("typing", "Annotated")  # route parameters are Annotated[..., Marker()]
-        if op.path_params:
-            imports.name("fastapi", "Path")
-        for param in op.keyword_params:
+        for param in (*op.path_params, *op.keyword_params):
             imports.name("fastapi", param.fastapi_marker)
             if param.parsed:  # its dependency validates the full type, constraints included
                 add_type_names(imports, param.type.names())

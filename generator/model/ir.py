@@ -139,8 +139,8 @@ class Parameter:
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
     deprecated: bool = False
-    # a query scalar FastAPI cannot read from its text (a union, a non-string Literal): the
-    # server's runtime parses it; the client sends it as any other value
+    # a scalar FastAPI cannot read from its text (a union, a non-string Literal): the server's
+    # runtime parses it (`query_parameter`, `text_parameter`); the client sends it as any other
     from_text: bool = False
 
     @property
@@ -150,11 +150,11 @@ class Parameter:
 
     @property
     def parsed(self) -> bool:
-        """A query parameter FastAPI cannot read itself: the generated code (de)serializes it."""
-        if self.location != "query":
-            return False
+        """A parameter FastAPI cannot read itself: the generated code (de)serializes it."""
         if self.from_text:
             return True
+        if self.location != "query":
+            return False
         if self.style in ("json", "deepObject"):
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):
