@@ -109,7 +109,7 @@ def _receiver_imports(imports: ImportSet, views: list[HookView]) -> str:
     if any(v.body for v in views):
         imports.name("typing", "Annotated")
         imports.name("fastapi", "Body")
-        imports.name(".", "models")  # models.JsonTyped: bodies are read with JSON's types
+        imports.name("._json_types", "JsonTyped")  # bodies are read with JSON's types
     return imports.render()
 
 

@@ -27,7 +27,7 @@ VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media
                       "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
                              "_client_pages.py"})
-MODELS_VERBATIM = frozenset({"_enums.py"})
+MODELS_VERBATIM = frozenset({"_enums.py", "_json_types.py"})
 HOOKS_VERBATIM = frozenset({"_webhook_signing.py"})
 
 TEMPLATE_FILES = {
@@ -154,9 +154,6 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("pydantic", "Field")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
-    if api.json_bodies:
-        imports.name("pydantic", "ValidationError").name("enum", "Enum")
-        imports.module("datetime").module("uuid")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "Annotated", "get_args", "get_origin")
     checks = api.checks
@@ -278,6 +275,7 @@ def server_context(api: Api) -> dict[str, Any]:
         if op.body is not None and op.body.kind == "json":
             if not op.body.also_form:
                 imports.name("fastapi", "Body")
+                imports.name("._json_types", "JsonTyped")
         elif op.body is not None and not op.body.is_form:
             imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:

@@ -131,7 +131,7 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
                          [blackstyle.call("json_or_form(", either)], None))
     elif op.body is not None and op.body.kind == "json":
         # Validated as JSON, with JSON Schema's types (FastAPI's Body() reads it as Python).
-        typed = f"Annotated[{body_annotation(op)}, models.JsonTyped()]"
+        typed = f"Annotated[{body_annotation(op)}, JsonTyped()]"
         if op.body.required:
             required.append(("body", typed, "Body", [], None))
         else:

@@ -450,12 +450,6 @@ class Api:
         return self._type_facts[0]
 
     @property
-    def json_bodies(self) -> bool:
-        """True when an operation or hook takes a JSON body, so models.py defines `JsonTyped`."""
-        operations = (*self.operations, *(hook.operation for hook in self.hooks))
-        return any(op.body is not None and op.body.kind == "json" for op in operations)
-
-    @property
     def checks(self) -> tuple[Check, ...]:
         """The `check_<name>` validators some type uses, so models.py defines them."""
         return self._type_facts[1]

@@ -1,5 +1,5 @@
 # Template webhooks.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'ab6ce432ded7a6d9557b11894ea32918'
+KEY = '00cd3d12951f81c0f4f364215be42b0f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhooks.py.jinja'
 
@@ -132,7 +132,7 @@ def root(context, missing=missing):
             if (not environment.getattr(l_1_hook, 'body_required')):
                 pass
                 yield ' | None'
-            yield ', models.JsonTyped(), Body()]'
+            yield ', JsonTyped(), Body()]'
             if (not environment.getattr(l_1_hook, 'body_required')):
                 pass
                 yield ' = None'
