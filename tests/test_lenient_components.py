@@ -89,3 +89,16 @@ def test_an_error_reported_where_a_ref_first_reached_it_skips_every_user(tmp_pat
     server = files["server.py"]
     assert "async def get_fine(" not in server and "async def get_wrapped(" not in server
     assert "async def post_broken(" in server
+
+
+def test_an_error_in_another_file_skips_every_operation_using_its_part(tmp_path: Path) -> None:
+    spec = _spec()
+    spec["components"]["schemas"]["Broken"] = {"$ref": "shared.json#/Broken"}
+    (tmp_path / "shared.json").write_text(json.dumps({"Broken": {
+        "type": "object", "properties": {"n": {"type": "integr"}}}}, indent=1), encoding="utf-8")
+    files, warnings = _render(tmp_path, spec)
+    [warning] = [w for w in warnings if "integr" in w.message]
+    assert Path(warning.file).name == "shared.json" and warning.pointer == "/Broken/properties/n/type"
+    assert "skipped GET /wrapped, POST /broken" in warning.message, warning.message
+    server = files["server.py"]
+    assert "async def get_fine(" in server and "async def post_broken(" not in server

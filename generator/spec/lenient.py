@@ -4,8 +4,9 @@ or that the part was generated as written.
 
 An error inside a component (`/components/schemas/X/...`) leaves out every operation that uses
 X, directly or through other components (a `$ref`, or a security requirement naming a scheme),
-whether the validator reports it in X or where an operation's `$ref` first reached X; an error
-in a path item's shared parameters, every operation of that path.
+whether the validator reports it in X, where an operation's `$ref` first reached X, or in the
+file of a multi-file contract X was copied from; an error in a path item's shared parameters,
+every operation of that path.
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
     skipped: set[Site] = set()
     out: list[Problem] = [p for p in problems if p.level is not Level.ERROR]
     for error in errors:
-        # An error in another file of a multi-file contract is located in that file's terms.
-        elsewhere = bool(error.file) and Path(error.file).resolve() != document.path.resolve()
-        reached, component = ([], None) if elsewhere else _reached(
-            document.data, error.pointer, sites, users)
+        reached: list[OperationSite] = []
+        component: str | None = None
+        for pointer in _bundled(document, error):
+            found, within = _reached(document.data, pointer, sites, users)
+            reached += [site for site in found if site not in reached]
+            component = component or within
         skipped |= {(site.path, site.method) for site in reached}
         out.append(replace(error, level=Level.WARNING,
                            message=f"{error.message} ({_what(reached, component)})"))
@@ -50,6 +53,16 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
         if isinstance(item, dict):
             item.pop(method, None)
     return replace(document, data=data), out
+
+
+def _bundled(document: Document, error: Problem) -> list[str]:
+    """Where an error is in the bundled contract: an error in another file of a multi-file
+    contract is located in that file, at each place its part was copied to."""
+    if not error.file or Path(error.file).resolve() == document.path.resolve():
+        return [error.pointer]
+    return [here + error.pointer[len(there):] for here, other, there in document.origins
+            if Path(other.path).resolve() == Path(error.file).resolve()
+            and (error.pointer == there or error.pointer.startswith(there + "/"))]
 
 
 def _reached(data: Mapping[str, Any], pointer: str, sites: list[OperationSite],
