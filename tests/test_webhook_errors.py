@@ -13,6 +13,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 from gen_support import Generated, generate_package, openapi, serve
 
 
@@ -45,6 +50,8 @@ SPEC = openapi({}, {
         "401": {"description": "no", "content": {"text/plain": {"schema": {"type": "string"}}}}}),
     "orderBare": _hook({"$ref": "#/components/schemas/Order"}, {
         "204": {"description": "received"}}),
+    "orderAck": _hook({"$ref": "#/components/schemas/Order"}, {"200": _json({
+        "type": "object", "required": ["ok"], "properties": {"ok": {"type": "boolean"}}})}),
 })
 GOOD = {"id": "o1", "total": 2.5, "paid": True, "count": 3}
 
@@ -136,3 +143,18 @@ def test_a_refused_signature_is_the_declared_401_in_a_router_mounted_anywhere(
                             headers={**verify.headers(body), "Content-Type": "application/json"},
                             timeout=10)
         assert signed.status_code == 400 and _is_error(signed.json(), 400)
+
+
+def test_the_sender_reads_answers_with_json_types(pkg: Generated) -> None:
+    sender = importlib.import_module(f"{pkg.name}.webhook_sender")
+    answers = iter([{"ok": True}, {"ok": 1}])
+
+    async def ack(request: Request) -> JSONResponse:
+        return JSONResponse(next(answers))
+
+    with serve(Starlette(routes=[Route("/ack", ack, methods=["POST"])])) as base, \
+            sender.WebhookSender() as send:
+        order = pkg.models.Order.model_validate(GOOD)
+        assert send.order_ack_webhook(f"{base}/ack", order).ok is True
+        with pytest.raises(ValidationError):
+            send.order_ack_webhook(f"{base}/ack", order)  # 1 is no boolean

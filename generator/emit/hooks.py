@@ -94,6 +94,8 @@ def hooks_context(api: Api, name: str) -> dict[str, Any]:
     imports.name("typing", "Self")
     imports.name(".", "errors")
     imports.name("._webhook_signing", "StandardWebhooks")
+    imports.name("typing", "Annotated")
+    imports.name("._json_types", "JsonTyped")
     return {"imports": imports.render(), "hooks": views}
 
 
