@@ -158,3 +158,20 @@ def test_the_sender_reads_answers_with_json_types(pkg: Generated) -> None:
         assert send.order_ack_webhook(f"{base}/ack", order).ok is True
         with pytest.raises(ValidationError):
             send.order_ack_webhook(f"{base}/ack", order)  # 1 is no boolean
+
+
+@pytest.mark.slow
+def test_the_generated_receiver_passes_ruff_and_mypy_strict(pkg: Generated) -> None:
+    import subprocess
+    import sys
+
+    from test_allof import mypy_strict
+    from test_real_contracts import _RUFF_RULES
+
+    files = [str(pkg.dir / "webhooks.py"), str(pkg.dir / "webhook_sender.py")]
+    for rules in (_RUFF_RULES, []):  # the project's rule set and ruff's defaults
+        ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", *rules,
+                               *files], capture_output=True, text=True, check=False)
+        assert ruff.returncode == 0, ruff.stdout[-3000:]
+    result = mypy_strict(pkg.dir)
+    assert result.returncode == 0, result.stdout + result.stderr
