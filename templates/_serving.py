@@ -648,14 +648,14 @@ def _refusal(scope: Scope, allowed: frozenset[str] = frozenset()) -> str | None:
 _STATUSES = frozenset(int(status) for status in HTTPStatus)
 
 
-def _declared(app: Any) -> Any:
-    """The generated service under `app` (a `create_app` app, maybe wrapped in middleware that
-    keep it as `.app`): it builds error bodies in the contract's shapes. None if there is none.
-    """
+def _declared(app: Any) -> tuple[Any, Any] | None:
+    """The generated app under `app` (a `create_app` app, maybe wrapped in middleware that
+    keep it as `.app`) and its service, which builds error bodies in the contract's shapes.
+    None if there is none."""
     for _ in range(16):
         service = getattr(getattr(app, "state", None), "service", None)
         if callable(getattr(service, "error_body", None)):
-            return service
+            return app, service
         app = getattr(app, "app", None)
         if app is None:
             return None
@@ -677,9 +677,10 @@ def _refusal_body(
     """The body and media type of a refusal: the contract's error for the request's operation
     and `status` (its `default` response, else `{"detail": reason}` when none is declared).
     """
-    service = _declared(app)
-    if service is None:
+    found = _declared(app)
+    if found is None:
         return json.dumps({"detail": reason}).encode(), "application/json"
+    app, service = found
     operation_id = _operation(app, scope)
     phrase = HTTPStatus(status).phrase if status in _STATUSES else "Error"
     code = phrase.upper().replace(" ", "_").replace("-", "_")

@@ -92,3 +92,19 @@ def test_loopback_requests_pass_and_an_explicit_error_body_wins(
     with serve(app) as url:
         answer = httpx.get(f"{url}/declared", headers=EVIL, timeout=10)
     assert answer.status_code == 400 and answer.json() == {"why": answer.json()["why"]}
+
+
+def test_the_generated_app_is_found_under_other_middleware(package: Generated) -> None:
+    serving = importlib.import_module(f"{package.name}._serving")
+
+    class Wrapper:  # any ASGI middleware keeping the app it wraps as `.app`
+        def __init__(self, app: Any) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            await self.app(scope, receive, send)
+
+    app = package.server.create_app(package.server.ServiceBase())
+    with serve(serving.LocalOnlyGuard(Wrapper(app))) as url:
+        answer = httpx.get(f"{url}/text", headers=EVIL, timeout=10)
+    assert answer.status_code == 403 and answer.headers["content-type"].startswith("text/plain")
