@@ -206,11 +206,15 @@ class _HeadGate:
         return start + max(0, end - prefix)
 
 
-def _response(status: int, reason: str, *extra: str) -> bytes:
-    body = reason.encode()
+def _response(app: Any, status: int, reason: str, *extra: str) -> bytes:
+    """A refusal written before any request reaches `app`: the contract's error for `status`
+    where `app` is a generated app (its app-wide shape), else the reason as text."""
+    found = _declared(app)
+    declared = _error_body(found[1], "", status, reason) if found else None
+    body, media = declared or (reason.encode(), "text/plain; charset=utf-8")
     head = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
-        "content-type: text/plain; charset=utf-8",
+        f"content-type: {media}",
         f"content-length: {len(body)}",
         "connection: close",
         *extra,
@@ -319,7 +323,7 @@ class _Door:
             self._open = False
             if self._gate.started and not conn.front_door_busy():
                 conn.transport.write(
-                    _response(408, "request head not received in time")
+                    _response(conn.app, 408, "request head not received in time")
                 )
             conn.transport.close()
         elif kind == _BODY_TIMER and self._open and conn.front_door_phase()[0] == _BODY:
@@ -345,7 +349,7 @@ class _Door:
             self._cancel()
             transport.close()
             return
-        transport.write(_response(status, reason))
+        transport.write(_response(self._conn.app, status, reason))
         if transport.can_write_eof():
             transport.write_eof()
         # Keep reading (and dropping) a little while: closing with unread data would send
@@ -361,6 +365,7 @@ class _FrontDoorMixin(asyncio.Protocol):
     front_door_max_connections: ClassVar[int] = DEFAULT_MAX_CONNECTIONS
 
     # Set by uvicorn's protocol classes.
+    app: ASGIApp
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     flow: FlowControl
@@ -379,7 +384,7 @@ class _FrontDoorMixin(asyncio.Protocol):
         if len(self.server_state.connections) >= self.front_door_max_connections:
             logger.warning("connection cap %d reached", self.front_door_max_connections)
             cast(asyncio.Transport, transport).write(
-                _response(503, "too many connections", "retry-after: 1")
+                _response(self.app, 503, "too many connections", "retry-after: 1")
             )
             transport.close()
             return
@@ -678,21 +683,34 @@ def _refusal_body(
     and `status` (its `default` response, else `{"detail": reason}` when none is declared).
     """
     found = _declared(app)
-    if found is None:
-        return json.dumps({"detail": reason}).encode(), "application/json"
-    app, service = found
-    operation_id = _operation(app, scope)
+    declared = (
+        _error_body(found[1], _operation(found[0], scope), status, reason)
+        if found
+        else None
+    )
+    return declared or (json.dumps({"detail": reason}).encode(), "application/json")
+
+
+def _error_body(
+    service: Any, operation_id: str, status: int, reason: str
+) -> tuple[bytes, str] | None:
+    """The body and media type the generated service builds for an error it did not see
+    coming (None if building it fails: the caller's own shape is used)."""
     phrase = HTTPStatus(status).phrase if status in _STATUSES else "Error"
     code = phrase.upper().replace(" ", "_").replace("-", "_")
-    body = service.error_body(operation_id, status, code, reason, None)
-    media = str(service.error_media_type(operation_id, status))
-    if body is None:
-        return b"", media
-    if isinstance(body, str) and "json" not in media.partition(";")[0]:
-        return body.encode(), media
-    if hasattr(body, "model_dump_json"):
-        return body.model_dump_json(by_alias=True).encode(), media
-    return json.dumps(body).encode(), media
+    try:
+        body = service.error_body(operation_id, status, code, reason, None)
+        media = str(service.error_media_type(operation_id, status))
+        if body is None:
+            return b"", media
+        if isinstance(body, str) and "json" not in media.partition(";")[0]:
+            return body.encode(), media
+        if hasattr(body, "model_dump_json"):
+            return body.model_dump_json(by_alias=True).encode(), media
+        return json.dumps(body).encode(), media
+    except Exception:
+        logger.exception("building the error body of a %d refusal", status)
+        return None
 
 
 class LocalOnlyGuard:

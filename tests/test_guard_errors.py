@@ -1,9 +1,13 @@
-"""LocalOnlyGuard's refusals in the contract's declared error shapes, over real HTTP (uvicorn on
-loopback): the operation's declared 403, else its `default`, else `{"detail": ...}` (issue 28)."""
+"""`_serving`'s refusals in the contract's declared error shapes, over real HTTP (uvicorn on
+loopback): LocalOnlyGuard's 403 (the operation's declared 403, else its `default`, else
+`{"detail": ...}`) and the front door's 431 (the app-wide shape) (issue 28)."""
 
 from __future__ import annotations
 
 import importlib
+import json
+import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -108,3 +112,30 @@ def test_the_generated_app_is_found_under_other_middleware(package: Generated) -
     with serve(serving.LocalOnlyGuard(Wrapper(app))) as url:
         answer = httpx.get(f"{url}/text", headers=EVIL, timeout=10)
     assert answer.status_code == 403 and answer.headers["content-type"].startswith("text/plain")
+
+
+def test_the_front_door_answers_431_in_the_contracts_shape(package: Generated) -> None:
+    import uvicorn
+
+    serving = importlib.import_module(f"{package.name}._serving")
+    protocol = serving.front_door_protocol("h11", serving.FrontDoorLimits(max_header_bytes=1024))
+    app = package.server.create_app(package.server.ServiceBase())
+    listener = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, http=protocol, log_level="critical",
+                                           lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        with socket.create_connection(listener.getsockname(), timeout=10) as sock:
+            sock.sendall(b"GET /bare HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"x" * 2000
+                         + b"\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    finally:
+        server.should_exit = True
+        thread.join()
+        listener.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431") and b"content-type: application/json" in head
+    assert json.loads(body) == {"code": 431, "message": "request head over 1024 bytes"}

@@ -13,12 +13,12 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from gen_support import Generated, generate_package, openapi, serve
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from gen_support import Generated, generate_package, openapi, serve
 
 
 def _json(schema: dict[str, Any]) -> dict[str, Any]:
