@@ -20,6 +20,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import errors
 from ._enums import responses
+from ._json_types import JsonTyped
 
 BodyT = TypeVar("BodyT")
 _K = TypeVar("_K")
@@ -219,10 +220,17 @@ def _json(kind: Any, response: httpx.Response) -> Any:
 
 
 def _validated(kind: Any, response: httpx.Response) -> Any:
+    """The body read as `kind` with JSON Schema's types (`"25"` is no number), unknown fields
+    and (open enums) unknown enum values kept."""
     if kind is Any and not response.content:
         return None
     with responses(_extension(response, "contractgen_open_enums", True)):
-        return _adapter(kind).validate_json(response.content)
+        return _json_typed(kind).validate_json(response.content)
+
+
+@functools.cache
+def _json_typed(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(typing.Annotated[kind, JsonTyped()])
 
 
 def _loose(response: httpx.Response) -> Any:

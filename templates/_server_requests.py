@@ -1,6 +1,6 @@
 """What the generated server reads from requests that FastAPI does not read itself: form
-bodies, a body declared as JSON and as a form, query parameters in other styles or of union and
-Literal types, and raw (binary or text) bodies.
+bodies, a body declared as JSON and as a form, query parameters in other styles, parameters of
+union and Literal types, and raw (binary or text) bodies.
 
 Copied verbatim into every server (already black-formatted). Import from `server` instead.
 """
@@ -204,10 +204,7 @@ def query_parameter(
     known: list[tuple[TypeAdapter[Any], bool]] = []
 
     def parse(request: Request) -> Any:
-        if not known:  # on the first request, like the routes' own parameters
-            made: TypeAdapter[Any] = TypeAdapter(kind)
-            known.append((made, default is None and not _accepts_none(made)))
-        adapter, required = known[0]
+        adapter, required = _adapter(known, kind, default)
         query = request.query_params
         raw: Any = None
         if style == "deepObject":
@@ -263,9 +260,41 @@ def query_parameter(
     return parse
 
 
+def text_parameter(
+    location: str, key: str, kind: Any, default: Any
+) -> Callable[[Request], Any]:
+    """A dependency reading a path, header or cookie value of a union or a Literal of numbers
+    or booleans (FastAPI compares a Literal with the text, and reads a union as its text) from
+    its text, as `query_parameter` reads a query value. `key`: the route's name of a path
+    parameter, the wire name of a header or cookie."""
+    known: list[tuple[TypeAdapter[Any], bool]] = []
+
+    def parse(request: Request) -> Any:
+        adapter, required = _adapter(known, kind, default)
+        found: Mapping[str, Any] = (
+            request.path_params
+            if location == "path"
+            else request.headers if location == "header" else request.cookies
+        )
+        text = found.get(key)
+        try:
+            if text is None:
+                if required:
+                    problem = {"type": "missing", "loc": (location, key), "input": None}
+                    raise RequestValidationError([{**problem, "msg": "Field required"}])
+                return default
+            return _from_text(adapter, str(text))
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": (location, key, *e["loc"])} for e in exc.errors()]
+            ) from None
+
+    return parse
+
+
 def _from_text(adapter: TypeAdapter[Any], text: str) -> Any:
-    """A query value of a union or a Literal of numbers or booleans, read from its text: as the
-    text, else as the number or boolean the text spells (`1`, `0.5`, `true`)."""
+    """A parameter's value of a union or a Literal of numbers or booleans, read from its text:
+    as the text, else as the number or boolean the text spells (`1`, `0.5`, `true`)."""
     try:
         return adapter.validate_python(text)
     except ValidationError:
@@ -311,6 +340,18 @@ def _media_matches(sent: str, declared: str) -> bool:
     kind, _, sub = declared.split(";", maxsplit=1)[0].strip().lower().partition("/")
     sent_kind, _, sent_sub = sent.partition("/")
     return kind in ("*", sent_kind) and sub in ("*", sent_sub)
+
+
+def _adapter(
+    known: list[tuple[TypeAdapter[Any], bool]], kind: Any, default: Any
+) -> tuple[TypeAdapter[Any], bool]:
+    """A parameter's validator, made on its first request like the routes' own parameters,
+    and whether the parameter is required (no default, and None is no value of its type).
+    """
+    if not known:
+        made: TypeAdapter[Any] = TypeAdapter(kind)
+        known.append((made, default is None and not _accepts_none(made)))
+    return known[0]
 
 
 def _accepts_none(adapter: TypeAdapter[Any]) -> bool:

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import h11
 import uvicorn
+from starlette.routing import Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -205,11 +206,15 @@ class _HeadGate:
         return start + max(0, end - prefix)
 
 
-def _response(status: int, reason: str, *extra: str) -> bytes:
-    body = reason.encode()
+def _response(app: Any, status: int, reason: str, *extra: str) -> bytes:
+    """A refusal written before any request reaches `app`: the contract's error for `status`
+    where `app` is a generated app (its app-wide shape), else the reason as text."""
+    found = _declared(app)
+    declared = _error_body(found[1], "", status, reason) if found else None
+    body, media = declared or (reason.encode(), "text/plain; charset=utf-8")
     head = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
-        "content-type: text/plain; charset=utf-8",
+        f"content-type: {media}",
         f"content-length: {len(body)}",
         "connection: close",
         *extra,
@@ -318,7 +323,7 @@ class _Door:
             self._open = False
             if self._gate.started and not conn.front_door_busy():
                 conn.transport.write(
-                    _response(408, "request head not received in time")
+                    _response(conn.app, 408, "request head not received in time")
                 )
             conn.transport.close()
         elif kind == _BODY_TIMER and self._open and conn.front_door_phase()[0] == _BODY:
@@ -344,7 +349,7 @@ class _Door:
             self._cancel()
             transport.close()
             return
-        transport.write(_response(status, reason))
+        transport.write(_response(self._conn.app, status, reason))
         if transport.can_write_eof():
             transport.write_eof()
         # Keep reading (and dropping) a little while: closing with unread data would send
@@ -360,6 +365,7 @@ class _FrontDoorMixin(asyncio.Protocol):
     front_door_max_connections: ClassVar[int] = DEFAULT_MAX_CONNECTIONS
 
     # Set by uvicorn's protocol classes.
+    app: ASGIApp
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     flow: FlowControl
@@ -378,7 +384,7 @@ class _FrontDoorMixin(asyncio.Protocol):
         if len(self.server_state.connections) >= self.front_door_max_connections:
             logger.warning("connection cap %d reached", self.front_door_max_connections)
             cast(asyncio.Transport, transport).write(
-                _response(503, "too many connections", "retry-after: 1")
+                _response(self.app, 503, "too many connections", "retry-after: 1")
             )
             transport.close()
             return
@@ -644,8 +650,67 @@ def _refusal(scope: Scope, allowed: frozenset[str] = frozenset()) -> str | None:
     return None
 
 
-def _detail(message: str) -> Any:
-    return {"detail": message}
+_STATUSES = frozenset(int(status) for status in HTTPStatus)
+
+
+def _declared(app: Any) -> tuple[Any, Any] | None:
+    """The generated app under `app` (a `create_app` app, maybe wrapped in middleware that
+    keep it as `.app`) and its service, which builds error bodies in the contract's shapes.
+    None if there is none."""
+    for _ in range(16):
+        service = getattr(getattr(app, "state", None), "service", None)
+        if callable(getattr(service, "error_body", None)):
+            return app, service
+        app = getattr(app, "app", None)
+        if app is None:
+            return None
+    return None
+
+
+def _operation(app: Any, scope: Scope) -> str:
+    """The operationId (route name) of the route the request is for, else ""."""
+    for route in getattr(getattr(app, "router", None), "routes", ()):
+        match, _ = route.matches(scope)
+        if match is Match.FULL:
+            return str(getattr(route, "name", "") or "")
+    return ""
+
+
+def _refusal_body(
+    app: Any, scope: Scope, status: int, reason: str
+) -> tuple[bytes, str]:
+    """The body and media type of a refusal: the contract's error for the request's operation
+    and `status` (its `default` response, else `{"detail": reason}` when none is declared).
+    """
+    found = _declared(app)
+    declared = (
+        _error_body(found[1], _operation(found[0], scope), status, reason)
+        if found
+        else None
+    )
+    return declared or (json.dumps({"detail": reason}).encode(), "application/json")
+
+
+def _error_body(
+    service: Any, operation_id: str, status: int, reason: str
+) -> tuple[bytes, str] | None:
+    """The body and media type the generated service builds for an error it did not see
+    coming (None if building it fails: the caller's own shape is used)."""
+    phrase = HTTPStatus(status).phrase if status in _STATUSES else "Error"
+    code = phrase.upper().replace(" ", "_").replace("-", "_")
+    try:
+        body = service.error_body(operation_id, status, code, reason, None)
+        media = str(service.error_media_type(operation_id, status))
+        if body is None:
+            return b"", media
+        if isinstance(body, str) and "json" not in media.partition(";")[0]:
+            return body.encode(), media
+        if hasattr(body, "model_dump_json"):
+            return body.model_dump_json(by_alias=True).encode(), media
+        return json.dumps(body).encode(), media
+    except Exception:
+        logger.exception("building the error body of a %d refusal", status)
+        return None
 
 
 class LocalOnlyGuard:
@@ -656,7 +721,9 @@ class LocalOnlyGuard:
     `Sec-Fetch-Site: cross-site`,
     or an unsafe request with a CORS-simple content type (a `text/plain` POST from a web page)
     comes from a non-loopback Referer. `allowed_hosts` names further hosts served as local
-    (e.g. a name in /etc/hosts); `error_body(message)` builds the JSON body.
+    (e.g. a name in /etc/hosts). The body is the contract's error for the request's operation
+    and `status` (as the generated server answers its own errors; `{"detail": message}` when
+    `app` is no generated app), or `error_body(message)` (JSON) when given.
     """
 
     def __init__(
@@ -665,7 +732,7 @@ class LocalOnlyGuard:
         *,
         allowed_hosts: Iterable[str] = (),
         status: int = 403,
-        error_body: Callable[[str], Any] = _detail,
+        error_body: Callable[[str], Any] | None = None,
     ) -> None:
         self.app = app
         self.status = status
@@ -690,9 +757,15 @@ class LocalOnlyGuard:
             await receive()
             await send({"type": "websocket.close", "code": 1008})
             return
-        body = json.dumps(self.error_body(reason)).encode()
+        if self.error_body is not None:
+            body, media = (
+                json.dumps(self.error_body(reason)).encode(),
+                "application/json",
+            )
+        else:
+            body, media = _refusal_body(self.app, scope, self.status, reason)
         headers = [
-            (b"content-type", b"application/json"),
+            (b"content-type", media.encode("latin-1")),
             (b"content-length", str(len(body)).encode()),
         ]
         await send(

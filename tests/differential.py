@@ -4,6 +4,7 @@ model and openapi-schema-validator must agree on the example and on mutations of
 from __future__ import annotations
 
 import copy
+import importlib
 import types
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -103,6 +104,9 @@ def differential(data: dict[str, Any], models: types.ModuleType) -> list[str]:
         oas31_format_checker,
     )
 
+    # As a JSON body is read (`_json_types.JsonTyped`: JSON Schema's types).
+    json_types = importlib.import_module(f"{models.__package__}._json_types")
+
     is_30 = str(data.get("openapi", "")).startswith("3.0")
     validator_cls = OAS30Validator if is_30 else OAS31Validator
     formats = oas30_format_checker if is_30 else oas31_format_checker
@@ -114,9 +118,7 @@ def differential(data: dict[str, Any], models: types.ModuleType) -> list[str]:
         kind = getattr(models, name or "", None)
         if kind is None or not isinstance(schema, dict):
             continue
-        # As a JSON request body is read (`JsonTyped`: JSON Schema's types), where there is one.
-        typed = getattr(models, "JsonTyped", None)
-        adapter: TypeAdapter[Any] = TypeAdapter(Annotated[kind, typed()] if typed else kind)
+        adapter: TypeAdapter[Any] = TypeAdapter(Annotated[kind, json_types.JsonTyped()])
         validator = validator_cls({**data, "$ref": ref}, format_checker=formats)
         for example in _examples(data, schema):
             for mutation, value in _mutations(data, schema, example):

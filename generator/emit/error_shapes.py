@@ -4,6 +4,7 @@ body builders and media types, and the app's, for requests that match no operati
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 from ..model.ir import Api, Operation
 
@@ -41,26 +42,44 @@ def declared_error_media(api: Api) -> dict[str, dict[str, str]]:
     return found
 
 
-def error_builders(api: Api) -> tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]:
-    """The error body builders (name, expression), and each operation's (status, builder name),
-    the app's under `APP`.
+# The error body builders (name, expression), and each route's (status, builder name).
+Builders = tuple[list[tuple[str, str]], dict[str, list[tuple[str, str]]]]
+
+
+def error_builders(api: Api) -> Builders:
+    """The server's error body builders (name, expression), and each operation's (status,
+    builder name), the app's under `APP`."""
+    builders, per_op = builders_of(api.operations, lambda op: op.id)
+    common = _most_common(api)
+    fallback = dict(common.error_bodies).get("*") if common is not None else None
+    if fallback is not None:
+        per_op[APP] = [("*", {expr: name for name, expr in builders}[fallback])]
+    return builders, per_op
+
+
+def builders_of(operations: Sequence[Operation], key: Callable[[Operation], str]) -> Builders:
+    """The error body builders (name, expression) of `operations`, and each one's (status,
+    builder name) under `key(op)` (the name of its route).
 
     A status whose builder is the operation's `"*"` one is left out: `error_body` falls back to
     `"*"` for a status it does not find."""
     names: dict[str, str] = {}
     per_op: dict[str, list[tuple[str, str]]] = {}
-    for op in api.operations:
+    for op in operations:
         for _, expression in op.error_bodies:
             if expression not in names:
                 names[expression] = f"_error_body_{len(names)}"
         fallback = dict(op.error_bodies).get("*")
-        per_op[op.id] = [(status, names[expression]) for status, expression in op.error_bodies
-                         if status == "*" or expression != fallback]
-    common = _most_common(api)
-    fallback = dict(common.error_bodies).get("*") if common is not None else None
-    if fallback is not None:
-        per_op[APP] = [("*", names[fallback])]
+        per_op[key(op)] = [(status, names[expression]) for status, expression in op.error_bodies
+                           if status == "*" or expression != fallback]
     return [(name, expr) for expr, name in names.items()], per_op
+
+
+def statuses(op: Operation) -> tuple[int, int, int] | None:
+    """What `op` answers a request refused before its service (`Statuses`: validation, unknown
+    discriminator tag, body too large), where that is not the undeclared (422, 422, 413)."""
+    found = (op.validation_status, op.unknown_tag_status, op.too_large_status)
+    return None if found == (422, 422, 413) else found
 
 
 def wire_names(api: Api) -> dict[str, dict[str, str]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..model.ir import Api, Hook
 from ..model.typeref import TypeRef
-from . import source
+from . import error_shapes, source
 from .imports import ImportSet, add_type_names
 
 RECEIVER = "webhooks.py"
@@ -85,22 +85,47 @@ def hooks_context(api: Api, name: str) -> dict[str, Any]:
         imports.name(".", "models")
     views = [_view(hook) for hook in api.hooks]
     if name == RECEIVER:
-        imports.name("collections.abc", "Mapping")
-        imports.name("fastapi", "APIRouter", "Depends", "FastAPI", "HTTPException", "Request")
-        imports.name("collections.abc", "Awaitable", "Callable")
-        imports.name("._webhook_signing", "SignatureError", "Verifier")
-        imports.name("._server_runtime", "undefer_models")
-        imports.name("fastapi.responses", "Response")
-        imports.name("pydantic", "TypeAdapter")
-        if any(v.body for v in views):
-            imports.name("typing", "Annotated")
-            imports.name("fastapi", "Body")
-    else:
-        imports.module("functools", "httpx")
-        imports.name("collections.abc", "Mapping")
-        imports.name("pydantic", "BaseModel", "TypeAdapter")
-        imports.name("types", "TracebackType")
-        imports.name("typing", "Self")
-        imports.name(".", "errors")
-        imports.name("._webhook_signing", "StandardWebhooks")
+        errors = _receiver_errors(api, imports)
+        return {"imports": _receiver_imports(imports, views), "hooks": views, **errors}
+    imports.module("functools", "httpx")
+    imports.name("collections.abc", "Mapping")
+    imports.name("pydantic", "BaseModel", "TypeAdapter")
+    imports.name("types", "TracebackType")
+    imports.name("typing", "Self")
+    imports.name(".", "errors")
+    imports.name("._webhook_signing", "StandardWebhooks")
+    imports.name("typing", "Annotated")
+    imports.name("._json_types", "JsonTyped")
     return {"imports": imports.render(), "hooks": views}
+
+
+def _receiver_imports(imports: ImportSet, views: list[HookView]) -> str:
+    imports.name("collections.abc", "Mapping")
+    imports.name("fastapi", "APIRouter", "Depends", "FastAPI", "HTTPException", "Request")
+    imports.name("collections.abc", "Awaitable", "Callable")
+    imports.name("._webhook_signing", "SignatureError", "Verifier")
+    imports.names("._server_runtime", ["ErrorBodyBuilder", "Statuses", "declared_errors_route",
+                                       "error_builder", "media_type_of", "undefer_models"])
+    imports.name("fastapi.responses", "Response")
+    imports.name("pydantic", "TypeAdapter")
+    if any(v.body for v in views):
+        imports.name("typing", "Annotated")
+        imports.name("fastapi", "Body")
+        imports.name("._json_types", "JsonTyped")  # bodies are read with JSON's types
+    return imports.render()
+
+
+def _receiver_errors(api: Api, imports: ImportSet) -> dict[str, Any]:
+    """What the receiver needs to answer its errors in each hook's declared shapes."""
+    operations = [hook.operation for hook in api.hooks]
+    builders, per_hook = error_shapes.builders_of(operations, lambda op: op.method_name)
+    if any("error_lines(" in expression for _, expression in builders):
+        imports.name("._server_runtime", "error_lines")
+    return {
+        "error_builders": builders,
+        "hook_error_builders": {hook: found for hook, found in per_hook.items() if found},
+        "hook_error_media": {op.method_name: media for op in operations
+                             if (media := error_shapes.error_media(op))},
+        "hook_statuses": {op.method_name: found for op in operations
+                          if (found := error_shapes.statuses(op))},
+    }

@@ -27,7 +27,7 @@ VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media
                       "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
                              "_client_pages.py"})
-MODELS_VERBATIM = frozenset({"_enums.py"})
+MODELS_VERBATIM = frozenset({"_enums.py", "_json_types.py"})
 HOOKS_VERBATIM = frozenset({"_webhook_signing.py"})
 
 TEMPLATE_FILES = {
@@ -147,9 +147,6 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.name("pydantic", "Field")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
-    if api.json_bodies:
-        imports.name("pydantic", "ValidationError").name("enum", "Enum")
-        imports.module("datetime").module("uuid")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "Annotated", "get_args", "get_origin")
     checks = api.checks
@@ -228,7 +225,7 @@ def server_context(api: Api) -> dict[str, Any]:
     imports.name("fastapi", "APIRouter", "FastAPI")
     imports.name("fastapi.responses", "Response")
     imports.name(".", "errors")
-    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "default_error_body",
+    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "error_builder",
                "install_handlers", "media_type_of", "undefer_models"]
     if api.operations:
         runtime.append("respond")
@@ -241,6 +238,8 @@ def server_context(api: Api) -> dict[str, Any]:
                                     "Scheme", "Verifier", "checkable", "current_caller", "guard",
                                     "legacy_verifier", "missing_verifiers", "token_verifier"])
     readers = ["query_parameter"] if api.parses_query else []
+    readers += ["text_parameter"] if any(p.from_text and p.location != "query" for op in api.operations
+                                         for p in (*op.path_params, *op.keyword_params)) else []
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
@@ -264,15 +263,14 @@ def server_context(api: Api) -> dict[str, Any]:
             op.body is not None and (op.body.kind == "json" or op.body.is_form)
         ):
             imports.name("typing", "Annotated")  # route parameters are Annotated[..., Marker()]
-        if op.path_params:
-            imports.name("fastapi", "Path")
-        for param in op.keyword_params:
+        for param in (*op.path_params, *op.keyword_params):
             imports.name("fastapi", param.fastapi_marker)
             if param.parsed:  # its dependency validates the full type, constraints included
                 add_type_names(imports, param.type.names())
         if op.body is not None and op.body.kind == "json":
             if not op.body.also_form:
                 imports.name("fastapi", "Body")
+                imports.name("._json_types", "JsonTyped")
         elif op.body is not None and not op.body.is_form:
             imports.name("fastapi", "Request")  # the route reads the raw body
         if op.body is not None and op.body.is_form:

@@ -120,8 +120,9 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
     required: list[_RouteParam | str] = []
     optional: list[_RouteParam | str] = []
     for param in op.path_params:
-        kwargs: list[blackstyle.Expr] = [f"{k}={v}" for k, v in param.type.constraints]
-        required.append((param.name, param_annotation(param), "Path", kwargs, None))
+        kwargs: list[blackstyle.Expr] = (param_marker_arguments(param) if param.parsed else
+                                         [f"{k}={v}" for k, v in param.type.constraints])
+        required.append((param.name, param_annotation(param), param.fastapi_marker, kwargs, None))
     if op.body is not None and op.body.also_form:
         # JSON or a form, read into the same model by the runtime's `json_or_form`.
         assert op.body.type is not None
@@ -130,7 +131,7 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
                          [blackstyle.call("json_or_form(", either)], None))
     elif op.body is not None and op.body.kind == "json":
         # Validated as JSON, with JSON Schema's types (FastAPI's Body() reads it as Python).
-        typed = f"Annotated[{body_annotation(op)}, models.JsonTyped()]"
+        typed = f"Annotated[{body_annotation(op)}, JsonTyped()]"
         if op.body.required:
             required.append(("body", typed, "Body", [], None))
         else:

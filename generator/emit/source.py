@@ -184,6 +184,11 @@ def param_default(param: Parameter) -> str | None:
 
 def param_marker_arguments(param: Parameter) -> list[blackstyle.Expr]:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
+    if param.from_text and param.location != "query":
+        key = param.name if param.location == "path" else param.wire  # the route's path: names
+        return [blackstyle.call("text_parameter(", [
+            literal(param.location), literal(key), type_source(param.effective_type, "models."),
+            str(param_default(param))])]
     if param.parsed:
         exploded = ([f"keys={literal(param.keys)}", f"others={literal(param.others)}"]
                     if param.exploded else [])

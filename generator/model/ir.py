@@ -139,8 +139,8 @@ class Parameter:
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
     deprecated: bool = False
-    # a query scalar FastAPI cannot read from its text (a union, a non-string Literal): the
-    # server's runtime parses it; the client sends it as any other value
+    # a scalar FastAPI cannot read from its text (a union, a non-string Literal): the server's
+    # runtime parses it (`query_parameter`, `text_parameter`); the client sends it as any other
     from_text: bool = False
 
     @property
@@ -150,11 +150,11 @@ class Parameter:
 
     @property
     def parsed(self) -> bool:
-        """A query parameter FastAPI cannot read itself: the generated code (de)serializes it."""
-        if self.location != "query":
-            return False
+        """A parameter FastAPI cannot read itself: the generated code (de)serializes it."""
         if self.from_text:
             return True
+        if self.location != "query":
+            return False
         if self.style in ("json", "deepObject"):
             return True
         if self.style in ("spaceDelimited", "pipeDelimited"):
@@ -448,11 +448,6 @@ class Api:
     def uses_excluding(self) -> bool:
         """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
         return self._type_facts[0]
-
-    @property
-    def json_bodies(self) -> bool:
-        """True when an operation takes a JSON body, so models.py defines `JsonTyped`."""
-        return any(op.body is not None and op.body.kind == "json" for op in self.operations)
 
     @property
     def checks(self) -> tuple[Check, ...]:

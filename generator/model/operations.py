@@ -205,7 +205,7 @@ class OperationBuilder:
                 # OpenAPI defines no query form for a list of objects: they travel as one JSON
                 # array, as Box's `mdfilters` does (docs/generated-api.md).
                 style = "json"
-            from_text = (location == "query" and shape == "scalar" and style == "form"
+            from_text = (shape == "scalar" and style in ("form", "simple")
                          and self._from_text(type_ref))
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape, from_text=from_text).parsed
@@ -234,7 +234,7 @@ class OperationBuilder:
                 for p in result]
 
     def _from_text(self, type_ref: TypeRef) -> bool:
-        """Whether FastAPI cannot read a query value of this type from its text: a union, or a
+        """Whether FastAPI cannot read a parameter of this type from its text: a union, or a
         Literal of other values than strings (`?k=1` is the text "1", never the integer 1)."""
         definition = self.schemas.definitions.get(type_ref.name) if type_ref.kind == "model" else None
         if isinstance(definition, AliasDef):

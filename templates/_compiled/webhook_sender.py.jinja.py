@@ -1,5 +1,5 @@
 # Template webhook_sender.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '140eb5e5834f477a48b48fd0f59d38b2'
+KEY = '5d385e0d8b6e8d403f46630384aad6d6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhook_sender.py.jinja'
 
@@ -28,7 +28,7 @@ def root(context, missing=missing):
     yield from context.blocks['docstring'][0](context)
     yield '\n'
     yield from context.blocks['imports'][0](context)
-    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(method: str, url: str, body: Any, signer: StandardWebhooks | None) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {"method": method, "url": url, "content": content or None, "headers": headers}\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(response.status_code, response.text,\n                                      headers=dict(response.headers))\n    if kind is None or not response.content:\n        return None\n    return _adapter(kind).validate_json(response.content)\n'
+    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(method: str, url: str, body: Any, signer: StandardWebhooks | None) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {"method": method, "url": url, "content": content or None, "headers": headers}\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(response.status_code, response.text,\n                                      headers=dict(response.headers))\n    if kind is None or not response.content:\n        return None\n    return _json_typed(kind).validate_json(response.content)\n\n\n@functools.cache\ndef _json_typed(kind: Any) -> TypeAdapter[Any]:\n    """An answer is read with JSON Schema\'s types, as the client reads responses."""\n    return TypeAdapter(Annotated[kind, JsonTyped()])\n'
     for l_1_is_async in (False, True):
         l_1_hooks = resolve('hooks')
         l_1_a = l_1_aw = l_1_A = missing
@@ -142,4 +142,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=24&2=26&11=28&44=30&45=35&46=37&47=39&50=42&51=44&58=48&62=50&64=52&66=56&67=70&68=72&69=83&72=89&77=95&79=99&81=103&84=107&90=111&2=117&3=127&11=130&12=139'
+debug_info = '1=24&2=26&11=28&50=30&51=35&52=37&53=39&56=42&57=44&64=48&68=50&70=52&72=56&73=70&74=72&75=83&78=89&83=95&85=99&87=103&90=107&96=111&2=117&3=127&11=130&12=139'

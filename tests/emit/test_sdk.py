@@ -30,7 +30,8 @@ def test_sdk_installs_and_calls_a_live_server(tmp_path: Path, generate: Generate
     package = sdk / "src" / "notes_client"
     assert sorted(p.name for p in package.iterdir()) == [
         ".contractgen-manifest.json", "__init__.py", "_client_pages.py", "_client_retry.py",
-        "_client_runtime.py", "_client_streams.py", "_enums.py", "client.py", "errors.py",
+        "_client_runtime.py", "_client_streams.py", "_enums.py", "_json_types.py", "client.py",
+        "errors.py",
         "models.py", "openapi.json", "py.typed"]
     assert 'name = "notes-client"' in (sdk / "pyproject.toml").read_text(encoding="utf-8")
     assert "from notes_client.client import Client" in (sdk / "README.md").read_text(

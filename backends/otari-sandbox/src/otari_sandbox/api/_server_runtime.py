@@ -11,7 +11,7 @@ import datetime
 import enum
 import json
 import logging
-from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterable, Awaitable, Callable, Coroutine, Mapping
 from http import HTTPStatus
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
 
@@ -117,6 +117,23 @@ def default_error_body(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": errors if errors else message}
+
+
+def error_builder(
+    builders: Mapping[str, Mapping[str, ErrorBodyBuilder]],
+    operation_id: str,
+    status: int,
+) -> ErrorBodyBuilder:
+    """What builds the body of an error an operation answers itself: its builder for the
+    status (exact, then `4XX`, then its fallback `*`; the app's, under "", for an operation
+    without any), else `default_error_body` (`{"detail": ...}`)."""
+    found = builders.get(operation_id) or builders.get("", {})
+    return (
+        found.get(str(status))
+        or found.get(f"{status // 100}XX")
+        or found.get("*")
+        or default_error_body
+    )
 
 
 def dump(body: Any) -> bytes:
@@ -279,6 +296,9 @@ def _summary(problems: list[Any]) -> str:
     return "; ".join(parts) or "Invalid request"
 
 
+ErrorHandler: TypeAlias = Callable[[Request, Exception], Awaitable[Response]]
+
+
 def install_handlers(
     app: FastAPI,
     service: ErrorBodies,
@@ -286,6 +306,47 @@ def install_handlers(
     wire_names: Mapping[str, Mapping[str, str]] | None = None,
 ) -> None:
     """Answer errors in the contract's shapes: ApiError, validation, and anything unexpected."""
+    for kind, handler in error_handlers(service, statuses, wire_names).items():
+        app.add_exception_handler(kind, handler)
+    app.add_middleware(Unexpected, service=service)
+
+
+def declared_errors_route(
+    service: ErrorBodies, statuses: Mapping[str, Statuses]
+) -> type[APIRoute]:
+    """A route class whose routes answer their errors in the contract's shapes themselves,
+    wherever their router is mounted (exception handlers belong to the app, and a webhook
+    router may be mounted in any app): ApiError, validation, HTTPException, and anything
+    unexpected (the declared 500, logged)."""
+    handlers = error_handlers(service, statuses)
+
+    class DeclaredErrorsRoute(APIRoute):
+        def get_route_handler(
+            self,
+        ) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+            inner = super().get_route_handler()
+
+            async def handle(request: Request) -> Response:
+                try:
+                    return await inner(request)
+                except Exception as exc:
+                    for kind, handler in handlers.items():
+                        if isinstance(exc, kind):
+                            return await handler(request, exc)
+                    logger.exception("unhandled error in %s", self.name)
+                    return _unexpected(service, self.name)
+
+            return handle
+
+    return DeclaredErrorsRoute
+
+
+def error_handlers(
+    service: ErrorBodies,
+    statuses: Mapping[str, Statuses],
+    wire_names: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[type[Exception], ErrorHandler]:
+    """The handlers answering ApiError, validation errors and HTTPException as declared."""
 
     async def on_api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, errors.ApiError)
@@ -346,10 +407,11 @@ def install_handlers(
             service.error_media_type(operation_id, status),
         )
 
-    app.add_exception_handler(errors.ApiError, on_api_error)
-    app.add_exception_handler(RequestValidationError, on_validation_error)
-    app.add_exception_handler(StarletteHTTPException, on_http_error)
-    app.add_middleware(Unexpected, service=service)
+    return {
+        errors.ApiError: on_api_error,
+        RequestValidationError: on_validation_error,
+        StarletteHTTPException: on_http_error,
+    }
 
 
 _UNPARSABLE_BODY = "There was an error parsing the body"
@@ -529,14 +591,17 @@ class Unexpected:
                 raise  # too late for an error body: let the server drop the connection
             operation_id = getattr(scope.get("route"), "name", None) or ""
             logger.exception("unhandled error in %s", operation_id or scope.get("path"))
-            body = self.service.error_body(
-                operation_id, 500, "INTERNAL_ERROR", "Internal server error", None
-            )
-            response = error_response(
-                errors.ApiError(body, status_code=500),
-                self.service.error_media_type(operation_id, 500),
-            )
-            await response(scope, receive, send)
+            await _unexpected(self.service, operation_id)(scope, receive, send)
+
+
+def _unexpected(service: ErrorBodies, operation_id: str) -> Response:
+    """The declared 500 answer of an unexpected exception."""
+    message = "Internal server error"
+    body = service.error_body(operation_id, 500, "INTERNAL_ERROR", message, None)
+    return error_response(
+        errors.ApiError(body, status_code=500),
+        service.error_media_type(operation_id, 500),
+    )
 
 
 def install_docs(
