@@ -191,14 +191,11 @@ def index_context(api: Api, helpers: Iterable[str]) -> dict[str, object]:
             where[d.name] = module
             if isinstance(d, AliasDef):
                 where[d.adapter] = module
-    by_module: dict[str, list[str]] = {}
-    for name, module in where.items():
-        by_module.setdefault(module, []).append(name)
-    return {
-        "where": sorted(where.items()),
-        "by_module": sorted((module, sorted(names)) for module, names in by_module.items()),
-        "exported_models": sorted(
-            [d.name for d in api.definitions]
-            + [d.adapter for d in api.definitions if isinstance(d, AliasDef)]),
-        "parts": len(split),
-    }
+    # The validators too (`models.JsonTyped`, read by the server): a name a type checker
+    # reads from an import is exported when `__all__` lists it.
+    exported = sorted(where)
+    imports = ImportSet()
+    for name in exported:
+        imports.name(f".{where[name]}", name)
+    return {"where": sorted(where.items()), "typing_imports": imports.render(),
+            "exported_models": exported, "parts": len(split)}

@@ -1,5 +1,5 @@
 # Template models_index.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '52aee0312b3c4c664136a2eff1e2dd3e'
+KEY = '99bc932d92165569b24e0c8be63a69db'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_index.py.jinja'
 
@@ -12,7 +12,7 @@ def root(context, missing=missing):
     l_0_api = resolve('api')
     l_0_where = resolve('where')
     l_0_parts = resolve('parts')
-    l_0_by_module = resolve('by_module')
+    l_0_typing_imports = resolve('typing_imports')
     l_0_exported_models = resolve('exported_models')
     l_0_m = missing
     try:
@@ -22,16 +22,22 @@ def root(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'all_statement' found.")
     try:
-        t_2 = environment.filters['length']
+        t_2 = environment.filters['indent']
     except KeyError:
         @internalcode
         def t_2(*unused):
-            raise TemplateRuntimeError("No filter named 'length' found.")
+            raise TemplateRuntimeError("No filter named 'indent' found.")
     try:
-        t_3 = environment.filters['pyrepr']
+        t_3 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_4 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models_index.py.jinja')._get_default_module(context)
@@ -42,40 +48,21 @@ def root(context, missing=missing):
     yield ' (version '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'version'))
     yield ').\n\nThe '
-    yield str(t_2((undefined(name='where') if l_0_where is missing else l_0_where)))
+    yield str(t_3((undefined(name='where') if l_0_where is missing else l_0_where)))
     yield ' names live in `_models_base` (the base class and validators)\nand '
     yield str((undefined(name='parts') if l_0_parts is missing else l_0_parts))
     yield ' parts, `_models_*`; each part is imported on the first use of a name it defines,\nwith the parts it refers to (PEP 562), so that importing a large contract builds no model it\ndoes not use. Type checkers read every name from the imports below.\n"""\n\nfrom typing import TYPE_CHECKING, Any\n\nif TYPE_CHECKING:\n'
-    l_1_loop = missing
-    for (l_1_module, l_1_names), l_1_loop in LoopContext((undefined(name='by_module') if l_0_by_module is missing else l_0_by_module), undefined):
-        _loop_vars = {}
-        pass
-        yield '    from .'
-        yield str(l_1_module)
-        yield ' import '
-        l_2_loop = missing
-        for l_2_name, l_2_loop in LoopContext(l_1_names, undefined):
-            _loop_vars = {}
-            pass
-            yield str(l_2_name)
-            yield ' as '
-            yield str(l_2_name)
-            if (not environment.getattr(l_2_loop, 'last')):
-                pass
-                yield ', '
-        l_2_loop = l_2_name = missing
-        yield '\n'
-    l_1_loop = l_1_module = l_1_names = missing
-    yield '\n'
+    yield str(t_2((undefined(name='typing_imports') if l_0_typing_imports is missing else l_0_typing_imports), 4, first=True))
+    yield '\n\n'
     yield str(t_1((undefined(name='exported_models') if l_0_exported_models is missing else l_0_exported_models)))
     yield '\n\n# Where each name is defined.\n_MODULES = {\n'
     for (l_1_name, l_1_module) in (undefined(name='where') if l_0_where is missing else l_0_where):
         _loop_vars = {}
         pass
         yield '    '
-        yield str(t_3(l_1_name))
+        yield str(t_4(l_1_name))
         yield ': '
-        yield str(t_3(str_join(('.', l_1_module, ))))
+        yield str(t_4(str_join(('.', l_1_module, ))))
         yield ',\n'
     l_1_name = l_1_module = missing
     yield '}\n\n\n'
@@ -83,4 +70,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=35&2=37&3=39&5=43&6=45&14=48&15=52&19=68&23=70&24=74&29=80'
+debug_info = '1=41&2=43&3=45&5=49&6=51&14=53&16=55&20=57&21=61&26=67'
