@@ -12,7 +12,7 @@ import functools
 import inspect
 import typing
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Concatenate, ForwardRef, Generic, NamedTuple, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -304,25 +304,12 @@ _R = TypeVar("_R")
 _signature = functools.cache(inspect.signature)
 
 
-def _resolvable(annotation: Any, build: Callable[..., Any]) -> Any:
-    """A string annotation of client.py (which defers them, so that importing it builds no
-    model) as a ForwardRef that typing.get_type_hints evaluates in client.py, not here.
-    """
-    if isinstance(annotation, str):
-        return ForwardRef(annotation, module=build.__module__)
-    return annotation
-
-
 def _named(
     method: Any, build: Callable[..., _Request], name: str, result: Any, doc: str
 ) -> None:
     """Give a method made by `_call`, `_acall`... its name, docstring and signature."""
     signature = _signature(build)
-    parameters = [
-        p.replace(annotation=_resolvable(p.annotation, build))
-        for p in signature.parameters.values()
-    ]
-    result = _resolvable(result, build)
+    parameters = signature.parameters.values()
     method.__name__ = method.__qualname__ = name
     method.__doc__ = doc
     method.__signature__ = signature.replace(
@@ -332,11 +319,20 @@ def _named(
         ],
         return_annotation=result,
     )
-    # What typing.get_type_hints reads: the written-out method's annotations.
+    # What typing.get_type_hints reads: the written-out method's annotations, strings where
+    # client.py defers them, evaluated where `__wrapped__` was defined (client.py).
+    method.__wrapped__ = build
     method.__annotations__ = {
         **{p.name: p.annotation for p in parameters if p.annotation is not p.empty},
         "return": result,
     }
+
+
+def _answer_type(returned: Any, headers: type[Any] | None) -> Any:
+    """`Answer[returned, headers]`, as a string where client.py defers its annotations."""
+    if isinstance(returned, str):
+        return f"Answer[{returned}, {headers.__name__ if headers else None}]"
+    return typing.cast(Any, Answer)[returned, headers]
 
 
 def _answer(
@@ -399,8 +395,7 @@ def _call_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    returned = _resolvable(_signature(parse).return_annotation, parse)
-    result = typing.cast(Any, Answer)[returned, headers]
+    result = _answer_type(_signature(parse).return_annotation, headers)
     _named(method, build, name + "_detailed", result, doc)
     return method
 
@@ -431,7 +426,6 @@ def _acall_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    returned = _resolvable(_signature(parse).return_annotation, parse)
-    result = typing.cast(Any, Answer)[returned, headers]
+    result = _answer_type(_signature(parse).return_annotation, headers)
     _named(method, build, name + "_detailed", result, doc)
     return method
