@@ -189,11 +189,13 @@ def test_the_parts_pass_mypy_strict_and_ruff(lazy: Generated) -> None:
 TIMING = """
 import time
 t0 = time.perf_counter()
-import {pkg}.models, {pkg}.errors, {pkg}.client, {pkg}.server as server
+import pydantic, fastapi, httpx
 t1 = time.perf_counter()
-server.create_app(server.ServiceBase(), insecure_no_auth=True)
+import {pkg}.models, {pkg}.errors, {pkg}.client, {pkg}.server as server
 t2 = time.perf_counter()
-print(t1 - t0, t2 - t1)
+server.create_app(server.ServiceBase(), insecure_no_auth=True)
+t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
 """
 DIGITALOCEAN = Path(__file__).resolve().parents[2] / "shared" / "corpus" / (
     "digitalocean-public-v2.tar.gz")
@@ -203,9 +205,12 @@ DIGITALOCEAN = Path(__file__).resolve().parents[2] / "shared" / "corpus" / (
 @pytest.mark.corpus
 def test_a_large_contract_imports_and_builds_its_app_in_time(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """DigitalOcean (1,950 classes): import < 1 s, create_app < 0.5 s (the goal) on a quiet
-    machine. Measured in fresh interpreters with bytecode kept (as installed packages have
-    it), median of 5; asserted with twice the goal's margin for a loaded machine."""
+    """DigitalOcean (1,950 model classes): importing models, errors, client and server, and
+    create_app, in fresh interpreters with bytecode kept (as installed packages have it),
+    median of 5. The goal is import < 1 s in all (a quiet machine's floor, `import pydantic,
+    fastapi, httpx`, is 0.33 s; measured here apart) and create_app < 0.5 s; asserted: the
+    package's share of the import < 0.65 s and create_app < 0.5 s (measured 0.15-0.31 s and
+    0.06-0.19 s with a load of 4-8 on two cores)."""
     import contractgen
 
     if not DIGITALOCEAN.is_file():
@@ -220,9 +225,8 @@ def test_a_large_contract_imports_and_builds_its_app_in_time(
         proc = subprocess.run([sys.executable, "-c", TIMING.format(pkg="do_api")], env=env,
                               cwd=tmp_path, capture_output=True, text=True, check=True)
         runs.append([float(x) for x in proc.stdout.split()])
-    imported = statistics.median(r[0] for r in runs[1:])
-    built = statistics.median(r[1] for r in runs[1:])
+    floor, imported, built = (statistics.median(r[k] for r in runs[1:]) for k in range(3))
     with capsys.disabled():
-        print(f"\nDigitalOcean: import {imported:.3f} s, create_app {built:.3f} s "
-              f"(load {os.getloadavg()[0]:.1f})")
-    assert imported < 2.0 and built < 1.0
+        print(f"\nDigitalOcean: floor {floor:.3f} s, import {imported:.3f} s, create_app "
+              f"{built:.3f} s (load {os.getloadavg()[0]:.1f})")
+    assert imported < 0.65 and built < 0.5
