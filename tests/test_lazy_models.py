@@ -9,6 +9,7 @@ between the generated server and client, pickled, and under `mypy --strict` and 
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import pickle
@@ -17,6 +18,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +232,16 @@ def test_a_large_contract_imports_and_builds_its_app_in_time(
         print(f"\nDigitalOcean: floor {floor:.3f} s, import {imported:.3f} s, create_app "
               f"{built:.3f} s (load {os.getloadavg()[0]:.1f})")
     assert imported < 0.65 and built < 0.5
+
+
+def test_client_methods_read_their_types(lazy: Generated) -> None:
+    # client.py defers its annotations (so that importing it makes no model): typing reads
+    # them in client.py, for the methods it writes out and those `_call` makes alike.
+    models, client = lazy.models, lazy.client
+    for method in (client.Client.get_tree, client.AsyncClient.get_tree):
+        hints = typing.get_type_hints(method)
+        assert hints["return"] is models.Tree
+        assert hints["colour"] == models.Colour | None
+    detailed = typing.get_type_hints(client.Client.get_tree_detailed)["return"]
+    assert typing.get_args(detailed)[0] is models.Tree
+    assert "colour" in inspect.signature(client.Client.get_tree).parameters
