@@ -327,11 +327,20 @@ def _named(
         ],
         return_annotation=result,
     )
-    # What typing.get_type_hints reads: the written-out method's annotations.
+    # What typing.get_type_hints reads: the written-out method's annotations, strings where
+    # client.py defers them, evaluated where `__wrapped__` was defined (client.py).
+    method.__wrapped__ = build
     method.__annotations__ = {
         **{p.name: p.annotation for p in parameters if p.annotation is not p.empty},
         "return": result,
     }
+
+
+def _answer_type(returned: Any, headers: type[Any] | None) -> Any:
+    """`Answer[returned, headers]`, as a string where client.py defers its annotations."""
+    if isinstance(returned, str):
+        return f"Answer[{returned}, {headers.__name__ if headers else None}]"
+    return typing.cast(Any, Answer)[returned, headers]
 
 
 def _answer(
@@ -394,7 +403,7 @@ def _call_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    result = typing.cast(Any, Answer)[_signature(parse).return_annotation, headers]
+    result = _answer_type(_signature(parse).return_annotation, headers)
     _named(method, build, name + "_detailed", result, doc)
     return method
 
@@ -425,6 +434,6 @@ def _acall_detailed(
 
     name = build.__name__.removeprefix("_build_")
     doc = f"`{name}`, answering the status, declared headers and body together."
-    result = typing.cast(Any, Answer)[_signature(parse).return_annotation, headers]
+    result = _answer_type(_signature(parse).return_annotation, headers)
     _named(method, build, name + "_detailed", result, doc)
     return method

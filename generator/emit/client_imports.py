@@ -19,6 +19,8 @@ def _written_out(op: Operation) -> bool:
 def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     """Adds the names client.py takes from the runtime and the standard modules it uses."""
     ops = api.operations
+    # Annotations stay strings, so that importing the client builds no model (issue 28).
+    imports.name("__future__", "annotations")
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
     imports.name(".", "errors")  # re-exported: `client.errors`
     imports.name(RUNTIME, "REQUEST_ID_HEADERS")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
-from ..model.ir import Api
+from ..model.ir import Api, ErrorClass
+from ..model.literal import literal
 from . import source
 from .imports import ImportSet, add_type_names
 
@@ -31,22 +32,29 @@ def _status_base(status: str) -> list[str]:
     return [family] if family else []
 
 
+def _body_argument(error: ErrorClass) -> str:
+    """DeclaredError's type argument: in a string where it names models, so that importing
+    errors.py imports none (resolved when a client first reads `body_type`; issue 28)."""
+    text = source.error_body_type(error)
+    uses_models = error.response.type is not None and any(error.response.type.model_names())
+    return literal(text) if uses_models else text
+
+
 def errors_context(api: Api) -> dict[str, Any]:
     errors = api.error_classes
     imports = ImportSet()
     imports.name("__future__", "annotations")
     imports.module("json")
     imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar", "Generic", "TypeVar", "cast", "get_args",
-                 "get_origin")
+    imports.name("typing", "Any", "ClassVar", "ForwardRef", "Generic", "TypeVar", "cast",
+                 "get_args", "get_origin", "get_type_hints")
+    imports.name("types", "SimpleNamespace")
     imports.name("http", "HTTPStatus")
     uses_models = False
     for error in errors:
         if error.response.type is not None:
             add_type_names(imports, error.response.type.names())
             uses_models = uses_models or any(True for _ in error.response.type.model_names())
-    if uses_models:
-        imports.name(".", "models")
     example = errors[0].name if errors else "GetItemNotFound"
     return {
         "imports": imports.render(),
@@ -55,7 +63,7 @@ def errors_context(api: Api) -> dict[str, Any]:
         "example_error": example,
         "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
                                    "error_class", *ERROR_TREE, *(e.name for e in errors)]),
-        "error_body_type": source.error_body_type,
+        "error_body_type": _body_argument,
         "status_classes": [(code, name, family, HTTPStatus(code).phrase)
                            for code, (name, family) in STATUS_CLASSES.items()],
         "status_base": _status_base,

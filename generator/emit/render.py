@@ -12,7 +12,7 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import client_source, error_shapes, hooks, matching, media, routes, source
+from . import client_source, error_shapes, hooks, matching, media, model_groups, routes, source
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
@@ -82,6 +82,9 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     # server.py and client.py read no model (`memo`): reused after an edit to one.
     memo = RenderMemo(api) if templates is None else None
     files: dict[str, str] = {}
+    if model_groups.is_lazy(api):
+        wanted.discard("models.py")
+        files.update(_lazy_models(api, env))
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
 
@@ -111,44 +114,22 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
 
 
 # -- models ------------------------------------------------------------------------------------
-def _ordered_aliases(aliases: list[AliasDef]) -> list[AliasDef]:
-    """Aliases are runtime expressions: each must follow the aliases it uses."""
-    by_name = {a.name: a for a in aliases}
-    done: list[AliasDef] = []
-    state: dict[str, int] = {}
-
-    def visit(alias: AliasDef) -> None:
-        if state.get(alias.name):
-            return
-        state[alias.name] = 1
-        for dep in sorted(alias.dependencies()):
-            if dep in by_name:
-                visit(by_name[dep])
-        state[alias.name] = 2
-        done.append(alias)
-
-    for alias in aliases:
-        visit(alias)
-    return done
-
-
-def _models_context(api: Api) -> dict[str, Any]:
-    enums = [d for d in api.definitions if isinstance(d, EnumDef)]
-    classes = [d for d in api.definitions if isinstance(d, ModelDef)]
-    aliases = _ordered_aliases([d for d in api.definitions if isinstance(d, AliasDef)])
+def _models_context(api: Api, lazy: bool = False) -> dict[str, Any]:
+    """models.py's context; `lazy`: that of `_models_base.py` (model_groups), with no class."""
+    enums = [] if lazy else [d for d in api.definitions if isinstance(d, EnumDef)]
+    classes = [] if lazy else [d for d in api.definitions if isinstance(d, ModelDef)]
+    every_alias = [d for d in api.definitions if isinstance(d, AliasDef)]
+    aliases = [] if lazy else model_groups.ordered_aliases(every_alias)
     imports = ImportSet()
     imports.name("typing", "Any", "ClassVar")
     imports.name("pydantic", "BaseModel", "ConfigDict", "GetCoreSchemaHandler",
                  "SerializationInfo", "SerializerFunctionWrapHandler")
     imports.name("pydantic_core", "core_schema")
-    if any(m.extra_type for m in classes) or any(
-        source.uses_field_call(f) for m in classes for f in m.fields
-    ):
-        imports.name("pydantic", "Field")
-    if aliases:
-        imports.name("pydantic", "TypeAdapter")
-    if any(not a.recursive for a in aliases):
-        imports.name("typing", "Annotated", "get_args", "get_origin")
+    model_groups.definition_imports(imports, classes, aliases)
+    deferred_helper = any(not a.recursive for a in every_alias)
+    if deferred_helper:
+        imports.name("pydantic", "TypeAdapter").name("typing", "Annotated", "get_args",
+                                                     "get_origin")
     checks = api.checks
     if "unique_items" in checks:
         imports.module("json").name("pydantic_core", "to_jsonable_python")
@@ -156,21 +137,7 @@ def _models_context(api: Api) -> dict[str, Any]:
         imports.module("importlib")
     if "uri" in checks:
         imports.name("pydantic", "AnyUrl").name("._enums", "reading_response")
-    if any(not a.recursive for a in aliases):
-        imports.name("typing", "TypeAlias")
-    if any(a.recursive for a in aliases):
-        imports.name("typing_extensions", "TypeAliasType")
-    for enum in enums:
-        imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
-    if any(not enum.closed for enum in enums):
-        imports.name("._enums", "unknown_member")
-    for model in classes:
-        for field in model.fields:
-            add_type_names(imports, field.type.names())
-        if model.extra_type:
-            add_type_names(imports, model.extra_type.names())
-    for alias in aliases:
-        add_type_names(imports, alias.type.names())
+    model_groups.enum_imports(imports, enums)
     exported = sorted(d.name for d in api.definitions)
     if imports.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
         exported.append("UnknownMember")
@@ -180,8 +147,34 @@ def _models_context(api: Api) -> dict[str, Any]:
         "classes": classes,
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
-        "exported_models": exported,
+        "exported_models": [] if lazy else exported,
+        "deferred_helper": deferred_helper,
     }
+
+
+def _model_helpers(api: Api) -> list[str]:
+    """The names besides enums that `_models_base.py` defines for the others."""
+    return [name for name, used in (
+        ("Excluding", api.uses_excluding),
+        *((f"check_{check}", True) for check in sorted(api.checks)),
+        ("_deferred", any(isinstance(d, AliasDef) and not d.recursive for d in api.definitions)),
+        ("undefer_models", True),
+    ) if used]
+
+
+def _lazy_models(api: Api, env: Any) -> dict[str, str]:
+    """models.py as an index, `_models_base.py` and the parts (model_groups)."""
+    files = {f"{model_groups.BASE}.py": str(env.get_template(TEMPLATE_FILES["models.py"]).render(
+        {"api": api, **_models_context(api, lazy=True)}))}
+    helpers = [name for name in _model_helpers(api) if not name.startswith("_")]
+    index = model_groups.index_context(api, helpers)
+    files["models.py"] = str(env.get_template("models_index.py.jinja").render(api=api, **index))
+    part = env.get_template("models_part.py.jinja")
+    contexts = model_groups.part_contexts(api)
+    for number, (module, context) in enumerate(contexts.items(), 1):
+        files[f"{module}.py"] = str(part.render(api=api, part=number, parts=len(contexts),
+                                                **context))
+    return files
 
 
 # -- shared by server and client ------------------------------------------------------------------
@@ -219,6 +212,9 @@ def _shared_requirements(api: Api) -> dict[Any, str]:
 def server_context(api: Api) -> dict[str, Any]:
     """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
     imports = ImportSet()
+    # Annotations stay strings, so that importing the server builds no model (issue 28):
+    # FastAPI evaluates them in this module as it analyses a route, at its first request.
+    imports.name("__future__", "annotations")
     imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
     imports.name("importlib", "resources")
     imports.name("typing", "Any")

@@ -79,7 +79,10 @@ class RouteParams:
         self.definitions: list[str] = []
         taken: set[str] = set()
         for text, found in uses.items():
-            if len(found) < 2 and text not in bodies:
+            # An alias is evaluated at import, a route's annotation when FastAPI analyses
+            # the route (server.py defers annotations): one naming models stays in the
+            # routes, so that importing the server builds no model (issue 28).
+            if text not in bodies and (len(found) < 2 or "models." in text):
                 continue
             name = Counter(param[0] for param, _ in found).most_common(1)[0][0]
             base = bodies.get(text) or "_" + found[0][0][2] + "".join(

@@ -1,5 +1,5 @@
 # Template __init__.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '6435e8e6a485fb94353e5cbc52f95ebd'
+KEY = 'a505352df4bc35ebdfc8c403ecc85a2e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.jinja'
 
@@ -12,6 +12,7 @@ def root(context, missing=missing):
     l_0_api = resolve('api')
     l_0_exported_package = resolve('exported_package')
     l_0_lazy_modules = resolve('lazy_modules')
+    l_0_m = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -25,6 +26,8 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     pass
+    l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', '__init__.py.jinja')._get_default_module(context)
+    context.exported_vars.discard('m')
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
@@ -42,7 +45,9 @@ def root(context, missing=missing):
         yield str(t_2(l_1_module))
         yield ',\n'
     l_1_name = l_1_module = missing
-    yield '}\n\n\ndef _import(name: str) -> Any:\n    """The exported `name`, its module imported now (the package\'s `__getattr__`)."""\n    import importlib\n\n    if name not in _MODULES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    module = importlib.import_module(_MODULES[name], __name__)\n    value = module if _MODULES[name] == "." + name else getattr(module, name)\n    globals()[name] = value\n    return value\n\n\ndef _names() -> list[str]:\n    return sorted({*globals(), *__all__})\n\n\n# Hidden from type checkers, which read the imports above: a misspelt name stays an error.\nif not TYPE_CHECKING:\n    __getattr__ = _import\n    __dir__ = _names\n\n'
+    yield '}\n\n\n'
+    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'lazy_getattr'), "The exported `name`, its module imported now (the package's `__getattr__`)."))
+    yield '\n\n'
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -96,4 +101,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=26&2=28&8=30&13=32&18=34&19=38&45=44&2=46&3=56&8=68&10=84&45=87'
+debug_info = '1=27&2=29&3=31&9=33&14=35&19=37&20=41&25=47&27=49&3=51&4=61&9=73&11=89&27=92'

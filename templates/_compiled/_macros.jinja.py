@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '629c0ada1d85fc86145847cfc1dabbc4'
+KEY = '44136645ee589e925e1e2bbff6d5c0b2'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_model_class = l_0_enum_class = l_0_type_alias = missing
+    l_0_model_class = l_0_enum_class = l_0_type_alias = l_0_definitions = l_0_lazy_getattr = missing
     try:
         t_1 = environment.filters['class_constant']
     except KeyError:
@@ -211,6 +211,91 @@ def root(context, missing=missing):
         return concat(t_12)
     context.exported_vars.add('type_alias')
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
+    yield '\n'
+    def macro(l_1_enums, l_1_classes, l_1_aliases, l_1_quoted):
+        t_13 = []
+        if l_1_enums is missing:
+            l_1_enums = undefined("parameter 'enums' was not provided", name='enums')
+        if l_1_classes is missing:
+            l_1_classes = undefined("parameter 'classes' was not provided", name='classes')
+        if l_1_aliases is missing:
+            l_1_aliases = undefined("parameter 'aliases' was not provided", name='aliases')
+        if l_1_quoted is missing:
+            l_1_quoted = undefined("parameter 'quoted' was not provided", name='quoted')
+        pass
+        for l_2_definition in l_1_enums:
+            _loop_vars = {}
+            pass
+            t_13.extend((
+                '\n\n',
+                str(context.call((undefined(name='enum_class') if l_0_enum_class is missing else l_0_enum_class), l_2_definition, _loop_vars=_loop_vars)),
+                '\n',
+            ))
+        l_2_definition = missing
+        for l_2_definition in l_1_classes:
+            _loop_vars = {}
+            pass
+            t_13.extend((
+                '\n\n',
+                str(context.call((undefined(name='model_class') if l_0_model_class is missing else l_0_model_class), l_2_definition, environment.getitem(l_1_quoted, environment.getattr(l_2_definition, 'name')), _loop_vars=_loop_vars)),
+                '\n',
+            ))
+        l_2_definition = missing
+        for l_2_definition in l_1_aliases:
+            _loop_vars = {}
+            pass
+            t_13.extend((
+                '\n\n',
+                str(context.call((undefined(name='type_alias') if l_0_type_alias is missing else l_0_type_alias), l_2_definition, _loop_vars=_loop_vars)),
+                '\n',
+            ))
+        l_2_definition = missing
+        if l_1_aliases:
+            pass
+            t_13.append(
+                '\n\n# One TypeAdapter per alias, for raw data: `<Alias>Adapter.validate_python(data)`.\n',
+            )
+            for l_2_definition in l_1_aliases:
+                _loop_vars = {}
+                pass
+                if environment.getattr(l_2_definition, 'recursive'):
+                    pass
+                    t_13.extend((
+                        str(environment.getattr(l_2_definition, 'adapter')),
+                        ': TypeAdapter[',
+                        str(environment.getattr(l_2_definition, 'name')),
+                        '] = TypeAdapter(',
+                        str(environment.getattr(l_2_definition, 'name')),
+                        ')\n',
+                    ))
+                else:
+                    pass
+                    t_13.extend((
+                        str(environment.getattr(l_2_definition, 'adapter')),
+                        ': TypeAdapter[',
+                        str(environment.getattr(l_2_definition, 'name')),
+                        '] = _deferred(',
+                        str(environment.getattr(l_2_definition, 'name')),
+                        ')\n',
+                    ))
+            l_2_definition = missing
+        return concat(t_13)
+    context.exported_vars.add('definitions')
+    context.vars['definitions'] = l_0_definitions = Macro(environment, macro, 'definitions', ('enums', 'classes', 'aliases', 'quoted'), False, False, False, context.eval_ctx.autoescape)
+    yield '\n'
+    def macro(l_1_doc):
+        t_14 = []
+        if l_1_doc is missing:
+            l_1_doc = undefined("parameter 'doc' was not provided", name='doc')
+        pass
+        t_14.extend((
+            'def _import(name: str) -> Any:\n    """',
+            str(l_1_doc),
+            '"""\n    import importlib\n\n    if name not in _MODULES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    module = importlib.import_module(_MODULES[name], __package__)\n    value = module if _MODULES[name] == "." + name else getattr(module, name)\n    globals()[name] = value\n    return value\n\n\ndef _names() -> list[str]:\n    return sorted({*globals(), *__all__})\n\n\n# Hidden from type checkers, which read the imports above: a misspelt name stays an error.\nif not TYPE_CHECKING:\n    __getattr__ = _import\n    __dir__ = _names',
+        ))
+        return concat(t_14)
+    context.exported_vars.add('lazy_getattr')
+    context.vars['lazy_getattr'] = l_0_lazy_getattr = Macro(environment, macro, 'lazy_getattr', ('doc',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&46=171&52=180&53=185&54=188&56=191&57=194&59=204'
+debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&46=171&52=180&53=185&54=188&56=191&57=194&59=204&63=213&64=224&67=229&69=233&72=238&74=242&77=247&79=251&83=256&84=259&85=262&87=272&93=284&95=291'

@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4e8ec0fa575529c699ed3b83c88b5e87'
+KEY = '86036a29f9c7f6eada88cfca331bd17c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -12,8 +12,10 @@ def root(context, missing=missing):
     l_0_api = resolve('api')
     l_0_exported_models = resolve('exported_models')
     l_0_aliases = resolve('aliases')
+    l_0_deferred_helper = resolve('deferred_helper')
     l_0_enums = resolve('enums')
     l_0_classes = resolve('classes')
+    l_0_quoted = resolve('quoted')
     l_0_m = missing
     try:
         t_1 = environment.filters['all_statement']
@@ -45,6 +47,7 @@ def root(context, missing=missing):
     yield str(t_1(((undefined(name='exported_models') if l_0_exported_models is missing else l_0_exported_models) + t_2(context.eval_ctx, t_3(context, (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), attribute='adapter')))))
     yield '\n\n\n'
     yield from context.blocks['base_model'][0](context)
+    yield '\n\ndef undefer_models() -> None:\n    """Let adapters made from now on build a model\'s schema as they are made, not at first use.\n\n    The models defer building their schemas to first use, so that a large contract imports\n    fast. FastAPI wraps a body model in a TypeAdapter that inherits that deferral and would\n    build it at the first request, outside the warning filter FastAPI sets for its own\n    parameter alias (pydantic\'s UnsupportedFieldAttributeWarning). The server calls this as it\n    adds its routes; a model\'s own schema is still built where it is first used.\n    """\n    _Model.contractgen_undeferred = True\n    pending: list[type[_Model]] = _Model.__subclasses__()\n    while pending:\n        model = pending.pop()\n        model.model_config["defer_build"] = False\n        pending.extend(model.__subclasses__())\n'
     if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'uses_excluding'):
         pass
         yield '\n\nclass Excluding:\n    """`not`: an after-validator rejecting values of some JSON types or some values."""\n\n    def __init__(self, types: tuple[str, ...], values: tuple[Any, ...]) -> None:\n        self.types = types\n        self.values = values\n\n    def __call__(self, value: Any) -> Any:\n        kinds = _json_types(value)\n        if kinds & set(self.types) or any(\n            v == value and isinstance(v, bool) == isinstance(value, bool) for v in self.values\n        ):\n            raise ValueError(f"must not be {value!r}")\n        return value\n\n\ndef _json_types(value: Any) -> set[str]:\n    if value is None:\n        return {"null"}\n    if isinstance(value, bool):\n        return {"boolean"}\n    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):\n        return {"integer", "number"}\n    if isinstance(value, float):\n        return {"number"}\n    if isinstance(value, str):\n        return {"string"}\n    if isinstance(value, list | tuple):\n        return {"array"}\n    return {"object"}\n'
@@ -57,51 +60,11 @@ def root(context, missing=missing):
     if ('uri' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
         pass
         yield '\n\ndef check_uri(value: str) -> str:\n    """`format: uri`: an absolute URI (scheme first), kept as written (not normalized); in\n    a response the client reads, a relative reference too (Twilio\'s `next_page_uri`)."""\n    try:\n        AnyUrl(value)\n    except ValueError:\n        if not (reading_response() and value and not any(c.isspace() for c in value)):\n            raise ValueError(f"not an absolute URI: {value!r}") from None\n    return value\n'
-    for l_1_definition in (undefined(name='enums') if l_0_enums is missing else l_0_enums):
-        _loop_vars = {}
+    if (undefined(name='deferred_helper') if l_0_deferred_helper is missing else l_0_deferred_helper):
         pass
-        yield '\n\n'
-        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'enum_class'), l_1_definition, _loop_vars=_loop_vars))
-        yield '\n'
-    l_1_definition = missing
-    for l_1_definition in (undefined(name='classes') if l_0_classes is missing else l_0_classes):
-        l_1_quoted = resolve('quoted')
-        _loop_vars = {}
-        pass
-        yield '\n\n'
-        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'model_class'), l_1_definition, environment.getitem((undefined(name='quoted') if l_1_quoted is missing else l_1_quoted), environment.getattr(l_1_definition, 'name')), _loop_vars=_loop_vars))
-        yield '\n'
-    l_1_definition = l_1_quoted = missing
-    for l_1_definition in (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
-        _loop_vars = {}
-        pass
-        yield '\n\n'
-        yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'type_alias'), l_1_definition, _loop_vars=_loop_vars))
-        yield '\n'
-    l_1_definition = missing
-    if (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
-        pass
-        yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n\n\n# One TypeAdapter per alias, for raw data: `<Alias>Adapter.validate_python(data)`.\n'
-        for l_1_definition in (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
-            _loop_vars = {}
-            pass
-            if environment.getattr(l_1_definition, 'recursive'):
-                pass
-                yield str(environment.getattr(l_1_definition, 'adapter'))
-                yield ': TypeAdapter['
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield '] = TypeAdapter('
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield ')\n'
-            else:
-                pass
-                yield str(environment.getattr(l_1_definition, 'adapter'))
-                yield ': TypeAdapter['
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield '] = _deferred('
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield ')\n'
-        l_1_definition = missing
+        yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n'
+    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted)))
+    yield '\n'
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -139,7 +102,7 @@ def block_base_model(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'class _Model(BaseModel):\n    """Base of every generated model: optional is not nullable, and unset stays absent."""\n\n    # Unknown fields are kept (the contract may grow); both wire and Python names are accepted.\n    model_config = ConfigDict(\n        extra="allow",\n        validate_by_name=True,\n        validate_by_alias=True,\n        serialize_by_alias=True,\n        regex_engine="python-re",\n        # Schemas are built on first use, not at import: a large contract imports fast.\n        defer_build=True,\n    )\n\n    contractgen_non_nullable: ClassVar[frozenset[str]] = frozenset()\n    # Optional fields left out of the output while unset: those defaulting to None (a\n    # declared `default: null` included), found in each class\'s fields as it is made.\n    contractgen_omit_unset: ClassVar[frozenset[str]] = frozenset()\n    # Wire names this side never carries: readOnly ones in a request model, writeOnly ones in\n    # a response model. They are dropped on input and never serialized, even as extras.\n    contractgen_dropped: ClassVar[frozenset[str]] = frozenset()\n    # Names `required` lists that are not among the properties: they must be present (extras).\n    contractgen_required_extra: ClassVar[frozenset[str]] = frozenset()\n\n    @classmethod\n    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:\n        super().__pydantic_init_subclass__(**kwargs)\n        cls.contractgen_omit_unset = frozenset(\n            name\n            for name, info in cls.model_fields.items()\n            if not info.is_required()\n            and info.default is None\n            and info.default_factory is None\n        )\n\n    def __init__(self, /, **data: Any) -> None:\n        # In Python, None for an optional field that is not nullable means "not set" (it is\n        # what the annotation `X | None = None` lets through); JSON `null` is still refused.\n        if self.contractgen_non_nullable:\n            fields = type(self).model_fields\n            for name in self.contractgen_non_nullable:\n                for key in {name, fields[name].alias or name}:\n                    if key in data and data[key] is None:\n                        del data[key]\n        super().__init__(**data)\n\n    # Validation (JSON, model_validate) does not go through this __init__: pydantic\'s own flag\n    # for an __init__ that only forwards (RootModel sets it too).\n    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]\n\n    @classmethod\n    def __get_pydantic_core_schema__(\n        cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /\n    ) -> core_schema.CoreSchema:\n        # The checks below wrap the schema pydantic builds, as a model_validator("before") and\n        # a model_serializer("wrap") would; those decorators cost a fifth of a large import.\n        schema = handler(source)\n        if schema["type"] != "model":  # built before, checks included\n            return schema\n        serialization = core_schema.wrap_serializer_function_ser_schema(\n            cls._omit_unset, info_arg=True, return_schema=core_schema.any_schema()\n        )\n        model = {**schema, "serialization": serialization}\n        ref = model.pop("ref", None)  # the checks belong to the model\'s definition\n        return core_schema.no_info_before_validator_function(\n            cls._reject_null, model, ref=ref\n        )\n\n    @classmethod\n    def _reject_null(cls, data: Any) -> Any:\n        if isinstance(data, dict) and cls.contractgen_dropped:\n            data = {k: v for k, v in data.items() if k not in cls.contractgen_dropped}\n        if isinstance(data, dict) and cls.contractgen_required_extra:\n            for key in sorted(cls.contractgen_required_extra - data.keys()):\n                raise ValueError(f"{key}: required")\n        # An optional field that is not nullable may be absent, but not `null`.\n        if isinstance(data, dict) and cls.contractgen_non_nullable:\n            for name in cls.contractgen_non_nullable:\n                info = cls.model_fields[name]\n                for key in {name, info.alias or name}:\n                    if key in data and data[key] is None:\n                        raise ValueError(f"{key}: may be omitted but must not be null")\n        return data\n\n    def _omit_unset(\n        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo\n    ) -> Any:\n        # An optional field nobody set is left out of the output rather than sent as null.\n        data = handler(self)\n        if not isinstance(data, dict):\n            return data\n        fields = type(self).model_fields\n        for name in self.contractgen_omit_unset:\n            if name not in self.model_fields_set or (\n                name in self.contractgen_non_nullable and getattr(self, name) is None\n            ):\n                data.pop(name, None)\n                data.pop(fields[name].alias or name, None)\n        for key in self.contractgen_dropped:\n            data.pop(key, None)\n        return data\n'
+    yield 'class _Model(BaseModel):\n    """Base of every generated model: optional is not nullable, and unset stays absent."""\n\n    # Unknown fields are kept (the contract may grow); both wire and Python names are accepted.\n    model_config = ConfigDict(\n        extra="allow",\n        validate_by_name=True,\n        validate_by_alias=True,\n        serialize_by_alias=True,\n        regex_engine="python-re",\n        # Schemas are built on first use, not at import: a large contract imports fast.\n        defer_build=True,\n    )\n\n    contractgen_non_nullable: ClassVar[frozenset[str]] = frozenset()\n    # Optional fields left out of the output while unset: those defaulting to None (a\n    # declared `default: null` included), found in each class\'s fields as it is made.\n    contractgen_omit_unset: ClassVar[frozenset[str]] = frozenset()\n    # Wire names this side never carries: readOnly ones in a request model, writeOnly ones in\n    # a response model. They are dropped on input and never serialized, even as extras.\n    contractgen_dropped: ClassVar[frozenset[str]] = frozenset()\n    # Names `required` lists that are not among the properties: they must be present (extras).\n    contractgen_required_extra: ClassVar[frozenset[str]] = frozenset()\n    # Set by undefer_models: classes made from then on (a part of the models imported late)\n    # are undeferred as they are made.\n    contractgen_undeferred: ClassVar[bool] = False\n\n    @classmethod\n    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:\n        super().__pydantic_init_subclass__(**kwargs)\n        if cls.contractgen_undeferred:\n            cls.model_config["defer_build"] = False\n        cls.contractgen_omit_unset = frozenset(\n            name\n            for name, info in cls.model_fields.items()\n            if not info.is_required()\n            and info.default is None\n            and info.default_factory is None\n        )\n\n    def __init__(self, /, **data: Any) -> None:\n        # In Python, None for an optional field that is not nullable means "not set" (it is\n        # what the annotation `X | None = None` lets through); JSON `null` is still refused.\n        if self.contractgen_non_nullable:\n            fields = type(self).model_fields\n            for name in self.contractgen_non_nullable:\n                for key in {name, fields[name].alias or name}:\n                    if key in data and data[key] is None:\n                        del data[key]\n        super().__init__(**data)\n\n    # Validation (JSON, model_validate) does not go through this __init__: pydantic\'s own flag\n    # for an __init__ that only forwards (RootModel sets it too).\n    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]\n\n    @classmethod\n    def __get_pydantic_core_schema__(\n        cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /\n    ) -> core_schema.CoreSchema:\n        # The checks below wrap the schema pydantic builds, as a model_validator("before") and\n        # a model_serializer("wrap") would; those decorators cost a fifth of a large import.\n        schema = handler(source)\n        if schema["type"] != "model":  # built before, checks included\n            return schema\n        serialization = core_schema.wrap_serializer_function_ser_schema(\n            cls._omit_unset, info_arg=True, return_schema=core_schema.any_schema()\n        )\n        model = {**schema, "serialization": serialization}\n        ref = model.pop("ref", None)  # the checks belong to the model\'s definition\n        return core_schema.no_info_before_validator_function(\n            cls._reject_null, model, ref=ref\n        )\n\n    @classmethod\n    def _reject_null(cls, data: Any) -> Any:\n        if isinstance(data, dict) and cls.contractgen_dropped:\n            data = {k: v for k, v in data.items() if k not in cls.contractgen_dropped}\n        if isinstance(data, dict) and cls.contractgen_required_extra:\n            for key in sorted(cls.contractgen_required_extra - data.keys()):\n                raise ValueError(f"{key}: required")\n        # An optional field that is not nullable may be absent, but not `null`.\n        if isinstance(data, dict) and cls.contractgen_non_nullable:\n            for name in cls.contractgen_non_nullable:\n                info = cls.model_fields[name]\n                for key in {name, info.alias or name}:\n                    if key in data and data[key] is None:\n                        raise ValueError(f"{key}: may be omitted but must not be null")\n        return data\n\n    def _omit_unset(\n        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo\n    ) -> Any:\n        # An optional field nobody set is left out of the output rather than sent as null.\n        data = handler(self)\n        if not isinstance(data, dict):\n            return data\n        fields = type(self).model_fields\n        for name in self.contractgen_omit_unset:\n            if name not in self.model_fields_set or (\n                name in self.contractgen_non_nullable and getattr(self, name) is None\n            ):\n                data.pop(name, None)\n                data.pop(fields[name].alias or name, None)\n        for key in self.contractgen_dropped:\n            data.pop(key, None)\n        return data\n'
 
 def block_extra(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -151,4 +114,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&117=46&151=49&174=52&192=55&205=58&208=62&210=65&213=70&215=73&218=77&220=80&232=83&233=86&234=88&236=96&240=103&3=105&4=115&7=120&8=129&14=132&240=142'
+debug_info = '1=37&2=39&3=41&7=43&11=45&14=47&139=49&173=52&196=55&214=58&227=61&237=64&238=66&3=68&4=78&7=83&8=92&14=95&238=105'

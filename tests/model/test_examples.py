@@ -88,7 +88,7 @@ def collect(doc: dict[str, Any], pkg: Generated) -> list[Example]:
                 continue
             op = item[method]
             service = getattr(pkg.server.ServiceBase, method_name(op["operationId"]))
-            signature = inspect.signature(service)
+            signature = inspect.signature(service, eval_str=True)  # server.py defers them
             where = f"{method.upper()} {path}"
             for raw in [*item.get("parameters", []), *op.get("parameters", [])]:
                 param = _deref(doc, raw)

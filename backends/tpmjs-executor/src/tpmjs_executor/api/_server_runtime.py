@@ -68,18 +68,8 @@ class ErrorBodies(Protocol):
 
 
 def undefer_models() -> None:
-    """Let route parameters build their validators with the routes.
-
-    The models defer building their schemas to first use, so that a large contract imports
-    fast. FastAPI wraps a body model in a TypeAdapter that inherits that deferral and would
-    build it at the first request, outside the warning filter FastAPI sets for its own
-    parameter alias (pydantic's UnsupportedFieldAttributeWarning). Once routes are made, a
-    model's schema is built where it is first used, as before; only the deferral of adapters
-    created from now on ends.
-    """
-    for value in vars(models).values():
-        if isinstance(value, type) and issubclass(value, BaseModel):
-            value.model_config["defer_build"] = False
+    """Let route parameters build their validators with the routes (`models.undefer_models`)."""
+    models.undefer_models()
 
 
 class LazyRoute(APIRoute):
