@@ -7,6 +7,7 @@ nothing here decides from text it has already produced.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from ..model.ir import (
     ErrorClass,
@@ -316,17 +317,30 @@ def form_field_type(field: FormField) -> str:
 
 
 # -- signatures --------------------------------------------------------------------------------
+def _signature_annotation(param: Parameter) -> str:
+    """A parameter's annotation in a function signature: `int | float` as `float`, which takes
+    an int too (PEP 484's numeric tower; ruff's PYI041). Only the typing: the routes read the
+    value with `param_annotation`, so 5 still arrives as the int 5."""
+    kind = param.effective_type.bare().with_nullable(param.effective_type.nullable)
+    if kind.kind == "union":
+        plain = {a.name for a in kind.args if a.kind == "builtin" and a.bare() is a}
+        if {"int", "float"} <= plain:
+            kind = replace(kind, args=tuple(a for a in kind.args
+                                            if not (a.kind == "builtin" and a.name == "int")))
+    return type_source(kind, "models.")
+
+
 def _keyword_part(op: Operation) -> list[str]:
     parts: list[str] = []
     for param in op.keyword_params:
         default = param_default(param)
         suffix = f" = {default}" if default is not None else ""
-        parts.append(f"{param.name}: {param_annotation(param)}{suffix}")
+        parts.append(f"{param.name}: {_signature_annotation(param)}{suffix}")
     return parts
 
 
 def _positional_part(op: Operation, body: bool = True) -> list[str]:
-    parts = [f"{p.name}: {param_annotation(p)}" for p in op.path_params]
+    parts = [f"{p.name}: {_signature_annotation(p)}" for p in op.path_params]
     if body and op.body is not None:
         default = "" if op.body.required else " = None"
         parts.append(f"body: {body_annotation(op)}{default}")

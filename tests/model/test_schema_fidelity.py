@@ -100,11 +100,14 @@ def test_an_int32_query_parameter_is_range_checked_too(generate: GenerateFn) -> 
 def test_generated_code_passes_ruffs_default_rules(generate: GenerateFn) -> None:
     # Discord's `oneOf: [{const: 1}, {const: 2}]` was `Literal[1] | Literal[2]` (PYI030), a
     # lowercase component a lowercase type alias (PYI042), DigitalOcean's request model without
-    # its only (readOnly) property a `pass` after its class constant (PIE790).
+    # its only (readOnly) property a `pass` after its class constant (PIE790), OpenAI's
+    # `number` or "auto" parameter `int | float | Literal["auto"]` in signatures (PYI041).
     ones = {"type": "integer", "oneOf": [{"const": 1}, {"const": 2}]}
+    auto = {"anyOf": [{"type": "number"}, {"type": "string", "enum": ["auto"]}], "default": 0.6}
     spec = openapi({"/a": {"get": {
         "operationId": "a",
-        "parameters": [{"name": "k", "in": "query", "schema": ones}],
+        "parameters": [{"name": "k", "in": "query", "schema": ones},
+                       {"name": "p", "in": "query", "schema": auto}],
         "responses": {"200": {"description": "ok", "content": {"application/json": {
             "schema": {"$ref": "#/components/schemas/Flags"}}}}},
     }, "post": {
@@ -122,6 +125,9 @@ def test_generated_code_passes_ruffs_default_rules(generate: GenerateFn) -> None
     ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--isolated", str(pkg.dir)],
                           capture_output=True, text=True, check=False)
     assert ruff.returncode == 0, ruff.stdout
+    # Only the signatures say `float`: the route still reads `?p=5` as the int 5.
+    assert "p: float | Literal" in (pkg.dir / "server.py").read_text()
+    assert "int | float" in (pkg.dir / "server.py").read_text()
     flags = pkg.models.Flags
     assert flags.model_validate({"k": 2, "m": True}).m is True
     assert flags.model_validate({"m": 1}).m == 1
