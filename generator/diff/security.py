@@ -21,80 +21,45 @@ def compare_security(
     add: Add, old: Json, new: Json, *, prefix: str, where: str, pointer: str
 ) -> None:
     """Compare two security requirement lists: alternatives (OR) of schemes (AND)."""
+
+    def say(rule: str, breaking: bool, what: str) -> None:
+        add(f"{prefix}-{rule}", breaking, "security", where, what, at=pointer)
+
     olds, news = _alternatives(old), _alternatives(new)
     anonymous = frozenset[str]()
     lost_anonymous = anonymous in olds and anonymous not in news
     for key in sorted(olds.keys() - news.keys(), key=sorted):
         if not key:
             required = " or ".join(_show_alt(k) for k in sorted(news, key=sorted))
-            add(
-                f"{prefix}-security-added",
-                True,
-                "security",
-                where,
-                f"credentials are now required ({required}), so anonymous callers " "are refused",
-                at=pointer,
-            )
+            say("security-added", True,
+                f"credentials are now required ({required}), so anonymous callers are refused")
             continue
         kept = _honoured(olds[key], news)
-        add(
-            f"{prefix}-security-removed",
-            not kept,
-            "security",
-            where,
-            f"the security requirement {_show_alt(key)} was removed"
-            + (
-                ", but what it granted still suffices"
-                if kept
-                else ", so clients authenticating with it are refused"
-            ),
-            at=pointer,
-        )
+        say("security-removed", not kept,
+            f"the security requirement {_show_alt(key)} was removed" + (
+                ", but what it granted still suffices" if kept
+                else ", so clients authenticating with it are refused"))
     for key in sorted(news.keys() - olds.keys(), key=sorted):
         if not key:
             if not olds.keys() - news.keys():
-                add(
-                    f"{prefix}-security-removed",
-                    False,
-                    "security",
-                    where,
-                    "anonymous access is now allowed, so credentials are simply not needed",
-                    at=pointer,
-                )
+                say("security-removed", False,
+                    "anonymous access is now allowed, so credentials are simply not needed")
         elif not lost_anonymous:
-            add(
-                f"{prefix}-security-added",
-                False,
-                "security",
-                where,
-                f"the security requirement {_show_alt(key)} was added as an "
-                "alternative, so existing credentials still work",
-                at=pointer,
-            )
+            say("security-added", False,
+                f"the security requirement {_show_alt(key)} was added as an alternative, so "
+                "existing credentials still work")
     for key in sorted(olds.keys() & news.keys(), key=sorted):
         for scheme in sorted(key):
             added = sorted(news[key][scheme] - olds[key][scheme])
             removed = sorted(olds[key][scheme] - news[key][scheme])
             if added:
-                add(
-                    f"{prefix}-security-scope-added",
-                    True,
-                    "security",
-                    where,
-                    f"the scopes {', '.join(added)} are now required for {scheme}, so "
-                    "tokens without them are refused",
-                    at=pointer,
-                )
+                say("security-scope-added", True,
+                    f"the scopes {', '.join(added)} are now required for {scheme}, so tokens "
+                    "without them are refused")
             if removed:
-                add(
-                    f"{prefix}-security-scope-removed",
-                    False,
-                    "security",
-                    where,
-                    f"the scopes {', '.join(removed)} are no longer required for {scheme}, "
-                    "so existing tokens still work",
-                    at=pointer,
-                )
+                say("security-scope-removed", False,
+                    f"the scopes {', '.join(removed)} are no longer required for {scheme}, so "
+                    "existing tokens still work")
 
 
 def compare_schemes(add: Add, old_side: Side, new_side: Side) -> None:
