@@ -1,5 +1,6 @@
 """The intermediate model: frozen, typed, independent of templates and files.
 
+The model definitions (classes, enums, aliases) are in `definitions`, re-exported here.
 It holds what the contract says, decided once (names, types, defaults as source, which
 responses and bodies); `emit.source` turns it into Python text. Every value set is a `Literal`.
 """
@@ -13,8 +14,12 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..problems import Problem
+from .definitions import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .paging_shape import Paging
 from .typeref import Check, TypeRef
+
+# `definitions`' classes are part of the IR's one import (`from .ir import ModelDef`).
+__all__ = ["AliasDef", "Definition", "EnumDef", "FieldDef", "ModelDef"]
 
 ParameterLocation = Literal["path", "query", "header", "cookie"]
 # OpenAPI's styles, and `json` for a parameter declared with `content: application/json`
@@ -25,100 +30,6 @@ BodyKind = Literal["json", "multipart", "form", "binary", "text"]
 ResponseKind = Literal["json", "binary", "text", "empty", "events"]
 SchemeKind = Literal["bearer", "basic", "api_key", "oauth2", "openid", "other"]
 FastApiMarker = Literal["Path", "Query", "Header", "Cookie", "Depends"]
-
-
-
-
-@dataclass(frozen=True)
-class FieldDef:
-    """A model field."""
-
-    name: str
-    wire: str
-    type: TypeRef
-    required: bool
-    default: str | None = None  # source text of the default, None when there is no spec default
-    default_factory: str | None = None
-    description: str | None = None
-    comment: str | None = None  # printed above the field: what its type does not check
-
-    @property
-    def has_alias(self) -> bool:
-        return self.name != self.wire
-
-    @property
-    def nullable(self) -> bool:
-        return self.type.nullable
-
-    @property
-    def has_default(self) -> bool:
-        return self.default is not None or self.default_factory is not None
-
-    @property
-    def rejects_null(self) -> bool:
-        """Optional, not nullable, no default: may be absent, may not be `null`."""
-        return (not self.required and not self.type.is_nullable and not self.has_default
-                and not self.type.is_any)
-
-
-@dataclass(frozen=True)
-class ModelDef:
-    """A pydantic model class for an object schema."""
-
-    name: str
-    description: str | None
-    fields: tuple[FieldDef, ...]
-    extra: Literal["allow", "forbid"]
-    extra_type: TypeRef | None = None
-    # wire names this model never carries (readOnly in a request, writeOnly in a response)
-    dropped: tuple[str, ...] = ()
-    # `required` names that are not among `properties`: present, whatever their value
-    required_extra: tuple[str, ...] = ()
-
-    def dependencies(self) -> set[str]:
-        deps = {n for f in self.fields for n in f.type.model_names()}
-        if self.extra_type:
-            deps.update(self.extra_type.model_names())
-        return deps
-
-    @property
-    def non_nullable(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fields if f.rejects_null)
-
-
-@dataclass(frozen=True)
-class EnumDef:
-    """A named enum of strings (`StrEnum`), integers (`IntEnum`) or numbers (`float, Enum`)."""
-
-    name: str
-    description: str | None
-    value_type: Literal["str", "int", "float"]
-    members: tuple[tuple[str, str], ...]  # (member name, value source)
-    closed: bool = False  # `x-enum-closed: true`: no unknown value is kept from responses
-
-    def dependencies(self) -> set[str]:
-        return set()
-
-
-@dataclass(frozen=True)
-class AliasDef:
-    """A type alias for a schema that is not an object: a union, an array, a primitive.
-
-    `adapter` names the `TypeAdapter` generated beside it; `recursive` aliases (that reach
-    themselves through other aliases) are spelled with `TypeAliasType` and a forward reference.
-    """
-
-    name: str
-    description: str | None
-    type: TypeRef
-    adapter: str = ""
-    recursive: bool = False
-
-    def dependencies(self) -> set[str]:
-        return set(self.type.model_names())
-
-
-Definition = ModelDef | EnumDef | AliasDef
 
 
 @dataclass(frozen=True)
