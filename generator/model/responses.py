@@ -1,0 +1,165 @@
+"""An operation's responses to `Response`s and `ErrorClass`es, with the bodies of the errors
+the generated server answers itself; `operations.OperationBuilder` builds on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, event_data_schema, is_json, media_base
+from ..spec.tree import escape, unescape
+from .errorbodies import body_expression, fills_message
+from .ir import ErrorClass, Representation, Response, ResponseHeader, ResponseKind
+from .naming import parameter_name, pascal_case, status_phrase
+from .schema_facts import deref
+from .schema_facts import text as _plain
+from .schemas import SchemaConverter
+from .typeref import ANY, TypeRef
+
+RETRYABLE = "x-contractgen-retryable"  # on a response: the client may send the call again
+_SHARED_RESPONSE = "#/components/responses/"
+
+
+class ResponseReader:
+    """Reads responses against the contract, creating their types in the schema converter."""
+
+    def __init__(self, document: Mapping[str, Any], schemas: SchemaConverter) -> None:
+        self.document = document
+        self.schemas = schemas
+        self._unfillable_seen: set[str] = set()
+        # `#/components/responses/X`: parsed once, one class for every operation using it
+        self._shared_responses: dict[str, tuple[Response, Any]] = {}
+
+    def _deref(self, node: Any) -> dict[str, Any]:
+        return deref(self.document, node)
+
+
+    def _responses(self, raw: dict[str, Any], prefix: str, op_id: str) -> tuple[
+        list[Response], list[ErrorClass], dict[str, Any]
+    ]:
+        success: list[Response] = []
+        errors: list[ErrorClass] = []
+        schemas: dict[str, Any] = {}
+        for status, spec in raw.items():
+            status = str(status)
+            ok = status.startswith("2")
+            hint = prefix + "Response" if ok else prefix + status_phrase(status) + "Body"
+            parsed, schema = self._shared_response(status, spec, hint, ok)
+            if ok:
+                success.append(parsed)
+            else:
+                errors.append(ErrorClass(prefix + status_phrase(status), op_id, parsed))
+                if schema is not None:
+                    schemas[status] = schema
+        return success, errors, schemas
+
+    def _shared_response(self, status: str, spec: Any, hint: str, ok: bool) -> tuple[Response, Any]:
+        """`_response`, named after and reused for a `#/components/responses/X` reference
+        (Conduit's ProfileResponse was a class per operation)."""
+        ref = spec.get("$ref") if isinstance(spec, dict) else None
+        if not (isinstance(ref, str) and ref.startswith(_SHARED_RESPONSE)):
+            return self._response(status, self._deref(spec), hint)
+        if ref not in self._shared_responses:
+            name = pascal_case(unescape(ref[len(_SHARED_RESPONSE):])) + ("" if ok else "Body")
+            self._shared_responses[ref] = self._response(status, self._deref(spec), name)
+        parsed, schema = self._shared_responses[ref]
+        return replace(parsed, status=status), schema
+
+    def _response(self, status: str, response: dict[str, Any], hint: str) -> tuple[Response, Any]:
+        """The response, and its JSON schema (for error bodies) when it has one.
+
+        Every declared media type is kept (`representations`); the first JSON one, else the
+        first, is the response's own kind and type.
+        """
+        description = _plain(response.get("description"))
+        headers = self._response_headers(response.get("headers"), hint)
+        retryable = response.get(RETRYABLE) is True
+        content = response.get("content")
+        if not isinstance(content, dict) or not content:
+            return Response(status, "empty", None, None, description, headers,
+                            retryable=retryable), None
+        kept: list[Representation] = []
+        json_schema: Any = None
+        for media, entry in content.items():
+            entry = entry if isinstance(entry, dict) else {}
+            if is_json(media):
+                schema = entry.get("schema")
+                if not any(r.kind == "json" for r in kept):
+                    json_schema = schema
+                    type_ref = self.schemas.named_union(schema, hint) if schema else ANY
+                else:  # a second JSON media type: the same body, its own schema if any
+                    first = next(r for r in kept if r.kind == "json")
+                    type_ref = (self.schemas.named_union(schema, hint + pascal_case(media))
+                                if schema and schema != json_schema else first.type or ANY)
+                kept.append(Representation(media, "json", type_ref))
+            elif media_base(media) == EVENT_STREAM:
+                item = entry.get(EVENT_SCHEMA, event_data_schema(self._deref, entry))
+                event_type = (self.schemas.named_union(item, hint + "Event")
+                              if isinstance(item, dict) else None)
+                kept.append(Representation(media, "events", event_type))
+            else:
+                kind: ResponseKind = "text" if media.startswith("text/") else "binary"
+                kept.append(Representation(media, kind))
+        primary = next((r for r in kept if r.kind == "json"), kept[0])
+        return Response(status, primary.kind, primary.media_type, primary.type, description,
+                        headers, tuple(kept), retryable), json_schema
+
+    def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
+        if not isinstance(raw, dict):
+            return ()
+        headers: list[ResponseHeader] = []
+        used: set[str] = set()
+        for wire, spec in raw.items():
+            header = self._deref(spec)
+            if not isinstance(header, dict) or str(wire).lower() == "content-type":
+                continue  # OpenAPI: a declared Content-Type response header is ignored
+            schema = header.get("schema") if isinstance(header.get("schema"), dict) else {}
+            type_ref = self.schemas.convert(schema, hint + pascal_case(str(wire)))
+            if type_ref.kind not in ("builtin", "literal"):
+                type_ref = TypeRef("builtin", "str")
+            type_ref = replace(type_ref, checks=())  # a header's format is its text (uri...)
+            name = parameter_name(str(wire))
+            while name in used:
+                name += "_"
+            used.add(name)
+            headers.append(ResponseHeader(name, str(wire), type_ref, header.get("required") is True,
+                                          _plain(header.get("description"))))
+        return tuple(headers)
+
+    def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any], at: str
+                      ) -> tuple[tuple[str, str], ...]:
+        """Each declared error status's body builder, and `*` for the statuses the server answers
+        itself that the contract does not declare: the `default` response's, else the first's."""
+        bodies: list[tuple[str, str]] = []
+        for error in errors:
+            status, kind = error.response.status, error.response.kind
+            schema = schemas.get(status)
+            if schema is not None:
+                expression = body_expression(schema, self._deref)
+                if not fills_message(expression):
+                    self._unfillable(schema, f"{at}/{escape(status)}")
+                bodies.append((status, expression))
+            elif kind == "text":
+                bodies.append((status, "message"))
+            elif kind == "empty":
+                bodies.append((status, "None"))
+        found = dict(bodies)
+        fallback = found.get("default") or (
+            bodies[0][1] if bodies else '{"detail": (errors if errors else message)}')
+        bodies.append(("*", fallback))
+        return tuple(bodies)
+
+    def _unfillable(self, schema: Any, at: str) -> None:
+        """Warn, once per schema, that the server's own error bodies cannot say what went wrong."""
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        where = ref[1:] if isinstance(ref, str) and ref.startswith("#/") else at
+        if where in self._unfillable_seen:
+            return
+        self._unfillable_seen.add(where)
+        self.schemas.notes.warn(
+            "this error schema has no field for a message: the errors the server answers "
+            "itself (validation, 401, 404, 501...) are filled without saying what went wrong "
+            "(hint: add a string property `message`)", where)
+
+
