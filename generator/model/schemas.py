@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
-from .allof import intersect_all_of, merge_properties
+from .allof import intersect_all_of
 from .defaults import DefaultWriter, field_def
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
@@ -23,8 +23,8 @@ from .keywords import (
     unenforced,
 )
 from .naming import ClassName, pascal_case
+from .objects import Discriminators, is_object_model, member_hint, merged
 from .schema_facts import (
-    ANNOTATIONS,
     SCHEMA_PREFIX,
     bounds,
     deref,
@@ -39,7 +39,6 @@ from .schema_facts import (
     json_types,
     number_constraints,
     reaches,
-    required_names,
     text,
     widen_numbers,
 )
@@ -64,6 +63,7 @@ class SchemaConverter:
         self._hierarchies = hierarchies(document)
         self._discriminator_values = {**hierarchy_tags(self._hierarchies),
                                       **(discriminator_values(document) if discriminated else {})}
+        self._disc = Discriminators(document, self._discriminator_values, self.component_name)
         self._unions: dict[tuple[str, Side], TypeRef] = {}
         self.access = AccessMap(document)
         self.notes = Notes(document)
@@ -128,7 +128,7 @@ class SchemaConverter:
         key: tuple[str, Side] = (ref, "write" if split else "read")
         if key not in self._unions:
             members = [{"$ref": r} for r in extending]  # told apart from the schemas alone
-            disc = self._discriminator({"discriminator": {"propertyName": prop}}, members,
+            disc = self._disc.of({"discriminator": {"propertyName": prop}}, members,
                                        [TypeRef("model", r) for r in extending])
             if disc is None or len(members) < 2:
                 self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
@@ -166,7 +166,7 @@ class SchemaConverter:
             self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
                             "field takes this model, not the schemas extending it (their own "
                             "fields are kept unchecked)", ref[1:])
-        if self._is_object_model(schema):
+        if is_object_model(self.document, schema):
             self._build_model(name, schema, ref)
             return
         if isinstance(schema.get("allOf"), list):
@@ -275,7 +275,7 @@ class SchemaConverter:
                 return union
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of:
-            if self._is_object_model(schema):
+            if is_object_model(self.document, schema):
                 return self._model_type(schema, hint)
             return self.convert(intersect_all_of(schema, self._deref), hint, named=named)
         types = json_types(schema)
@@ -293,7 +293,7 @@ class SchemaConverter:
             else:
                 return ANY
         if kind == "object":
-            if self._is_object_model(schema):
+            if is_object_model(self.document, schema):
                 return self._model_type(schema, hint)
             extra = schema.get("additionalProperties")
             value = self.convert(extra, hint + "Value") if isinstance(extra, dict) and extra else ANY
@@ -322,101 +322,18 @@ class SchemaConverter:
         siblings = {k: v for k, v in schema.items()
                     if k in ("type", "properties", "required", "additionalProperties")}
         args: list[TypeRef] = []
-        merged: list[Any] = []
+        shaped: list[Any] = []  # each member with the union's own object keywords
         for index, member in enumerate(real):
             if isinstance(member, dict) and siblings and "$ref" not in member:
                 member = {**siblings, **member}
-            merged.append(member)
-            args.append(self.convert(member, self._member_hint(member, hint, index)))
+            shaped.append(member)
+            args.append(self.convert(member, member_hint(member, hint, index)))
         if len(args) == 1:
             return args[0]
-        discriminator = self._discriminator(schema, merged, args)
+        discriminator = self._disc.of(schema, shaped, args)
         return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
-    def _member_hint(self, member: Any, hint: str, index: int) -> str:
-        if isinstance(member, dict):
-            title = member.get("title")
-            if isinstance(title, str) and title.strip():
-                return hint + pascal_case(title)
-            for prop in (member.get("properties") or {}).values():
-                if isinstance(prop, dict) and "const" in prop and isinstance(prop["const"], str):
-                    return hint + pascal_case(prop["const"])
-            kind = member.get("type")
-            if isinstance(kind, str) and kind != "object":
-                return hint + pascal_case(kind)
-        return f"{hint}Variant{index + 1}"
-
-    def _discriminator(self, schema: dict[str, Any], members: list[Any],
-                       args: list[TypeRef]) -> str | None:
-        """The field telling the members apart, read from the schemas (members may still be
-        under construction when a union is recursive)."""
-        if any(arg.kind != "model" or arg.nullable for arg in args):
-            return None
-        infos: list[tuple[dict[str, Any], list[str], list[str], dict[str, str]]] = []
-        for member in members:
-            target = self._deref(member)
-            if not self._is_object_model(target):
-                return None
-            ref = member.get("$ref") if isinstance(member, dict) else None
-            properties, required, _, owners = self._merged(target)
-            refs = [*owners, ref] if isinstance(ref, str) else owners
-            infos.append((properties, required, refs, field_names(properties, self.component_name)))
-        disc = schema.get("discriminator")
-        wanted = disc.get("propertyName") if isinstance(disc, dict) else None
-        candidates = [wanted] if isinstance(wanted, str) else list(infos[0][0])
-        for wire in candidates:
-            seen: set[object] = set()
-            names: set[str] = set()
-            for properties, required, refs, wire_names in infos:
-                tags = self._tags(properties, required, refs, wire)
-                if not tags or seen & set(tags):
-                    break
-                seen.update(tags)
-                names.add(wire_names[wire])
-            else:
-                if len(names) == 1:
-                    return names.pop()
-        return None
-
-    def _tags(self, properties: dict[str, Any], required: list[str], refs: list[str],
-              wire: str) -> tuple[object, ...]:
-        """The tag values a member's `wire` property is typed to (a Literal), or ()."""
-        if wire not in properties:
-            return ()
-        prop = self._deref(properties[wire])
-        if isinstance(prop.get("allOf"), list) and not self._is_object_model(prop):
-            prop = self._deref(intersect_all_of(prop, self._deref))
-        if is_nullable(prop) or is_nullable(properties[wire]):
-            return ()
-        mapped = self._mapped_tags(refs, wire)
-        tags: tuple[object, ...] = ()
-        enum = prop.get("enum")
-        if "const" in prop:
-            tags = (prop["const"],)
-        elif isinstance(enum, list) and enum and None not in enum and (
-                len(enum) == 1 or all(isinstance(v, bool) for v in enum)):
-            tags = tuple(enum)
-        elif mapped:
-            tags = mapped
-        has_default = "default" in prop or (bool(mapped) and len(tags) == 1)
-        return tags if wire in required or has_default else ()
-
-    def _mapped_tags(self, refs: list[str], wire: str) -> tuple[str, ...]:
-        found = [v for r in refs for v in self._discriminator_values.get((r, wire), [])]
-        return tuple(dict.fromkeys(found))
-
     # -- objects -----------------------------------------------------------------------------
-    def _is_object_model(self, schema: dict[str, Any]) -> bool:
-        if schema.get("properties"):
-            return True
-        all_of = schema.get("allOf")
-        if isinstance(all_of, list) and len(all_of) > 1:
-            return any(self._is_object_model(self._deref(m)) for m in all_of)
-        if isinstance(all_of, list) and len(all_of) == 1:
-            own = {k for k in schema if k not in ANNOTATIONS and k != "allOf"}
-            return bool(own) and self._is_object_model(self._deref(all_of[0]))
-        return False
-
     def _deref(self, schema: Any) -> dict[str, Any]:
         return deref(self.document, schema)
 
@@ -425,35 +342,8 @@ class SchemaConverter:
         self._build_model(name, schema, None)
         return TypeRef("model", name)
 
-    def _merged(self, schema: dict[str, Any], seen: frozenset[int] = frozenset()) -> tuple[
-        dict[str, Any], list[str], Any, list[str]
-    ]:
-        """Properties, required names, additionalProperties and owning refs, allOf flattened."""
-        properties: dict[str, Any] = {}
-        required: list[str] = []
-        extra: Any = schema.get("additionalProperties", None)
-        owners: list[str] = []
-        for member in schema.get("allOf") or []:
-            ref = member.get("$ref") if isinstance(member, dict) else None
-            target = self._deref(member)
-            if id(target) in seen:
-                continue
-            props, req, member_extra, member_owners = self._merged(target, seen | {id(target)})
-            if isinstance(ref, str):
-                member_owners = [*member_owners, ref]
-            merge_properties(properties, props)
-            required.extend(r for r in req if r not in required)
-            owners.extend(member_owners)
-            if member_extra is False and extra is None:
-                extra = False
-        merge_properties(properties, schema.get("properties") or {})
-        required.extend(r for r in required_names(schema) if r not in required)
-        if schema.get("unevaluatedProperties") is False:
-            extra = False
-        return properties, required, extra, owners
-
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
-        properties, required, extra, owners = self._merged(schema)
+        properties, required, extra, owners = merged(self.document, schema)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
         dropped: list[str] = []
@@ -472,7 +362,7 @@ class SchemaConverter:
                 continue
             prop_schema = prop if isinstance(prop, dict) else {}
             type_ref = self.convert(prop_schema, name + pascal_case(wire))
-            tags = self._mapped_tags(refs, wire)
+            tags = self._disc.mapped(refs, wire)
             if tags and type_ref.kind != "literal":
                 type_ref = TypeRef("literal", literals=tags)
             if (tags and wire not in required and len(type_ref.literals) == 1
