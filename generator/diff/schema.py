@@ -3,11 +3,11 @@ schema and its next version, recursing through properties, items and unions."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ..spec.tree import escape
-from .openness import OPEN_ENUM, OPEN_UNION, open_enum, open_union
+from .openness import OPEN_ENUM, open_enum
 from .rules import (
     _BOUNDS,
     _CONSEQUENCE,
@@ -32,6 +32,7 @@ from .rules import (
     types_of,
 )
 from .same import Unchanged
+from .unions import compare_unions
 
 
 class SchemaDiff:
@@ -77,7 +78,7 @@ class SchemaDiff:
                 self._nullability(o, n, site)
             if _union(o) or _union(n):
                 members = replace(site, in_union=True)
-                self._unions((old, new), (old_ptr, new_ptr), o, n, members)
+                compare_unions(self, (old, new), (old_ptr, new_ptr), (o, n), members)
                 if not (_union(o) and _union(n)):
                     return
             self._unresolved(o, n, site)
@@ -390,94 +391,9 @@ class SchemaDiff:
                 site.child("[]"),
             )
 
-    def _unions(
-        self, raw: tuple[Json, Json], ptrs: tuple[str, str], o: View, n: View, site: Site
-    ) -> None:
-        """Match union members across versions: removed, added, and compared in pairs."""
-        kw = (_union(o) or _union(n) or ("oneOf", []))[0]
-        fragment = "one-of" if kw == "oneOf" else "any-of"
-        disc = as_mapping(n.schema.get("discriminator") or o.schema.get("discriminator"))
-        old_members = dict(_members(self.old, o, raw[0], ptrs[0], disc))
-        new_members = dict(_members(self.new, n, raw[1], ptrs[1], disc))
-        for key in sorted(old_members.keys() - new_members.keys()):
-            self.emit(
-                site,
-                site.rule(f"{fragment}-removed"),
-                "narrows",
-                f"the {kw} member {key} was removed",
-                old_members[key][1],
-            )
-        kept = OPEN_UNION if open_union(site, self.old, o) else {}
-        for key in sorted(new_members.keys() - old_members.keys()):
-            self.emit(
-                site,
-                site.rule(f"{fragment}-added"),
-                "widens",
-                f"the {kw} member {key} was added",
-                new_members[key][1],
-                **kept,
-            )
-        for key in sorted(old_members.keys() & new_members.keys()):
-            (old_member, old_at), (new_member, new_at) = old_members[key], new_members[key]
-            self.compare(old_member, new_member, old_at, new_at, site)
-        old_prop = as_mapping(o.schema.get("discriminator")).get("propertyName")
-        new_prop = as_mapping(n.schema.get("discriminator")).get("propertyName")
-        if old_prop and new_prop and old_prop != new_prop:
-            self.emit(
-                site,
-                site.rule("discriminator-property-name-changed"),
-                "changes",
-                f"the discriminator changed from {old_prop} to {new_prop}",
-                n.pointer,
-            )
-
 
 def _bound(schema: Mapping[str, Json], kw: str) -> float | None:
     value = schema.get(kw)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return None if value == 0 and kw in _ZERO_IS_UNSET else value
-
-
-def _members(
-    doc: Side, view: View, raw: Json, pointer: str, disc: Mapping[str, Json]
-) -> Iterator[tuple[str, tuple[Json, str]]]:
-    """The members of a union, keyed so the same member matches across versions.
-
-    A schema that is not a union is its own single member, so `X` -> `oneOf: [X, Y]` reads as
-    one member added.
-    """
-    union = _union(view)
-    found = (
-        [(raw, pointer)]
-        if union is None
-        else [(m, f"{view.pointer}/{union[0]}/{i}") for i, m in enumerate(union[1])]
-    )
-    used: set[str] = set()
-    for index, (member, at) in enumerate(found):
-        if union is not None and doc.is_null(member, at):
-            continue  # read as the union's nullability
-        key = _member_key(doc, member, at, disc) or f"#{index}"
-        if key in used:
-            key = f"{key} #{index}"
-        used.add(key)
-        yield key, (member, at)
-
-
-def _member_key(doc: Side, member: Json, pointer: str, disc: Mapping[str, Json]) -> str:
-    ref = member.get("$ref") if isinstance(member, Mapping) else None
-    for value, target in sorted(as_mapping(disc.get("mapping")).items()):
-        if isinstance(ref, str) and target in (ref, ref.rsplit("/", 1)[-1]):
-            return str(value)
-    view = doc.view(member, pointer)
-    prop = as_mapping(view.schema.get("properties")).get(str(disc.get("propertyName")))
-    if prop is not None:
-        values = doc.view(prop, pointer).schema.get("enum")
-        if isinstance(values, list) and len(values) == 1:
-            return str(values[0])
-    if isinstance(ref, str):
-        return ref.rsplit("/", 1)[-1]
-    if isinstance(title := view.schema.get("title"), str):
-        return title
-    types = types_of(view.schema)[0]
-    return f"of type {'/'.join(sorted(types))}" if types else ""
