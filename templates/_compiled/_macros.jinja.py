@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '629c0ada1d85fc86145847cfc1dabbc4'
+KEY = '50b1aebd24f0b6f00cf1c0a8eb2aa984'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -64,56 +64,62 @@ def root(context, missing=missing):
         @internalcode
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    try:
+        t_10 = environment.filters['subscript']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'subscript' found.")
     pass
     yield '\n'
     def macro(l_1_model, l_1_quoted):
-        t_10 = []
+        t_11 = []
         l_1_extra = resolve('extra')
         if l_1_model is missing:
             l_1_model = undefined("parameter 'model' was not provided", name='model')
         if l_1_quoted is missing:
             l_1_quoted = ()
         pass
-        t_10.extend((
+        t_11.extend((
             str(t_2(environment.getattr(l_1_model, 'name'), ['_Model'])),
             '\n',
         ))
         if environment.getattr(l_1_model, 'description'):
             pass
-            t_10.extend((
+            t_11.extend((
                 '    """',
                 str(t_4(environment.getattr(l_1_model, 'description'))),
                 '"""\n\n',
             ))
         if (environment.getattr(l_1_model, 'extra') != 'allow'):
             pass
-            t_10.extend((
+            t_11.extend((
                 '    model_config = ConfigDict(extra=',
                 str(t_9(environment.getattr(l_1_model, 'extra'))),
                 ')\n',
             ))
         if environment.getattr(l_1_model, 'non_nullable'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'non_nullable'), 'contractgen_non_nullable', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'dropped'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'dropped'), 'contractgen_dropped', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'required_extra'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'required_extra'), 'contractgen_required_extra', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'extra_type'):
             pass
             l_1_extra = str_join(('dict[str, ', t_8(environment.getattr(l_1_model, 'extra_type')), ']', ))
-            t_10.extend((
+            t_11.extend((
                 '    __pydantic_extra__: ',
                 str((t_9((undefined(name='extra') if l_1_extra is missing else l_1_extra)) if ('__pydantic_extra__' in l_1_quoted) else (undefined(name='extra') if l_1_extra is missing else l_1_extra))),
                 ' = Field(init=False)\n',
@@ -124,39 +130,39 @@ def root(context, missing=missing):
             pass
             if environment.getattr(l_2_field, 'comment'):
                 pass
-                t_10.extend((
+                t_11.extend((
                     '    # ',
                     str(environment.getattr(l_2_field, 'comment')),
                     '\n',
                 ))
             l_2_annotation = t_6(l_2_field)
             _loop_vars['annotation'] = l_2_annotation
-            t_10.extend((
+            t_11.extend((
                 str(t_7(l_2_field, (t_9((undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)) if (environment.getattr(l_2_field, 'name') in l_1_quoted) else (undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)))),
                 '\n',
             ))
         l_2_field = l_2_annotation = missing
         if (not ((((((environment.getattr(l_1_model, 'fields') or environment.getattr(l_1_model, 'extra_type')) or environment.getattr(l_1_model, 'description')) or (environment.getattr(l_1_model, 'extra') != 'allow')) or environment.getattr(l_1_model, 'non_nullable')) or environment.getattr(l_1_model, 'dropped')) or environment.getattr(l_1_model, 'required_extra'))):
             pass
-            t_10.append(
+            t_11.append(
                 '    pass\n',
             )
-        return concat(t_10)
+        return concat(t_11)
     context.exported_vars.add('model_class')
     context.vars['model_class'] = l_0_model_class = Macro(environment, macro, 'model_class', ('model', 'quoted'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_enum):
-        t_11 = []
+        t_12 = []
         if l_1_enum is missing:
             l_1_enum = undefined("parameter 'enum' was not provided", name='enum')
         pass
-        t_11.extend((
+        t_12.extend((
             str(t_5(l_1_enum)),
             '\n',
         ))
         if environment.getattr(l_1_enum, 'description'):
             pass
-            t_11.extend((
+            t_12.extend((
                 '    """',
                 str(t_4(environment.getattr(l_1_enum, 'description'))),
                 '"""\n\n',
@@ -165,34 +171,35 @@ def root(context, missing=missing):
             l_2_assignment = resolve('assignment')
             _loop_vars = {}
             pass
-            t_11.extend((
+            t_12.extend((
                 str(context.call((undefined(name='assignment') if l_2_assignment is missing else l_2_assignment), '    ', l_2_member, l_2_value, _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_member = l_2_value = l_2_assignment = missing
         if (not environment.getattr(l_1_enum, 'closed')):
             pass
-            t_11.append(
+            t_12.append(
                 '\n    _missing_ = classmethod(unknown_member)  # responses keep unknown values\n',
             )
-        return concat(t_11)
+        return concat(t_12)
     context.exported_vars.add('enum_class')
     context.vars['enum_class'] = l_0_enum_class = Macro(environment, macro, 'enum_class', ('enum',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_alias):
-        t_12 = []
+        t_13 = []
+        l_1_statement = resolve('statement')
         if l_1_alias is missing:
             l_1_alias = undefined("parameter 'alias' was not provided", name='alias')
         pass
         if environment.getattr(l_1_alias, 'description'):
             pass
-            t_12.extend((
+            t_13.extend((
                 str(t_3(environment.getattr(l_1_alias, 'description'))),
                 '\n',
             ))
         if environment.getattr(l_1_alias, 'recursive'):
             pass
-            t_12.extend((
+            t_13.extend((
                 str(environment.getattr(l_1_alias, 'name')),
                 ' = TypeAliasType(',
                 str(t_9(environment.getattr(l_1_alias, 'name'))),
@@ -202,15 +209,13 @@ def root(context, missing=missing):
             ))
         else:
             pass
-            t_12.extend((
-                str(environment.getattr(l_1_alias, 'name')),
-                ': TypeAlias = ',
-                str(t_8(environment.getattr(l_1_alias, 'type'))),
+            t_13.extend((
+                str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', str_join((environment.getattr(l_1_alias, 'name'), ': TypeAlias = ', )), t_10(t_8(environment.getattr(l_1_alias, 'type'))))),
                 '\n',
             ))
-        return concat(t_12)
+        return concat(t_13)
     context.exported_vars.add('type_alias')
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&46=171&52=180&53=185&54=188&56=191&57=194&59=204'
+debug_info = '2=73&3=82&4=85&5=89&8=92&9=96&11=99&12=102&14=105&15=108&17=111&18=114&20=117&21=119&22=122&24=125&25=129&26=133&28=136&29=139&31=143&37=152&38=158&39=161&40=165&43=168&44=173&46=177&52=186&53=192&54=195&56=198&57=201&59=211'

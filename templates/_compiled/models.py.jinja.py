@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '779098036e6e7fccdc91ae0c5a6cfa45'
+KEY = '73d168a5c28f17b43f37a389aa1a5b45'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -50,10 +50,10 @@ def root(context, missing=missing):
         yield '\n\nclass JsonTyped:\n    """Annotated metadata for a value parsed from JSON (a request body): no value of another\n    JSON type is taken for a number, boolean, string or date ("25" is not a number, 1 not a\n    boolean, 0 not a date-time), where `model_validate` reads strings as numbers (pydantic\'s\n    strict mode cannot: past a model\'s "before" validator, JSON input is Python data)\n    """\n\n    def __get_pydantic_core_schema__(\n        self, source: Any, handler: GetCoreSchemaHandler\n    ) -> core_schema.CoreSchema:\n        def validate(value: Any, lax: core_schema.ValidatorFunctionWrapHandler) -> Any:\n            result = lax(value)\n            errors: list[Any] = []\n            _json_typed(value, result, (), errors)\n            if errors:\n                raise ValidationError.from_exception_data("body", errors)\n            return result\n\n        return core_schema.no_info_wrap_validator_function(validate, handler(source))\n\n\n# The JSON types a validated value may have been read from, and the error when it was not.\n_READ_FROM: tuple[tuple[type, tuple[type, ...], str], ...] = (\n    (bool, (bool,), "bool_type"),\n    (int, (int,), "int_type"),\n    (float, (int, float), "float_type"),\n    (str, (str,), "string_type"),\n    (datetime.datetime, (str,), "datetime_type"),\n    (datetime.date, (str,), "date_type"),\n    (datetime.time, (str,), "time_type"),\n    (uuid.UUID, (str,), "uuid_type"),\n)\n\n\ndef _json_typed(raw: Any, value: Any, loc: tuple[Any, ...], errors: list[Any]) -> None:\n    """Where `value` (validated) was read from JSON `raw` of another type, an error."""\n    if isinstance(value, BaseModel) and isinstance(raw, dict):\n        for name, info in type(value).model_fields.items():\n            key = info.alias if info.alias in raw else name\n            if key in raw:\n                _json_typed(raw[key], getattr(value, name), (*loc, key), errors)\n    elif isinstance(value, list | tuple) and isinstance(raw, list):\n        for index, (item, got) in enumerate(zip(raw, value, strict=False)):\n            _json_typed(item, got, (*loc, index), errors)\n    elif isinstance(value, dict) and isinstance(raw, dict):\n        for key, got in value.items():\n            if key in raw:\n                _json_typed(raw[key], got, (*loc, key), errors)\n    elif isinstance(value, Enum):  # read from its value\'s JSON type\n        kinds = (int, float) if isinstance(value.value, float) else (type(value.value),)\n        if type(raw) not in kinds and raw is not None:\n            expected = {"expected": repr(value.value)}\n            errors.append({"type": "enum", "loc": loc, "input": raw, "ctx": expected})\n    else:\n        for kind, sources, error in _READ_FROM:\n            if isinstance(value, kind):\n                exact = type(raw) in sources or (\n                    kind is int and isinstance(raw, float) and raw.is_integer()\n                )\n                if not exact and raw is not None:\n                    errors.append({"type": error, "loc": loc, "input": raw})\n                return\n'
     if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'uses_excluding'):
         pass
-        yield '\n\nclass Excluding:\n    """`not`: an after-validator rejecting values of some JSON types or some values."""\n\n    def __init__(self, types: tuple[str, ...], values: tuple[Any, ...]) -> None:\n        self.types = types\n        self.values = values\n\n    def __call__(self, value: Any) -> Any:\n        kinds = _json_types(value)\n        if kinds & set(self.types) or any(\n            v == value and isinstance(v, bool) == isinstance(value, bool) for v in self.values\n        ):\n            raise ValueError(f"must not be {value!r}")\n        return value\n\n\ndef _json_types(value: Any) -> set[str]:\n    if value is None:\n        return {"null"}\n    if isinstance(value, bool):\n        return {"boolean"}\n    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):\n        return {"integer", "number"}\n    if isinstance(value, float):\n        return {"number"}\n    if isinstance(value, str):\n        return {"string"}\n    if isinstance(value, list | tuple):\n        return {"array"}\n    return {"object"}\n'
+        yield '\n\nclass Excluding:\n    """`not`: an after-validator rejecting values of some JSON types or some values."""\n\n    def __init__(self, types: tuple[str, ...], values: tuple[Any, ...]) -> None:\n        self.types = types\n        self.values = values\n\n    def __call__(self, value: Any) -> Any:\n        kinds = _json_types(value)\n        if kinds & set(self.types) or any(\n            v == value and isinstance(v, bool) == isinstance(value, bool)\n            for v in self.values\n        ):\n            raise ValueError(f"must not be {value!r}")\n        return value\n\n\ndef _json_types(value: Any) -> set[str]:\n    if value is None:\n        return {"null"}\n    if isinstance(value, bool):\n        return {"boolean"}\n    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):\n        return {"integer", "number"}\n    if isinstance(value, float):\n        return {"number"}\n    if isinstance(value, str):\n        return {"string"}\n    if isinstance(value, list | tuple):\n        return {"array"}\n    return {"object"}\n'
     if ('unique_items' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
         pass
-        yield '\n\ndef check_unique_items(value: list[Any]) -> list[Any]:\n    """`uniqueItems`: no two items are equal as JSON values (1 and 1.0 are, true and 1 not)."""\n    seen: set[str] = set()\n    for item in value:\n        key = json.dumps(_canonical(to_jsonable_python(item, by_alias=True)), sort_keys=True)\n        if key in seen:\n            raise ValueError(f"items must be unique: {item!r} repeats")\n        seen.add(key)\n    return value\n\n\ndef _canonical(value: Any) -> Any:\n    if isinstance(value, float) and value.is_integer():\n        return int(value)\n    if isinstance(value, list):\n        return [_canonical(v) for v in value]\n    if isinstance(value, dict):\n        return {k: _canonical(v) for k, v in value.items()}\n    return value\n'
+        yield '\n\ndef check_unique_items(value: list[Any]) -> list[Any]:\n    """`uniqueItems`: no two items are equal as JSON values (1 and 1.0 are, true and 1 not)."""\n    seen: set[str] = set()\n    for item in value:\n        key = json.dumps(\n            _canonical(to_jsonable_python(item, by_alias=True)), sort_keys=True\n        )\n        if key in seen:\n            raise ValueError(f"items must be unique: {item!r} repeats")\n        seen.add(key)\n    return value\n\n\ndef _canonical(value: Any) -> Any:\n    if isinstance(value, float) and value.is_integer():\n        return int(value)\n    if isinstance(value, list):\n        return [_canonical(v) for v in value]\n    if isinstance(value, dict):\n        return {k: _canonical(v) for k, v in value.items()}\n    return value\n'
     if ('email' in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'checks')):
         pass
         yield '\n\ntry:  # the optional dependency: without it an email is any string\n    _email_validator: Any = importlib.import_module("email_validator")\nexcept ImportError:\n    _email_validator = None\n\n\ndef check_email(value: str) -> str:\n    """`format: email`, checked when `email-validator` is installed; kept as written."""\n    if _email_validator is not None:\n        try:\n            _email_validator.validate_email(value, check_deliverability=False)\n        except _email_validator.EmailNotValidError as exc:\n            raise ValueError(f"not an email address: {exc}") from None\n    return value\n'
@@ -86,25 +86,19 @@ def root(context, missing=missing):
         pass
         yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n\n\n# One TypeAdapter per alias, for raw data: `<Alias>Adapter.validate_python(data)`.\n'
         for l_1_definition in (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases):
+            l_1_typed = resolve('typed')
+            l_1_group = resolve('group')
             _loop_vars = {}
             pass
             if environment.getattr(l_1_definition, 'recursive'):
                 pass
-                yield str(environment.getattr(l_1_definition, 'adapter'))
-                yield ': TypeAdapter['
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield '] = TypeAdapter('
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield ')\n'
+                yield str(context.call((undefined(name='typed') if l_1_typed is missing else l_1_typed), '', environment.getattr(l_1_definition, 'adapter'), str_join(('TypeAdapter[', environment.getattr(l_1_definition, 'name'), ']', )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'TypeAdapter(', [environment.getattr(l_1_definition, 'name')], _loop_vars=_loop_vars), _loop_vars=_loop_vars))
+                yield '\n'
             else:
                 pass
-                yield str(environment.getattr(l_1_definition, 'adapter'))
-                yield ': TypeAdapter['
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield '] = _deferred('
-                yield str(environment.getattr(l_1_definition, 'name'))
-                yield ')\n'
-        l_1_definition = missing
+                yield str(context.call((undefined(name='typed') if l_1_typed is missing else l_1_typed), '', environment.getattr(l_1_definition, 'adapter'), str_join(('TypeAdapter[', environment.getattr(l_1_definition, 'name'), ']', )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), '_deferred(', [environment.getattr(l_1_definition, 'name')], _loop_vars=_loop_vars), _loop_vars=_loop_vars))
+                yield '\n'
+        l_1_definition = l_1_typed = l_1_group = missing
     yield from context.blocks['extra'][0](context)
 
 def block_docstring(context, missing=missing):
@@ -154,4 +148,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&117=46&183=49&217=52&240=55&258=58&269=61&272=65&274=68&277=73&279=76&282=80&284=83&296=86&297=89&298=91&300=99&304=106&3=108&4=118&7=123&8=132&14=135&304=145'
+debug_info = '1=35&2=37&3=39&7=41&11=43&14=45&117=46&183=49&218=52&243=55&261=58&272=61&275=65&277=68&280=73&282=76&285=80&287=83&299=86&300=91&301=93&303=97&307=100&3=102&4=112&7=117&8=126&14=129&307=139'
