@@ -223,83 +223,75 @@ def render(
             if bundled is not None:
                 bundled.update(Path(path) for path in run.bundled)
             return replayed
-    from .emit.formatting import prewarm
+    from .emit.formatting import format_package
+    from .emit.render import VERBATIM, check_overrides, render_package
+    from .model.parse import build_api
 
-    # Import black aside while the contract is loaded, modelled and rendered: a run that gets
-    # this far almost always formats something.
-    stop = prewarm()
+    overrides = None
+    if templates is not None:
+        overrides = (shown[2] or "", check_overrides(Path(templates)))
     try:
-        from .emit.formatting import format_package
-        from .emit.render import VERBATIM, check_overrides, render_package
-        from .model.parse import build_api
+        document, problems = load(spec, overlay=overlay)
+    except SpecError as exc:
+        # A reference that does not resolve stops the load: `validate` reports it and
+        # every other problem of the spec, in one pass.
+        raise SpecError(validate(spec, overlay=overlay) or exc.problems) from None
+    loaded = document
+    if bundled is not None:
+        bundled.update(other.path.resolve() for _, other, _ in document.origins)
+    if lenient:
+        from .spec.lenient import leniently
 
-        overrides = None
-        if templates is not None:
-            overrides = (shown[2] or "", check_overrides(Path(templates)))
-        try:
-            document, problems = load(spec, overlay=overlay)
-        except SpecError as exc:
-            # A reference that does not resolve stops the load: `validate` reports it and
-            # every other problem of the spec, in one pass.
-            raise SpecError(validate(spec, overlay=overlay) or exc.problems) from None
-        loaded = document
-        if bundled is not None:
-            bundled.update(other.path.resolve() for _, other, _ in document.origins)
-        if lenient:
-            from .spec.lenient import leniently
+        document, relaxed = leniently(document)
+        problems += relaxed
+        validate_spec = False
+    validation = _start_validation(document) if validate_spec else None
+    try:
+        api = build_api(
+            document,
+            spec_json=validation.spec_json if validation is not None else None,
+            spec_display=shown[0] or "",
+            overlay_display=shown[1],
+            parts=parts,
+            extension_notes=extension_notes,
+            templates=overrides,
+        )
+        sources = render_package(api, Path(templates) if templates is not None else None)
+        problems += api.problems
+    except Exception:
+        # An invalid spec can trip the model builder before validation has answered:
+        # the located validation errors are the real report.
+        if validation is not None:
+            problems += validation()
+            if has_errors(problems):
+                raise SpecError(problems) from None
+        raise
+    pending = [validation] if validation is not None else []
 
-            document, relaxed = leniently(document)
-            problems += relaxed
-            validate_spec = False
-        validation = _start_validation(document) if validate_spec else None
-        try:
-            api = build_api(
-                document,
-                spec_json=validation.spec_json if validation is not None else None,
-                spec_display=shown[0] or "",
-                overlay_display=shown[1],
-                parts=parts,
-                extension_notes=extension_notes,
-                templates=overrides,
-            )
-            sources = render_package(api, Path(templates) if templates is not None else None)
-            problems += api.problems
-        except Exception:
-            # An invalid spec can trip the model builder before validation has answered:
-            # the located validation errors are the real report.
-            if validation is not None:
-                problems += validation()
-                if has_errors(problems):
-                    raise SpecError(problems) from None
-            raise
-        pending = [validation] if validation is not None else []
+    def ready() -> None:
+        # Nothing is formatted before the contract is known valid: the located validation
+        # errors are the report.
+        if pending:
+            problems.extend(pending.pop()())
+            if has_errors(problems):
+                raise SpecError(problems)
 
-        def ready() -> None:
-            # Formatting is most of a run: nothing is formatted before the contract is known
-            # valid (the modules are split and looked up in the cache meanwhile).
-            if pending:
-                problems.extend(pending.pop()())
-                if has_errors(problems):
-                    raise SpecError(problems)
-
-        try:
-            files = format_package(sources, previous or {}, VERBATIM, ready)
-        except Exception:
-            ready()  # the validation errors, if any, are the real report
-            raise
-        sources_hashed = {shown[0] or "": _file_sha256(spec)}
-        if overlay is not None:
-            sources_hashed[shown[1] or ""] = _file_sha256(overlay)
-        if overrides is not None:
-            sources_hashed[overrides[0]] = overrides[1]
-        files = with_manifest(files, {op.method_name: f"{op.http_method.upper()} {op.path}"
-                                      for op in api.operations}, previous, sources_hashed)
-        warnings = [p for p in problems if p.level is Level.WARNING]
-        if run is not None:
-            run.record(loaded, files, warnings, validated)
-        return files, warnings
-    finally:
-        stop()
+    try:
+        files = format_package(sources, VERBATIM, ready, overridden=templates is not None)
+    except Exception:
+        ready()  # the validation errors, if any, are the real report
+        raise
+    sources_hashed = {shown[0] or "": _file_sha256(spec)}
+    if overlay is not None:
+        sources_hashed[shown[1] or ""] = _file_sha256(overlay)
+    if overrides is not None:
+        sources_hashed[overrides[0]] = overrides[1]
+    files = with_manifest(files, {op.method_name: f"{op.http_method.upper()} {op.path}"
+                                  for op in api.operations}, previous, sources_hashed)
+    warnings = [p for p in problems if p.level is Level.WARNING]
+    if run is not None:
+        run.record(loaded, files, warnings, validated)
+    return files, warnings
 
 
 def generate(

@@ -9,16 +9,8 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
-# (test file, private name): the speed layer's internals, spec/'s, and api's validation fork.
+# (test file, private name): spec/'s internals and api's validation fork.
 LEFT = {
-    ("shipped_blocks.py", "_format_many"),
-    ("test_blocks.py", "_Layout"),
-    ("test_blocks.py", "_from_record"),
-    ("test_blocks.py", "_split"),
-    ("test_formatting.py", "_Layout"),
-    ("test_formatting.py", "_WARM"),
-    ("test_formatting.py", "_chunks"),
-    ("test_formatting.py", "_format_many"),
     ("test_jsonpos.py", "_DECODER"),
     ("test_jsonpos.py", "_QUICK_ANSWERS"),
     ("test_jsonpos.py", "_printable"),

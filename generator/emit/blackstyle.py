@@ -1,15 +1,12 @@
-"""Statements written in black's layout, for the shapes the templates emit most.
+"""Statements written in black's layout, for the shapes whose layout depends on the contract.
 
-black formats every generated block (it stays the formatter of record). When its first pass
-leaves a block unchanged it skips its second one, so a block the templates already write in
-black's layout costs half as much to format. These helpers lay out the common statements the
-way black's right-hand split does: the statement on one line when it fits in 88 columns, else
-split after its last bracket, the contents on one line when they fit, else one item per line
-with a trailing comma. A shape they are not sure of is written on one line, and black lays it
-out as always. A layout that is black's own leaves the output as it was; one that is not would
-still be formatted, but a trailing comma it added would stay (black keeps a "magic" trailing
-comma), so every shape is checked against black's output for its one-line spelling
-(tests/test_blackstyle.py) and whole packages against the previous output (the goldens).
+The generated code is black's output, but black does not run on what the templates write in
+its layout (emit/vouch.py). These helpers lay statements out the way black's right-hand split
+does: on one line when it fits in 88 columns, else split after its last bracket, the contents on
+one line when they fit, else one item per line with a trailing comma. A shape they cannot lay
+out stays on one line, over 88 columns: emit/vouch.py leaves it to black. Each shape is checked
+against black's output for its one-line spelling (tests/test_blackstyle.py), every generated
+module against black's (tests/test_black_layout.py).
 """
 
 from __future__ import annotations
@@ -349,17 +346,6 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
         return _lay(indent, parameter[1] + ": ", split, parameter[3] + tail)
     members = _annotation(indent, item, tail)  # a union beside no comma: split at its `|`
     return None if members is None or len(members) < 2 else members
-
-
-# A run of blank lines before a top-level line, where a template's conditional sections meet.
-_BLANK_RUN = re.compile(r"\n{4,}(?=\S)")
-
-
-def blank_lines(text: str) -> str:
-    """black's blank lines where the templates' conditional sections meet: at most two before a
-    top-level line (no template writes a string literal with blank lines at the top level),
-    none at the end."""
-    return _BLANK_RUN.sub("\n\n\n", text).rstrip("\n") + "\n"
 
 
 def _parameter(item: str) -> tuple[str, str, str, str] | None:

@@ -9,6 +9,7 @@ line of a docstring (whose quotes open a line and close one) or a line black can
 annotation, a long error-body expression), so a long line marks what they gave up on; black
 formats those blocks alone, and emit/blocks.py joins them with the blank lines black puts
 between blocks, which is black's output for the whole module (tests/test_blocks.py).
+`blank_lines` gives black's blank lines where the templates' conditional sections meet.
 """
 
 from __future__ import annotations
@@ -67,3 +68,14 @@ def vouched(source: str, black: Callable[[str], str]) -> str:
     marked = {bisect.bisect_right(bounds, line_starts[number]) - 1 for number in unsure}
     return blocks.join(split, [black(block.text) if index in marked else block.text
                                for index, block in enumerate(split)])
+
+
+# A run of blank lines before a top-level line, where a template's conditional sections meet.
+_BLANK_RUN = re.compile(r"\n{4,}(?=\S)")
+
+
+def blank_lines(text: str) -> str:
+    """black's blank lines where the templates' conditional sections meet: at most two before a
+    top-level line (no template writes a string literal with blank lines at the top level),
+    none at the end."""
+    return _BLANK_RUN.sub("\n\n\n", text).rstrip("\n") + "\n"
