@@ -64,26 +64,23 @@ def call(opener: str, items: Sequence[Expr], closer: str = ")") -> Group:
 
 
 def value(constant: object) -> Expr:
-    """A constant (`model.literal`'s kinds) as an expression these helpers lay out: its tuples,
-    lists and dicts split like black's displays (a one-item tuple keeps its comma)."""
+    """A constant (`model.literal`'s kinds) as an expression black would split like a display."""
     if isinstance(constant, dict):
-        return Group("{", tuple(_keyed(literal(key) + ": ", value(item))
+        return Group("{", tuple(_around(value(item), literal(key) + ": ")
                                 for key, item in constant.items()), "}")
     if isinstance(constant, (tuple, list)):
         items = [value(item) for item in constant]
         if isinstance(constant, list):
             return Group("[", tuple(items), "]")
         if len(items) == 1:  # `(x,)`: the comma stays after the item, split or not
-            only = items[0]
-            items = [only + "," if isinstance(only, str) else
-                     Group(only.opener, only.items, only.closer + ",", only.explode)]
+            items = [_around(items[0], after=",")]
         return Group("(", tuple(items), ")", explode=True)
     return literal(constant)
 
 
-def _keyed(key: str, item: Expr) -> Expr:
-    return key + item if isinstance(item, str) else Group(
-        key + item.opener, item.items, item.closer, item.explode)
+def _around(item: Expr, before: str = "", after: str = "") -> Expr:
+    return before + item + after if isinstance(item, str) else Group(
+        before + item.opener, item.items, item.closer + after, item.explode)
 
 
 def laid(indent: str, head: str, opener: str, items: Sequence[Expr], *, closer: str = ")",
@@ -95,6 +92,12 @@ def laid(indent: str, head: str, opener: str, items: Sequence[Expr], *, closer: 
 def statement(indent: str, head: str, expr: Expr, tail: str = "") -> str:
     """`indent + head + expr + tail`, in black's layout when this module knows it."""
     lines = _lay(indent, head, expr, tail)
+    if (lines is None and isinstance(expr, str) and head.endswith(" = ") and not tail
+            and len(indent + head + "(") <= LINE_LENGTH
+            and len(_top_level_split(expr, " | ")) > 1):
+        # A union after `=` (a type alias): in parentheses, split before each `|`.
+        members = _annotation(indent + "    ", expr)
+        lines = None if members is None else [indent + head + "(", *members, indent + ")"]
     return "\n".join(lines) if lines is not None else indent + head + flat(expr) + tail
 
 
@@ -156,7 +159,7 @@ def subscript(text: str) -> Expr:
 
 
 def _closes_at_end(text: str, start: int) -> bool:
-    """The bracket at `start` closes at the end of `text` (and no string confuses the count)."""
+    """The bracket at `start` closes at the end of `text` (no stray quote in between)."""
     depth = 0
     for found in _splitter(", ").finditer(text, start):
         token = found.group()
@@ -172,9 +175,8 @@ def _closes_at_end(text: str, start: int) -> bool:
 
 
 def typed(indent: str, target: str, annotation: str, value: Expr) -> str:
-    """`target: annotation = value`, where black splits the value; else (its first line too
-    long) puts it in parentheses, when it fits there; else splits the annotation's brackets
-    (an adapter: `XAdapter: TypeAdapter[X] = _deferred(X)`)."""
+    """`target: annotation = value` split at the value, else (its first line too long) with the
+    value in parentheses, else split at the annotation's brackets (`XAdapter: TypeAdapter[X]`)."""
     head = f"{target}: {annotation} = "
     ann = subscript(annotation)
     if (len(indent + head + flat(value)) <= LINE_LENGTH or not isinstance(value, Group)
@@ -235,6 +237,10 @@ def annotated(indent: str, name: str, annotation: str, value: Expr | None = None
     else:
         # Else the annotation goes in parentheses, split at its `|` when it is still too long.
         members = _annotation(indent + "    ", annotation)
+        if (members is None and isinstance(value, Group) and value.items
+                and _DOTTED.fullmatch(annotation)
+                and len(indent + ") = " + flat(value)) <= LINE_LENGTH):
+            members = [indent + "    " + annotation]  # too long, and black cannot split it
         rest = _item(indent, value, "", ") = ")
         if members is not None and rest is not None and len(indent + name + ": (") <= LINE_LENGTH:
             laid = [indent + name + ": (", *members, *rest]
@@ -349,8 +355,7 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
 
 
 def _parameter(item: str) -> tuple[str, str, str, str] | None:
-    """(item, name, annotation, ` = default` or "") of `name: annotation = default`, when the
-    default is one black cannot split; else None."""
+    """(item, name, annotation, ` = default` or "") of a parameter black cannot split after `=`."""
     named = _NAMED.match(item)
     if named is None:
         return None
