@@ -4,6 +4,7 @@ whole, and a run whose modules need nothing never imports black."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib import metadata
@@ -64,3 +65,15 @@ def test_a_seed_generation_never_imports_black(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["black", "Jinja2", "openapi-spec-validator", "jsonschema"])
 def test_versions_in_cache_keys_are_the_installed_ones(name: str) -> None:
     assert version_of(name) == metadata.version(name)
+
+
+def test_an_unsure_blocks_output_is_cached_so_a_rerun_never_imports_black(tmp_path: Path) -> None:
+    code = ("import json, sys\nfrom contractgen.emit.formatting import format_package\n"
+            "out = format_package({'m.py': sys.argv[1]})\n"
+            "print(json.dumps([out['m.py'], 'black' in sys.modules]))\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    runs = [json.loads(subprocess.run([sys.executable, "-c", code, MODULE], env=env, check=True,
+                                      capture_output=True, text=True).stdout) for _ in range(2)]
+    assert runs[0] == [runs[1][0], True]
+    assert runs[1][1] is False
+    assert "x = f(\n    argument_0,\n" in runs[1][0]
