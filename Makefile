@@ -83,13 +83,11 @@ lint: setup
 	cd backends/otari-sandbox && ../../$(BIN)/mypy
 	cd backends/tpmjs-executor && ../../$(BIN)/mypy
 
-# The built-in templates compiled ahead of time and black's output for the blocks they write
-# alike for every contract (templates/_compiled); the backends' generated packages (also the
-# golden records) are contractgen targets; the invalid-spec snapshots are the CLI's own output.
-# Review the diff before committing.
+# The built-in templates compiled ahead of time (templates/_compiled); the backends' generated
+# packages (also the golden records) are contractgen targets; the invalid-spec snapshots are the
+# CLI's own output. Review the diff before committing.
 regen: setup
 	$(BIN)/python -m contractgen.emit.environment
-	$(BIN)/python -m tests.shipped_blocks
 	$(BIN)/contractgen generate
 	$(BIN)/python -m tests.invalid_specs.regen
 

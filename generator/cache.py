@@ -1,6 +1,7 @@
 """A content-addressed cache of derived text under `$XDG_CACHE_HOME/contractgen`.
 
-Formatted blocks (emit/formatting.py) and validation verdicts (spec/verdicts.py) are pure functions
+black's output for UNSURE blocks (emit/formatting.py), validation verdicts (spec/verdicts.py),
+rendered text (emit/memo.py) and run records (emit/runs.py) are pure functions
 of their input and of the tool versions that made them, so each is stored under the SHA-256 of
 those, one file per entry. Concurrent runs are safe without locks: an entry is written to a
 temporary file and moved into place with `os.replace` (atomic on POSIX), and every entry starts

@@ -4,8 +4,8 @@
 run's `Options`. What makes a run cheap wraps the stages from outside, never inside one:
 `generate` replays a run whose fingerprint (inputs, code, options: `emit.runs.fingerprint`)
 and package did not change; `verdict.start_validation` validates in a forked child while the
-IR is built and rendered; `formatter` imports black aside from the start; `fewer_collections`
-keeps the garbage collector from walking the run's long-lived objects again and again.
+IR is built and rendered; `fewer_collections` keeps the garbage collector from walking the
+run's long-lived objects again and again.
 """
 
 from __future__ import annotations
@@ -28,9 +28,6 @@ from .verdict import Verdict, start_validation
 
 if TYPE_CHECKING:  # a replayed run does without the IR's modules
     from .model.ir import Api
-
-Formatter = Callable[[dict[str, str], dict[str, str], Callable[[], None]], dict[str, str]]
-
 
 @dataclass(frozen=True)
 class Generated:
@@ -68,21 +65,20 @@ def generate(spec: str | Path | Inputs, options: Options,
 def run(inputs: Inputs, options: Options, previous: dict[str, str] | None = None,
         validate: bool = True, bundled: set[Path] | None = None) -> Generated:
     """Every stage, in order. SpecError when the contract has errors: nothing is formatted."""
-    with formatter() as format_modules:
-        document, problems = load(inputs, options)
-        read = {str(other.path.resolve()): other.sha256 for _, other, _ in document.origins}
-        if bundled is not None:
-            bundled.update(Path(path) for path in read)
-        verdict = start_validation(document) if validate and not options.lenient else None
-        with reported(verdict, problems):
-            api = build(document, options, verdict)
-            sources = render(api, options)
-        problems += api.problems
+    document, problems = load(inputs, options)
+    read = {str(other.path.resolve()): other.sha256 for _, other, _ in document.origins}
+    if bundled is not None:
+        bundled.update(Path(path) for path in read)
+    verdict = start_validation(document) if validate and not options.lenient else None
+    with reported(verdict, problems):
+        api = build(document, options, verdict)
+        sources = render(api, options)
+    problems += api.problems
 
-        def ready() -> None:  # awaited only now: nothing is formatted from an invalid contract
-            valid(problems, verdict)
+    def ready() -> None:  # awaited only now: nothing is formatted from an invalid contract
+        valid(problems, verdict)
 
-        files = format_modules(sources, previous or {}, ready)
+    files = format_modules(sources, options, ready)
     files = manifest(files, api, inputs, options, previous)
     warnings = [p for p in valid(problems, verdict) if p.level is Level.WARNING]
     return Generated(files, warnings, dict(sorted(read.items())), api)
@@ -125,29 +121,19 @@ def render(api: Api, options: Options) -> dict[str, str]:
     return render_package(api, options.templates)
 
 
-@contextlib.contextmanager
-def formatter() -> Iterator[Formatter]:
-    """The format stage: black's output for each module (modules unchanged since `previous` are
-    reused; `ready` is called before anything is formatted). black is imported aside from here
-    on: a run that gets this far almost always formats something."""
-    from .emit.formatting import prewarm
+def format_modules(sources: dict[str, str], options: Options, ready: Callable[[], None]
+                   ) -> dict[str, str]:
+    """The format stage: each module in black's layout, as the templates wrote it (black runs
+    only on what they cannot vouch for, and on modules of user template overrides); `ready` is
+    called before anything is formatted."""
+    from .emit.formatting import format_package
+    from .emit.render import VERBATIM
 
-    stop = prewarm()
     try:
-        def format_modules(sources: dict[str, str], previous: dict[str, str],
-                           ready: Callable[[], None]) -> dict[str, str]:
-            from .emit.formatting import format_package
-            from .emit.render import VERBATIM
-
-            try:
-                return format_package(sources, previous, VERBATIM, ready)
-            except Exception:
-                ready()  # the validation errors, if any, are the real report
-                raise
-
-        yield format_modules
-    finally:
-        stop()
+        return format_package(sources, VERBATIM, ready, overridden=options.templates is not None)
+    except Exception:
+        ready()  # the validation errors, if any, are the real report
+        raise
 
 
 def manifest(files: dict[str, str], api: Api, inputs: Inputs, options: Options,

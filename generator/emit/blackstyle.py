@@ -1,15 +1,12 @@
-"""Statements written in black's layout, for the shapes the templates emit most.
+"""Statements written in black's layout, for the shapes whose layout depends on the contract.
 
-black formats every generated block (it stays the formatter of record). When its first pass
-leaves a block unchanged it skips its second one, so a block the templates already write in
-black's layout costs half as much to format. These helpers lay out the common statements the
-way black's right-hand split does: the statement on one line when it fits in 88 columns, else
-split after its last bracket, the contents on one line when they fit, else one item per line
-with a trailing comma. A shape they are not sure of is written on one line, and black lays it
-out as always. A layout that is black's own leaves the output as it was; one that is not would
-still be formatted, but a trailing comma it added would stay (black keeps a "magic" trailing
-comma), so every shape is checked against black's output for its one-line spelling
-(tests/test_blackstyle.py) and whole packages against the previous output (the goldens).
+The generated code is black's output, but black does not run on what the templates write in
+its layout (emit/vouch.py). These helpers lay statements out the way black's right-hand split
+does: on one line when it fits in 88 columns, else split after its last bracket, the contents on
+one line when they fit, else one item per line with a trailing comma. A shape they cannot lay
+out stays on one line, over 88 columns: emit/vouch.py leaves it to black. Each shape is checked
+against black's output for its one-line spelling (tests/test_blackstyle.py), every generated
+module against black's (tests/test_black_layout.py).
 """
 
 from __future__ import annotations
@@ -18,14 +15,20 @@ import functools
 import re
 from collections.abc import Sequence
 
+from ..model.literal import literal
+
 LINE_LENGTH = 88
 _STRING = r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
 # What black cannot split however long it is: a name, a one-dot attribute, a number, one string
 # literal, each optionally a keyword argument's value. Anything else (brackets, operators, a
 # chain of attributes) black might split, so a long one is left to black.
-_UNSPLITTABLE = re.compile(rf"(?:\w+=)?(?:{_STRING}|-?\w+(?:\.\w+)?)")
-# `name: annotation` with an optional ` = default`; no quotes or `=` in the annotation.
-_PARAMETER = re.compile(rf"(\w+): ([^'\"=]+?)((?: = (?:{_STRING}|-?[\w.]+))?)")
+_UNSPLITTABLE = re.compile(rf"(?:\w+=|{_STRING}: )?(?:{_STRING}|-?\w+(?:\.\w+)?)")
+# A name or a chain of attributes: in a return annotation black puts it in parentheses.
+_DOTTED = re.compile(r"\w+(?:\.\w+)*")
+# What opens a call or a subscript: `f(`, `models.X[`, `key=Field(`.
+_CALLED = re.compile(r"(?:\w+=)?[A-Za-z_][\w.]*[\[(]")
+_NAMED = re.compile(r"(\w+): ")
+_DEFAULT = re.compile(rf"{_STRING}|-?[\w.]+")  # a parameter's default black cannot split
 
 
 class Group:
@@ -33,14 +36,17 @@ class Group:
     `text`, the group on one line, computed once (every level of a layout asks for it). A
     plain class with slots: the templates make about ten thousand per large contract."""
 
-    __slots__ = ("closer", "items", "opener", "text")
+    __slots__ = ("closer", "explode", "items", "opener", "text")
     opener: str
     items: tuple[Expr, ...]
     closer: str
     text: str
+    explode: bool  # split, one item per line (a display: a list, dict, set or tuple)
 
-    def __init__(self, opener: str, items: tuple[Expr, ...], closer: str) -> None:
+    def __init__(self, opener: str, items: tuple[Expr, ...], closer: str,
+                 explode: bool | None = None) -> None:
         self.opener, self.items, self.closer = opener, items, closer
+        self.explode = _display(opener) if explode is None else explode
         self.text = opener + ", ".join(
             item if isinstance(item, str) else item.text for item in items) + closer
 
@@ -57,6 +63,26 @@ def call(opener: str, items: Sequence[Expr], closer: str = ")") -> Group:
     return Group(opener, tuple(items), closer)
 
 
+def value(constant: object) -> Expr:
+    """A constant (`model.literal`'s kinds) as an expression black would split like a display."""
+    if isinstance(constant, dict):
+        return Group("{", tuple(_around(value(item), literal(key) + ": ")
+                                for key, item in constant.items()), "}")
+    if isinstance(constant, (tuple, list)):
+        items = [value(item) for item in constant]
+        if isinstance(constant, list):
+            return Group("[", tuple(items), "]")
+        if len(items) == 1:  # `(x,)`: the comma stays after the item, split or not
+            items = [_around(items[0], after=",")]
+        return Group("(", tuple(items), ")", explode=True)
+    return literal(constant)
+
+
+def _around(item: Expr, before: str = "", after: str = "") -> Expr:
+    return before + item + after if isinstance(item, str) else Group(
+        before + item.opener, item.items, item.closer + after, item.explode)
+
+
 def laid(indent: str, head: str, opener: str, items: Sequence[Expr], *, closer: str = ")",
          tail: str = "") -> str:
     """`indent head opener items closer tail` (a call or a literal), for the templates."""
@@ -66,6 +92,12 @@ def laid(indent: str, head: str, opener: str, items: Sequence[Expr], *, closer: 
 def statement(indent: str, head: str, expr: Expr, tail: str = "") -> str:
     """`indent + head + expr + tail`, in black's layout when this module knows it."""
     lines = _lay(indent, head, expr, tail)
+    if (lines is None and isinstance(expr, str) and head.endswith(" = ") and not tail
+            and len(indent + head + "(") <= LINE_LENGTH
+            and len(_top_level_split(expr, " | ")) > 1):
+        # A union after `=` (a type alias): in parentheses, split before each `|`.
+        members = _annotation(indent + "    ", expr)
+        lines = None if members is None else [indent + head + "(", *members, indent + ")"]
     return "\n".join(lines) if lines is not None else indent + head + flat(expr) + tail
 
 
@@ -107,18 +139,53 @@ def _def_tail(indent: str, tail: str) -> list[str] | None:
         return None
     inner = indent + "    "
     if len(_top_level_split(tail[5:-1], " | ")) < 2:
-        subscript = _subscript(tail[5:-1])  # `-> Answer[...]:` splits at its bracket
-        return _lay(indent, ") -> ", subscript, ":") if isinstance(subscript, Group) else None
+        returned = subscript(tail[5:-1])  # `-> Answer[...]:` splits at its bracket
+        if isinstance(returned, str) and _DOTTED.fullmatch(returned):
+            return [indent + ") -> (", inner + returned, indent + "):"]
+        return _lay(indent, ") -> ", returned, ":") if isinstance(returned, Group) else None
     laid = _annotation(inner, tail[5:-1])
     return None if laid is None else [indent + ") -> (", *laid, indent + "):"]
 
 
-def _subscript(text: str) -> Expr:
-    """`Name[a, b]` as a group of its arguments; any other type expression as it is."""
-    opener = text.find("[")
-    if opener < 1 or not text.endswith("]") or not text[:opener].replace(".", "").isidentifier():
+def subscript(text: str) -> Expr:
+    """A subscript or a call (`Name[a, b]`, `f(x, k=g(y))`, `key=f(x)`) as a group of its
+    arguments, each parsed alike; any other expression as it is."""
+    opened = _CALLED.match(text)
+    if opened is None or not _closes_at_end(text, opened.end() - 1):
         return text
-    return call(text[:opener + 1], _top_level_split(text[opener + 1:-1], ", "), "]")
+    inner = text[opened.end():-1]
+    items = _top_level_split(inner, ", ") if inner else []
+    return Group(opened.group(), tuple(subscript(item) for item in items), text[-1])
+
+
+def _closes_at_end(text: str, start: int) -> bool:
+    """The bracket at `start` closes at the end of `text` (no stray quote in between)."""
+    depth = 0
+    for found in _splitter(", ").finditer(text, start):
+        token = found.group()
+        if token in ("(", "[", "{"):
+            depth += 1
+        elif token in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                return found.end() == len(text)
+        elif token in ("'", '"'):
+            return False
+    return False
+
+
+def typed(indent: str, target: str, annotation: str, value: Expr) -> str:
+    """`target: annotation = value` split at the value, else (its first line too long) with the
+    value in parentheses, else split at the annotation's brackets (`XAdapter: TypeAdapter[X]`)."""
+    head = f"{target}: {annotation} = "
+    ann = subscript(annotation)
+    if (len(indent + head + flat(value)) <= LINE_LENGTH or not isinstance(value, Group)
+            or len(indent + head + value.opener) <= LINE_LENGTH or not isinstance(ann, Group)):
+        return statement(indent, head, value)
+    if len(indent + head + "(") <= LINE_LENGTH and len(indent + "    " + flat(value)) <= LINE_LENGTH:
+        return f"{indent}{head}(\n{indent}    {flat(value)}\n{indent})"
+    laid = _lay(indent, target + ": ", ann, " = " + flat(value))
+    return indent + head + flat(value) if laid is None else "\n".join(laid)
 
 
 def _top_level_split(text: str, separator: str) -> list[str]:
@@ -161,9 +228,19 @@ def annotated(indent: str, name: str, annotation: str, value: Expr | None = None
         inner = _item(indent + "    ", value, "")
         if inner is not None and (isinstance(value, Group) or len(inner[0]) <= LINE_LENGTH):
             laid = [indent + head + " = (", *inner, indent + ")"]
+    elif isinstance(split := subscript(annotation), Group):
+        # A subscript annotation (no `|` beside it) splits at its brackets, then the value.
+        body = _body(indent + "    ", split.items, explode=split.explode)
+        rest = _item(indent, value, "", split.closer + " = ")
+        if len(indent + name + ": " + split.opener) <= LINE_LENGTH and body and rest:
+            laid = [indent + name + ": " + split.opener, *body, *rest]
     else:
         # Else the annotation goes in parentheses, split at its `|` when it is still too long.
         members = _annotation(indent + "    ", annotation)
+        if (members is None and isinstance(value, Group) and value.items
+                and _DOTTED.fullmatch(annotation)
+                and len(indent + ") = " + flat(value)) <= LINE_LENGTH):
+            members = [indent + "    " + annotation]  # too long, and black cannot split it
         rest = _item(indent, value, "", ") = ")
         if members is not None and rest is not None and len(indent + name + ": (") <= LINE_LENGTH:
             laid = [indent + name + ": (", *members, *rest]
@@ -192,7 +269,7 @@ def _annotation(indent: str, annotation: str, tail: str = "") -> list[str] | Non
     lines: list[str] = []
     for index, member in enumerate(members):
         end = tail if index == len(members) - 1 else ""
-        laid = _item(indent, _subscript(member), end, "| " if index else "")
+        laid = _item(indent, subscript(member), end, "| " if index else "")
         if laid is None:
             return None
         lines += laid
@@ -226,7 +303,7 @@ def _lay(indent: str, head: str, expr: Expr, tail: str) -> list[str] | None:
     if ((len(first) > LINE_LENGTH and any(c in head + expr.opener[:-1] for c in "([{"))
             or len(last) > LINE_LENGTH):
         return None
-    body = _body(indent + "    ", expr.items, explode=_display(expr.opener))
+    body = _body(indent + "    ", expr.items, explode=expr.explode)
     return None if body is None else [first, *body, last]
 
 
@@ -258,9 +335,11 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
         return laid
     if _UNSPLITTABLE.fullmatch(item):
         return [indent + head + item + tail]  # too long, and black cannot split it either
+    if isinstance(parsed := subscript(item), Group):  # a call or subscript spelled as text
+        return _lay(indent, head, parsed, tail)
     if head:
         return None
-    parameter = _PARAMETER.fullmatch(item)
+    parameter = _parameter(item)
     if parameter and _UNSPLITTABLE.fullmatch(parameter[2]):
         return [indent + item + tail]  # `name: T = default`: nothing black splits at
     if parameter and len(_top_level_split(parameter[2], " | ")) > 1:
@@ -268,13 +347,39 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
         members = _annotation(indent + "    ", parameter[2])
         return None if members is None else [
             indent + parameter[1] + ": (", *members, indent + ")" + parameter[3] + tail]
+    if parameter and isinstance(split := subscript(parameter[2]), Group):
+        # `name: Literal[...] = default`: split at the annotation's brackets
+        return _lay(indent, parameter[1] + ": ", split, parameter[3] + tail)
     members = _annotation(indent, item, tail)  # a union beside no comma: split at its `|`
     return None if members is None or len(members) < 2 else members
+
+
+def _parameter(item: str) -> tuple[str, str, str, str] | None:
+    """(item, name, annotation, ` = default` or "") of a parameter black cannot split after `=`."""
+    named = _NAMED.match(item)
+    if named is None:
+        return None
+    parts = _top_level_split(item[named.end():], " = ")
+    if len(parts) > 2 or (len(parts) == 2 and not _DEFAULT.fullmatch(parts[1])):
+        return None
+    return item, named[1], parts[0], " = " + parts[1] if len(parts) == 2 else ""
+
+
+def braced(head: str, body: str) -> str:
+    """`head` and a dict display of the entry lines `body`, one per line (`{}` when empty)."""
+    return head + ("{\n" + body + "}" if body else "{}")
 
 
 def class_line(name: str, bases: Sequence[str]) -> str:
     """`class name(bases):`."""
     return statement("", f"class {name}", call("(", list(bases)), ":")
+
+
+def _tabs_expanded(line: str) -> str:
+    stripped = line.lstrip()
+    if not stripped or stripped == line:
+        return line
+    return line[:len(line) - len(stripped)].expandtabs() + stripped
 
 
 def docstring(text: object, indent: int = 4) -> str:
@@ -283,7 +388,12 @@ def docstring(text: object, indent: int = 4) -> str:
     body = str(text).strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     pad = " " * indent
     lines = body.splitlines()
-    joined = "\n".join([lines[0], *[(pad + line).rstrip() for line in lines[1:]]]) if lines else ""
+    # black strips the first line, and takes the common indentation off the others (its
+    # `fix_docstring`, leading tabs expanded).
+    rest = [_tabs_expanded(line) for line in lines[1:]]
+    common = min((len(line) - len(line.lstrip()) for line in rest if line.lstrip()), default=0)
+    joined = "\n".join([lines[0].strip(), *[(pad + line[common:]).rstrip() for line in rest]]
+                       ) if lines else ""
     padded = joined + " " if joined.endswith('"') else joined  # a quote would end the docstring
     if len(lines) > 1 and len(padded) - padded.rfind("\n") - 1 + 3 > LINE_LENGTH:
         return joined + "\n" + pad  # black's place for closing quotes that would not fit

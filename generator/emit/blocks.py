@@ -108,104 +108,6 @@ def _split(source: str, *, first: bool) -> tuple[list[Block], list[int]] | None:
     return blocks, bounds
 
 
-def resplit(old: str, old_blocks: list[Block], old_bounds: list[int], new: str
-            ) -> tuple[list[Block], list[int], list[int | None]] | None:
-    """`split_spans(new)`, parsing only what differs from `old` (whose split is given), and
-    for each block of `new` the index of the block of `old` it is (None where it was parsed).
-
-    A regeneration changes a few definitions of a module, and its header (the contract's hash).
-    A block of `old` is kept where its region's text stands again in `new`, walking from the
-    start (the header's block aside) and from the end; the rest is parsed on its own, in runs
-    that take one kept block more on each side. That is the split of the whole text: a run
-    starts and ends on top-level statement boundaries of `new` (the text before it is `old`'s
-    up to one of its boundaries; the run parses as whole statements), and the extra blocks make
-    its edges those of a whole-module parse: a bare string or comments that an edit puts at a
-    run's edge join the block they would join in `new`, and the kept block beyond the edge
-    starts with a statement that is not a string, as it did in `old`.
-    """
-    if DIRECTIVE.search(new) or "\f" in new or "\r" in new:
-        return None
-    count = len(old_blocks)
-    if count < 2:
-        return _resplit_all(new)
-    ends = old_bounds[1:]
-    # The header comments can change length (a longer contract name): measure from after them.
-    shift = _comment_head(new) - _comment_head(old)
-    prefix = 1  # old blocks [1, prefix) stand again at +shift; block 0 holds the header
-    while prefix < count and old[old_bounds[prefix]:ends[prefix]] == new[
-            old_bounds[prefix] + shift:ends[prefix] + shift]:
-        prefix += 1
-    tail = len(new) - len(old)
-    same_end = old[old_bounds[-1]:] == new[old_bounds[-1] + tail:]  # the blank lines after all
-    if prefix == count and not (same_end and tail == shift):
-        prefix = count - 1  # something follows the last block: parse it, and what follows
-    suffix = count  # old blocks [suffix, count) stand again at +tail, with the blank lines after
-    if same_end:
-        while suffix > prefix and old_bounds[suffix - 1] + tail >= ends[prefix - 1] + shift and (
-                old[old_bounds[suffix - 1]:ends[suffix - 1]]
-                == new[old_bounds[suffix - 1] + tail:ends[suffix - 1] + tail]):
-            suffix -= 1
-    # Parsed runs (old block indexes, inclusive): the header's block with the one after it, and
-    # the changed blocks with one more on each side; kept blocks lie between and after them.
-    runs = [(0, min(1, count - 1))]
-    if prefix < count:
-        low, high = max(prefix - 1, 0), min(suffix, count - 1)
-        if low <= runs[-1][1] + 1:
-            runs[-1] = (0, high)
-        else:
-            runs.append((low, high))
-    blocks: list[Block] = []
-    bounds: list[int] = []
-    origin: list[int | None] = []
-    at = 0  # next old block to place
-
-    def keep(upto: int) -> None:
-        nonlocal at
-        for index in range(at, upto):
-            blocks.append(old_blocks[index])
-            bounds.append(old_bounds[index] + (shift if index < prefix else tail))
-            origin.append(index)
-        at = upto
-
-    for low, high in runs:
-        keep(low)
-        begin = 0 if low == 0 else old_bounds[low] + (shift if low < prefix else tail)
-        if high == count - 1:  # through the end of `new`, blank lines and comments included
-            end = len(new)
-        else:
-            end = ends[high] + (shift if high < prefix else tail)
-        found = _split(new[begin:end], first=begin == 0)
-        if found is None:
-            return None
-        parsed, parsed_bounds = found
-        blocks.extend(parsed)
-        bounds.extend(begin + b for b in parsed_bounds[:-1])
-        origin.extend([None] * len(parsed))
-        at = high + 1
-        if high == count - 1:
-            bounds.append(begin + parsed_bounds[-1])
-            return blocks, bounds, origin
-    keep(count)
-    bounds.append(old_bounds[-1] + tail)
-    return blocks, bounds, origin
-
-
-def _resplit_all(new: str) -> tuple[list[Block], list[int], list[int | None]] | None:
-    found = split_spans(new)
-    return None if found is None else (found[0], found[1], [None] * len(found[0]))
-
-
-def _comment_head(text: str) -> int:
-    """Where the comment lines that start `text` end."""
-    at = 0
-    while text.startswith("#", at):
-        newline = text.find("\n", at)
-        if newline < 0:
-            return len(text)
-        at = newline + 1
-    return at
-
-
 def _block(lines: list[str], start: int, end: int, group: list[ast.stmt], *, first: bool
            ) -> Block | None:
     """The block of `lines[start:end]` (0-based), holding the statements `group`."""
@@ -275,24 +177,10 @@ def separator(previous: Block, block: Block) -> int:
 
 def join(blocks: list[Block], formatted: list[str]) -> str:
     """The module: formatted blocks with the blank lines black puts between them."""
-    return join_spans(blocks, formatted)[0]
-
-
-def join_spans(blocks: list[Block], formatted: list[str]
-               ) -> tuple[str, list[tuple[int, int]]]:
-    """`join`, and where each block's formatted text stands in the module."""
-    parts: list[str] = []
-    spans: list[tuple[int, int]] = []
-    at = 0
-    for index, text in enumerate(formatted):
-        if index:
-            gap = separator(blocks[index - 1], blocks[index])
-            parts.append("\n" * gap)
-            at += gap
-        parts.append(text)
-        spans.append((at, at + len(text)))
-        at += len(text)
-    return "".join(parts), spans
+    parts = formatted[:1]
+    for index in range(1, len(formatted)):
+        parts += ["\n" * separator(blocks[index - 1], blocks[index]), formatted[index]]
+    return "".join(parts)
 
 
 def _first_line(node: ast.stmt) -> int:

@@ -114,10 +114,15 @@ def environment_of(overrides: str | None = None) -> Any:
     env.filters["entries"] = lambda pairs, values=False: [
         f"{literal(k)}: {literal(v) if values else v}" for k, v in pairs]
     env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
-                       annotated=blackstyle.annotated, assignment=blackstyle.assignment)
+                       annotated=blackstyle.annotated, assignment=blackstyle.assignment,
+                       statement=blackstyle.statement, value=blackstyle.value,
+                       typed=blackstyle.typed, braced=blackstyle.braced)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["all_statement"] = lambda names: blackstyle.laid(
         "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")
+    env.filters["tuple"] = tuple
+    env.filters["subscript"] = blackstyle.subscript
+    env.filters["server_tuple"] = lambda server: (server.url, dict(server.variables))
     env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(
         ("# " + line).rstrip() for line in str(text).splitlines()

@@ -1,165 +1,31 @@
-"""Format generated sources with black, in memory, paying only for what changed.
+"""Generated modules in black's layout, running black only where the emitter cannot vouch.
 
-black dominates a generator run, so three things keep its cost proportional to the change:
-
-- Each module carries a digest line, `# contractgen-digest: <input> <output>`: `<input>` hashes the
-  unformatted render and the black version, `<output>` hashes the formatted file without that
-  line. When a committed file's digest names the same input and its text still hashes to the
-  recorded output, it *is* what black would produce, so `check` and a repeated `generate` reuse it
-  instead of formatting again. Any hand edit breaks the output hash and black runs as usual.
-  A module whose source changed only in its header (the contract's hash, in every module when
-  any part of the contract changes) is the same text under the new header (`reheaded`).
-- Other modules are split into top-level blocks (emit/blocks.py) whose black output, joined with
-  the blank lines black would put between them, is byte for byte black's output for the module.
-  Each block's output is kept in a content-addressed cache (contractgen/cache.py) keyed by its
-  unformatted text and the black and contractgen versions, so an edit re-formats only the
-  definitions it changed. The blocks the templates write alike for every contract come with
-  contractgen as entries of that cache (emit/shipped.py), so even a cold run skips them. A
-  module formatted block-wise also leaves its layout (`_Layout`: source, blocks, where each
-  block's output stands) under its input key; the next run reads it through the previous
-  module's digest, parses only the definitions that changed (`blocks.resplit`) and takes the
-  others' output from the previous module as it is on disk.
-- The blocks that do need black go to a child forked at the start of the run (`prewarm`),
-  which imports black while this process loads, models and renders the contract: it formats a
-  regeneration's few missed blocks itself and forks one worker per core for a cold run's many
-  (largest first, in shrinking chunks); whoever formats a block writes it to the cache. A run
-  whose blocks all hit never imports black. Only black's public `format_str` runs, with both of
-  its passes: the output is black's, never an approximation of it. The templates write most
-  statements in black's layout already (`emit/blackstyle.py`), so for most blocks black's first
-  pass changes nothing and it skips its second.
+black (the pinned version, `black_mode()`) is the formatter of record: every module contractgen
+writes is byte for byte what black makes of it. A module the built-in templates render is
+written as rendered, except its UNSURE blocks, which black formats one by one (emit/vouch.py);
+one rendered with user template overrides (`--templates`) is formatted whole. black is imported
+only when it runs, and an UNSURE block's output is kept in the cache (cache.py) by its text: a
+regeneration of a contract whose modules have some (Box: 6) formats and imports nothing
+(measured: Box's one-field regeneration 2.0 s without it, as a cold run; see the issue 29 report).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import os
-import re
-import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cache import TextCache, version_of
 from ..version import __version__
-from . import blocks as _blocks
-from . import shipped
-
-DIGEST_PREFIX = "# contractgen-digest: "
-# Texts handed to black by this process (a test asserts the cache spares them), and of those,
-# the ones its prewarmed child formatted.
-BLACK_RUNS = 0
-WARM_RUNS = 0
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-@functools.lru_cache(maxsize=64)
-def _input_key(source: str) -> str:
-    return _sha(version_of("black") + "\0" + source)
-
-
-def split_digest(text: str) -> tuple[str | None, str]:
-    """The digest line of a generated module (if any) and the text without it: one of its
-    first four lines (as str.splitlines() reads them)."""
-    ends: list[int] = []
-    at = 0
-    while len(ends) < 4 and (newline := text.find("\n", at)) >= 0:
-        at = newline + 1
-        ends.append(at)
-    head = text[:ends[-1]] if len(ends) == 4 else text
-    if any(sep in head for sep in _OTHER_BREAKS):  # lines end elsewhere too: read them all
-        lines = text.splitlines(keepends=True)
-        for index, line in enumerate(lines[:4]):
-            if line.startswith(DIGEST_PREFIX):
-                return (line[len(DIGEST_PREFIX):].strip(),
-                        "".join(lines[:index] + lines[index + 1:]))
-        return None, text
-    for start, end in zip([0, *ends][:4], [*ends, len(text)], strict=False):
-        if start < len(text) and text.startswith(DIGEST_PREFIX, start):
-            return text[start + len(DIGEST_PREFIX):end].strip(), text[:start] + text[end:]
-    return None, text
-
-
-# What str.splitlines() breaks lines at besides "\n" (the digest line is one of its lines).
-_OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def _with_digest(formatted: str, key: str) -> str:
-    lines = formatted.splitlines(keepends=True)
-    at = 0
-    while at < len(lines) and lines[at].startswith("#"):
-        at += 1
-    lines.insert(at, f"{DIGEST_PREFIX}{key} {_sha(formatted)}\n")
-    return "".join(lines)
-
-
-# The lines model/parse.py's `header` writes: comments black copies as they are (no directive,
-# no trailing space, nothing but `# ` before them), whatever the spec's name and hash.
-_HEADER = re.compile(r"# (Generated by contractgen |Overlay applied: |Templates overridden by )"
-                     r"[^\r\f\v\x1c-\x1f\x85\u2028\u2029]*\S\n")
-
-
-def _header_end(text: str) -> int:
-    """Where the header lines (`_HEADER`) that start `text` end; 0 when it has none."""
-    at = 0
-    while (newline := text.find("\n", at)) >= 0:
-        line = text[at:newline + 1]
-        if not _HEADER.fullmatch(line) or _blocks.DIRECTIVE.search(line):
-            break
-        at = newline + 1
-    return at
-
-
-def reheaded(previous: str | None, source: str) -> str | None:
-    """`previous` with the header lines of `source`, when that is what formatting `source`
-    produces: `previous` is intact and formats the source that differs from `source` only in
-    its header (the contract's hash changes in every module when any of it changes)."""
-    intact = _intact(previous)
-    if intact is None:
-        return None
-    key, body = intact
-    old_end, new_end = _header_end(body), _header_end(source)
-    if not old_end or not new_end:
-        return None
-    if _input_key(body[:old_end] + source[new_end:]) != key:
-        return None
-    return _with_digest(source[:new_end] + body[old_end:], _input_key(source))
-
-
-@functools.lru_cache(maxsize=32)
-def _intact(previous: str | None) -> tuple[str, str] | None:
-    """The input key a generated module records and its text without the digest line, when
-    that text still hashes to the digest's output hash (no hand edit); else None."""
-    if previous is None:
-        return None
-    digest, body = split_digest(previous)
-    if digest is None:
-        return None
-    key, _, body_hash = digest.partition(" ")
-    return (key, body) if body_hash == _sha(body) else None
-
-
-def reusable(previous: str | None, source: str) -> bool:
-    """True when `previous` is exactly what formatting `source` produces."""
-    intact = _intact(previous)
-    return intact is not None and intact[0] == _input_key(source)
-
-
-# black's settings, as data: `black_mode()` builds black's Mode from them and the block cache's key
-# names them, so a run whose blocks all hit never imports black (a fifth of a second).
-_MODE_SETTINGS: dict[str, Any] = {"target_versions": ("PY311",)}
+from .vouch import vouched
 
 
 @functools.cache
 def black_mode() -> Any:
-    """black's Mode for generated code (`_MODE_SETTINGS`), the one every format call uses."""
+    """black's Mode for generated code, the one every format call uses."""
     from black.mode import Mode, TargetVersion
 
-    settings = dict(_MODE_SETTINGS)
-    settings["target_versions"] = {TargetVersion[name] for name in settings["target_versions"]}
-    return Mode(**settings)
+    return Mode(target_versions={TargetVersion.PY311})
 
 
 def format_source(source: str, name: str = "<generated>") -> str:
@@ -174,327 +40,36 @@ def format_source(source: str, name: str = "<generated>") -> str:
         raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
 
 
-def _format_or_none(texts: Sequence[str]) -> list[str | None]:
-    """black on each text; None for one black cannot parse (its module is formatted whole).
-
-    Each output goes into the block cache here, in whichever process formatted it: a cold
-    run's hundreds of cache files are written by the workers, beside the formatting, rather
-    than by the parent after it.
-    """
-    out: list[str | None] = []
-    for text in texts:
-        try:
-            out.append(format_source(text))
-        except RuntimeError:
-            out.append(None)
-    cache = block_cache()
-    cache.put_many({cache.key(text): done for text, done in zip(texts, out, strict=True)
-                    if done is not None})
-    return out
-
-
-class _Warm:
-    """A forked child that imports black while this process builds the model and renders, then
-    formats what this run misses: the few blocks of a regeneration itself, the many of a cold
-    run in the processes it forks (with black imported: their import is off the critical path).
-    """
-
-    def __init__(self) -> None:
-        import multiprocessing
-
-        context = multiprocessing.get_context("fork")
-        self.connection, child_end = context.Pipe()
-        # Not a daemon: it forks the processes that share a cold run's work. It ends when told
-        # to or when this process is gone (its end of the pipe closes).
-        self.child = context.Process(target=_serve, args=(child_end,))
-        self.child.start()
-        child_end.close()
-        self.used = False
-
-    def format(self, texts: Sequence[str]) -> list[str | None] | None:
-        """black's output for each text (None for a text black cannot parse); None when the
-        child is gone (the caller formats here instead)."""
-        self.used = True
-        try:
-            self.connection.send(list(texts))
-            answer: list[str | None] = self.connection.recv()
-        except (OSError, EOFError):
-            return None
-        return answer
-
-    def stop(self) -> None:
-        """End the child without waiting for it: idle, it is told to; never used (an invalid
-        contract, every block cached), it may still be importing black and is terminated."""
-        if not self.used:
-            self.child.terminate()
-        try:
-            self.connection.send(None)
-        except OSError:
-            pass
-        self.connection.close()
-
-
-def _serve(connection: Any) -> None:
-    try:
-        import black  # noqa: F401
-
-        black_mode()
-        while (texts := connection.recv()) is not None:
-            connection.send(_format_spread(texts))
-    except (EOFError, OSError, KeyboardInterrupt):  # the parent is gone or gave up
-        pass
-
-
-_WARM: list[_Warm] = []
-
-
-def prewarm() -> Callable[[], None]:
-    """Start a child importing black, to format the blocks this run misses (`_Warm`); returns the
-    function that stops it. A no-op where forking is unsafe (one core, other threads, no fork)
-    and where black is imported already (`contractgen watch`: this process formats)."""
-    import threading
-
-    if ((os.cpu_count() or 1) < 2 or threading.active_count() > 1 or not hasattr(os, "fork")
-            or "black" in sys.modules):
-        return lambda: None
-    try:
-        warm = _Warm()
-    except (AssertionError, OSError):  # a daemonic process (no children allowed), no resources
-        return lambda: None
-    _WARM.append(warm)
-
-    def stop() -> None:
-        if warm in _WARM:
-            _WARM.remove(warm)
-        warm.stop()
-
-    return stop
-
-
-def _format_many(texts: Sequence[str]) -> list[str | None]:
-    """black on every text: by the prewarmed child (`prewarm`) when there is one, else here."""
-    global BLACK_RUNS, WARM_RUNS  # noqa: PLW0603  (counters, read by the tests)
-    if not texts:  # every block cached: never wait for the child's import of black
-        return []
-    BLACK_RUNS += len(texts)
-    answer = _WARM[-1].format(texts) if _WARM else None
-    if answer is not None:
-        WARM_RUNS += len(texts)
-        return answer
-    return _format_spread(texts)
-
-
-def _format_spread(texts: Sequence[str]) -> list[str | None]:
-    """black on every text, spread over one process per core when there is enough work."""
-    import threading
-
-    workers = min(len(texts), os.cpu_count() or 1)
-    # Forking a process that runs other threads can copy a held lock; stay serial then.
-    if workers < 2 or threading.active_count() > 1 or sum(map(len, texts)) < 20_000:
-        return _format_or_none(texts)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    import black  # noqa: F401  (imported once, before forking, so children share it)
-
-    chunks = _chunks(texts, workers)
-    results: list[str | None] = [None] * len(texts)
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        done = pool.map(_format_or_none, [[texts[i] for i in chunk] for chunk in chunks])
-        for chunk, formatted in zip(chunks, done, strict=True):
-            for index, text in zip(chunk, formatted, strict=True):
-                results[index] = text
-    return results
-
-
-def _chunks(texts: Sequence[str], workers: int) -> list[list[int]]:
-    """Indexes of `texts` in chunks for `workers` processes, largest texts first, each chunk
-    half of what is left per worker (guided scheduling): big chunks while all are busy, small
-    ones at the end, so that no worker idles long while another finishes a big chunk (the
-    machine may be shared: a worker can fall behind)."""
-    order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-    left = sum(map(len, texts))
-    chunks: list[list[int]] = []
-    chunk: list[int] = []
-    size = 0
-    for index in order:
-        chunk.append(index)
-        size += len(texts[index])
-        if size >= max(left / (2 * workers), 2_000):
-            chunks.append(chunk)
-            left -= size
-            chunk, size = [], 0
-    if chunk:
-        chunks.append(chunk)
-    return chunks
-
-
-def block_cache() -> TextCache:
-    """The cache of formatted blocks, in a namespace of black's version and settings."""
-    # The settings are part of the key: a changed one must not serve blocks formatted without it
-    # (black's defaults for the others are fixed by its version, also in the key).
-    mode = _sha(repr(sorted(_MODE_SETTINGS.items())))[:12]
-    return TextCache(f"black-{version_of('black')}-{mode}-contractgen-{__version__}")
-
-
-def format_modules(sources: Mapping[str, str], ready: Callable[[], None] | None = None,
-                   previous: Mapping[str, str] | None = None) -> dict[str, str]:
-    """black's output for each module, block by block, reusing cached blocks.
-
-    `previous` (name -> the module as generated before, digest line and all) lets a module that
-    changed in a few definitions split only those (`_Layout.of`) and take the other blocks'
-    formatted text from its previous version.
-    `ready` is called once the modules are split and looked up in the cache, before black runs:
-    the caller's last chance to refuse (a contract found invalid meanwhile) by raising.
-    """
-    cache = block_cache()
-    layouts = {name: _Layout.of(source, (previous or {}).get(name))
-               for name, source in sources.items()}
-    units = {name: layout.missing(sources[name]) for name, layout in layouts.items()}
-    keys = {text: cache.key(text) for texts in units.values() for text in texts}
-    stored = cache.get_many(keys.values())
-    if cache.enabled and len(stored) < len(keys):
-        stored = {**shipped.blocks(cache.namespace), **stored}
-    done = {text: stored[key] for text, key in keys.items() if key in stored}
-    missing = [text for text in keys if text not in done]
-    if ready is not None:
-        ready()
-    fresh = dict(zip(missing, _format_many(missing), strict=True))  # and cached
-    done.update({text: out for text, out in fresh.items() if out is not None})
-    formatted = {}
-    records: dict[str, str] = {}
-    for name, layout in layouts.items():
-        if any(text not in done for text in units[name]):
-            formatted[name] = format_source(sources[name], name)  # raises with the location
-        elif layout.blocks is None:
-            formatted[name] = done[sources[name]]
-        else:
-            formatted[name], spans = layout.join(done)
-            records[_record_key(_input_key(sources[name]))] = layout.record(
-                sources[name], spans)
-    _layout_cache().put_many(records)
-    return formatted
-
-
-def _record_key(input_key: str) -> str:
-    return _layout_cache().key(input_key)
-
-
-def _layout_cache() -> TextCache:
-    """Module layouts (`_Layout`), beside the blocks' cache and keyed by the same versions."""
-    return TextCache(block_cache().namespace.replace("black-", "layout-black-", 1))
-
-
-class _Layout:
-    """A module's blocks (None: formatted whole) and, for those that stand unchanged in the
-    previous version of the module, their formatted text there.
-
-    Each block-wise formatted module leaves a record in the cache under its input key: its
-    unformatted source, its blocks with their regions, and where each block's output stands in
-    the formatted text. The next run finds the record through the previous module's digest line
-    (the module must be intact: its text hashes to the digest), splits the new source against
-    the old one (`blocks.resplit`: only the changed definitions are parsed) and reads the kept
-    blocks' output from the previous module, so a one-field edit of a large module costs what
-    the edited definition costs.
-    """
-
-    def __init__(self, blocks: list[_blocks.Block] | None, bounds: list[int],
-                 kept: list[str | None]) -> None:
-        self.blocks = blocks
-        self.bounds = bounds
-        self.kept = kept  # the formatted text of each block taken from the previous module
-
-    @classmethod
-    def of(cls, source: str, previous: str | None) -> _Layout:
-        intact = _intact(previous)
-        if intact is not None:
-            record = _layout_cache().get(_record_key(intact[0]))
-            layout = cls._from_record(record, source, intact[1]) if record else None
-            if layout is not None:
-                return layout
-        spans = _blocks.split_spans(source)
-        if spans is None:
-            return cls(None, [], [])
-        return cls(spans[0], spans[1], [None] * len(spans[0]))
-
-    @classmethod
-    def _from_record(cls, record: str, source: str, body: str) -> _Layout | None:
-        import json
-
-        meta, newline, old = record.partition("\n")
-        try:
-            data = json.loads(meta)
-            bounds: list[int] = data["bounds"]
-            old_blocks = [_blocks.Block(
-                text=old[start:end] + ("" if old[start:end].endswith("\n") else "\n"),
-                blank_before=blank, head=head, comment_first=bool(first),
-                comments_into_def=bool(into), tail=tail, stub_last=bool(stub))
-                for start, end, blank, head, first, into, tail, stub in data["blocks"]]
-            outputs = [body[start:end] for start, end in data["formatted"]]
-        except (ValueError, KeyError, TypeError):
-            return None
-        if not newline or len(outputs) != len(old_blocks) or len(bounds) != len(old_blocks) + 1:
-            return None
-        found = _blocks.resplit(old, old_blocks, bounds, source)
-        if found is None:
-            return None
-        blocks, new_bounds, origin = found
-        return cls(blocks, new_bounds, [None if at is None else outputs[at] for at in origin])
-
-    def missing(self, source: str) -> list[str]:
-        """The texts to look up in the cache or format: the blocks not kept (the whole source
-        for a module formatted whole)."""
-        if self.blocks is None:
-            return [source]
-        return [block.text for block, kept in zip(self.blocks, self.kept, strict=True)
-                if kept is None]
-
-    def join(self, done: Mapping[str, str]) -> tuple[str, list[tuple[int, int]]]:
-        """The formatted module, and where each block's output stands in it."""
-        assert self.blocks is not None
-        outputs = [kept if kept is not None else done[block.text]
-                   for block, kept in zip(self.blocks, self.kept, strict=True)]
-        return _blocks.join_spans(self.blocks, outputs)
-
-    def record(self, source: str, spans: list[tuple[int, int]]) -> str:
-        """The cache record of this layout of `source` (see the class docstring)."""
-        import json
-
-        assert self.blocks is not None
-        rows = []
-        for block, end in zip(self.blocks, self.bounds[1:], strict=True):
-            text_start = end - len(block.text) + (0 if source.endswith("\n", 0, end) else 1)
-            rows.append([text_start, end, block.blank_before, block.head,
-                         int(block.comment_first), int(block.comments_into_def), block.tail,
-                         int(block.stub_last)])
-        meta = {"bounds": self.bounds, "blocks": rows, "formatted": spans}
-        return json.dumps(meta, separators=(",", ":")) + "\n" + source
-
-
 def format_package(
     sources: Mapping[str, str],
-    previous: Mapping[str, str],
     verbatim: frozenset[str] = frozenset(),
     ready: Callable[[], None] | None = None,
+    *,
+    overridden: bool = False,
 ) -> dict[str, str]:
-    """Formatted `.py` modules with digest lines; `verbatim` and non-Python files pass through.
-
-    `ready` is called before any formatting (see `format_modules`), and in any case.
-    """
-    out: dict[str, str] = {}
-    pending: dict[str, str] = {}
+    """Each `.py` module in black's layout: vouched for (`vouch.vouched`), or formatted whole
+    when `overridden` (rendered with user template overrides); `verbatim` modules and other
+    files as they are. `ready` is called first: the caller's last chance to refuse (an invalid
+    contract) before anything is formatted."""
+    if ready is not None:
+        ready()
+    out = {}
     for name, source in sources.items():
         if not name.endswith(".py") or name in verbatim:
             out[name] = source
-        elif reusable(previous.get(name), source):
-            out[name] = previous[name]
-        elif (reused := reheaded(previous.get(name), source)) is not None:
-            out[name] = reused
+        elif overridden:
+            out[name] = format_source(source, name)
         else:
-            pending[name] = source
-    if not pending and ready is not None:
-        ready()
-    for name, formatted in format_modules(pending, ready, previous).items():
-        out[name] = _with_digest(formatted, _input_key(pending[name]))
+            out[name] = vouched(source, functools.partial(_cached, name=name))
     return dict(sorted(out.items()))
+
+
+def _cached(block: str, name: str) -> str:
+    """black's output for an UNSURE block, from the cache when a run before formatted it."""
+    cache = TextCache(f"black-{version_of('black')}-py311-contractgen-{__version__}")
+    key = cache.key(block)
+    formatted = cache.get(key)
+    if formatted is None:
+        formatted = format_source(block, name)
+        cache.put_many({key: formatted})
+    return formatted

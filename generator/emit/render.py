@@ -12,7 +12,17 @@ from typing import Any
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
-from . import client_source, error_shapes, hooks, matching, media, model_groups, routes, source
+from . import (
+    client_source,
+    error_shapes,
+    hooks,
+    matching,
+    media,
+    model_groups,
+    routes,
+    source,
+    vouch,
+)
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
@@ -101,6 +111,8 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
             files[name] = template.render(api=api, **hooks.hooks_context(api, name))
+    for name, text in files.items():
+        files[name] = vouch.blank_lines(text)
     verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset()) | (
         HOOKS_VERBATIM if api.hooks else frozenset())

@@ -3,7 +3,7 @@
 The summary names the contract, what changed in it (operations and schemas added, removed,
 changed, read from the package's committed `openapi.json` against the contract now), the stale
 files and the command that fixes it. Then a unified diff of each stale module's code: the
-comment lines a module starts with (the header naming the contract, the formatting digest) and
+comment lines a module starts with (the header naming the contract and its overlay) and
 the manifest are never shown, as they change with any code change and say nothing of it
 (issue 31: one field and one operation added printed 335 lines, the command to run last).
 `report` prints it as text (the diff cut at 30 lines unless `--full`), JSON, or GitHub Actions

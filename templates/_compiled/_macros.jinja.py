@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '44136645ee589e925e1e2bbff6d5c0b2'
+KEY = 'e6edf8c14c2235031e1780029685fc0e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -64,56 +64,62 @@ def root(context, missing=missing):
         @internalcode
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    try:
+        t_10 = environment.filters['subscript']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'subscript' found.")
     pass
     yield '\n'
     def macro(l_1_model, l_1_quoted):
-        t_10 = []
+        t_11 = []
         l_1_extra = resolve('extra')
         if l_1_model is missing:
             l_1_model = undefined("parameter 'model' was not provided", name='model')
         if l_1_quoted is missing:
             l_1_quoted = ()
         pass
-        t_10.extend((
+        t_11.extend((
             str(t_2(environment.getattr(l_1_model, 'name'), ['_Model'])),
             '\n',
         ))
         if environment.getattr(l_1_model, 'description'):
             pass
-            t_10.extend((
+            t_11.extend((
                 '    """',
                 str(t_4(environment.getattr(l_1_model, 'description'))),
                 '"""\n\n',
             ))
         if (environment.getattr(l_1_model, 'extra') != 'allow'):
             pass
-            t_10.extend((
+            t_11.extend((
                 '    model_config = ConfigDict(extra=',
                 str(t_9(environment.getattr(l_1_model, 'extra'))),
                 ')\n',
             ))
         if environment.getattr(l_1_model, 'non_nullable'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'non_nullable'), 'contractgen_non_nullable', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'dropped'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'dropped'), 'contractgen_dropped', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'required_extra'):
             pass
-            t_10.extend((
+            t_11.extend((
                 str(t_1(environment.getattr(l_1_model, 'required_extra'), 'contractgen_required_extra', 'ClassVar[frozenset[str]]', 'frozenset')),
                 '\n',
             ))
         if environment.getattr(l_1_model, 'extra_type'):
             pass
             l_1_extra = str_join(('dict[str, ', t_8(environment.getattr(l_1_model, 'extra_type')), ']', ))
-            t_10.extend((
+            t_11.extend((
                 '    __pydantic_extra__: ',
                 str((t_9((undefined(name='extra') if l_1_extra is missing else l_1_extra)) if ('__pydantic_extra__' in l_1_quoted) else (undefined(name='extra') if l_1_extra is missing else l_1_extra))),
                 ' = Field(init=False)\n',
@@ -124,39 +130,39 @@ def root(context, missing=missing):
             pass
             if environment.getattr(l_2_field, 'comment'):
                 pass
-                t_10.extend((
+                t_11.extend((
                     '    # ',
                     str(environment.getattr(l_2_field, 'comment')),
                     '\n',
                 ))
             l_2_annotation = t_6(l_2_field)
             _loop_vars['annotation'] = l_2_annotation
-            t_10.extend((
+            t_11.extend((
                 str(t_7(l_2_field, (t_9((undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)) if (environment.getattr(l_2_field, 'name') in l_1_quoted) else (undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)))),
                 '\n',
             ))
         l_2_field = l_2_annotation = missing
         if (not ((((((environment.getattr(l_1_model, 'fields') or environment.getattr(l_1_model, 'extra_type')) or environment.getattr(l_1_model, 'description')) or (environment.getattr(l_1_model, 'extra') != 'allow')) or environment.getattr(l_1_model, 'non_nullable')) or environment.getattr(l_1_model, 'dropped')) or environment.getattr(l_1_model, 'required_extra'))):
             pass
-            t_10.append(
+            t_11.append(
                 '    pass\n',
             )
-        return concat(t_10)
+        return concat(t_11)
     context.exported_vars.add('model_class')
     context.vars['model_class'] = l_0_model_class = Macro(environment, macro, 'model_class', ('model', 'quoted'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_enum):
-        t_11 = []
+        t_12 = []
         if l_1_enum is missing:
             l_1_enum = undefined("parameter 'enum' was not provided", name='enum')
         pass
-        t_11.extend((
+        t_12.extend((
             str(t_5(l_1_enum)),
             '\n',
         ))
         if environment.getattr(l_1_enum, 'description'):
             pass
-            t_11.extend((
+            t_12.extend((
                 '    """',
                 str(t_4(environment.getattr(l_1_enum, 'description'))),
                 '"""\n\n',
@@ -165,34 +171,35 @@ def root(context, missing=missing):
             l_2_assignment = resolve('assignment')
             _loop_vars = {}
             pass
-            t_11.extend((
+            t_12.extend((
                 str(context.call((undefined(name='assignment') if l_2_assignment is missing else l_2_assignment), '    ', l_2_member, l_2_value, _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_member = l_2_value = l_2_assignment = missing
         if (not environment.getattr(l_1_enum, 'closed')):
             pass
-            t_11.append(
+            t_12.append(
                 '\n    _missing_ = classmethod(unknown_member)  # responses keep unknown values\n',
             )
-        return concat(t_11)
+        return concat(t_12)
     context.exported_vars.add('enum_class')
     context.vars['enum_class'] = l_0_enum_class = Macro(environment, macro, 'enum_class', ('enum',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_alias):
-        t_12 = []
+        t_13 = []
+        l_1_statement = resolve('statement')
         if l_1_alias is missing:
             l_1_alias = undefined("parameter 'alias' was not provided", name='alias')
         pass
         if environment.getattr(l_1_alias, 'description'):
             pass
-            t_12.extend((
+            t_13.extend((
                 str(t_3(environment.getattr(l_1_alias, 'description'))),
                 '\n',
             ))
         if environment.getattr(l_1_alias, 'recursive'):
             pass
-            t_12.extend((
+            t_13.extend((
                 str(environment.getattr(l_1_alias, 'name')),
                 ' = TypeAliasType(',
                 str(t_9(environment.getattr(l_1_alias, 'name'))),
@@ -202,18 +209,16 @@ def root(context, missing=missing):
             ))
         else:
             pass
-            t_12.extend((
-                str(environment.getattr(l_1_alias, 'name')),
-                ': TypeAlias = ',
-                str(t_8(environment.getattr(l_1_alias, 'type'))),
+            t_13.extend((
+                str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', str_join((environment.getattr(l_1_alias, 'name'), ': TypeAlias = ', )), t_10(t_8(environment.getattr(l_1_alias, 'type'))))),
                 '\n',
             ))
-        return concat(t_12)
+        return concat(t_13)
     context.exported_vars.add('type_alias')
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_enums, l_1_classes, l_1_aliases, l_1_quoted):
-        t_13 = []
+        t_14 = []
         if l_1_enums is missing:
             l_1_enums = undefined("parameter 'enums' was not provided", name='enums')
         if l_1_classes is missing:
@@ -226,7 +231,7 @@ def root(context, missing=missing):
         for l_2_definition in l_1_enums:
             _loop_vars = {}
             pass
-            t_13.extend((
+            t_14.extend((
                 '\n\n',
                 str(context.call((undefined(name='enum_class') if l_0_enum_class is missing else l_0_enum_class), l_2_definition, _loop_vars=_loop_vars)),
                 '\n',
@@ -235,7 +240,7 @@ def root(context, missing=missing):
         for l_2_definition in l_1_classes:
             _loop_vars = {}
             pass
-            t_13.extend((
+            t_14.extend((
                 '\n\n',
                 str(context.call((undefined(name='model_class') if l_0_model_class is missing else l_0_model_class), l_2_definition, environment.getitem(l_1_quoted, environment.getattr(l_2_definition, 'name')), _loop_vars=_loop_vars)),
                 '\n',
@@ -244,7 +249,7 @@ def root(context, missing=missing):
         for l_2_definition in l_1_aliases:
             _loop_vars = {}
             pass
-            t_13.extend((
+            t_14.extend((
                 '\n\n',
                 str(context.call((undefined(name='type_alias') if l_0_type_alias is missing else l_0_type_alias), l_2_definition, _loop_vars=_loop_vars)),
                 '\n',
@@ -252,50 +257,44 @@ def root(context, missing=missing):
         l_2_definition = missing
         if l_1_aliases:
             pass
-            t_13.append(
+            t_14.append(
                 '\n\n# One TypeAdapter per alias, for raw data: `<Alias>Adapter.validate_python(data)`.\n',
             )
             for l_2_definition in l_1_aliases:
+                l_2_typed = resolve('typed')
+                l_2_group = resolve('group')
                 _loop_vars = {}
                 pass
                 if environment.getattr(l_2_definition, 'recursive'):
                     pass
-                    t_13.extend((
-                        str(environment.getattr(l_2_definition, 'adapter')),
-                        ': TypeAdapter[',
-                        str(environment.getattr(l_2_definition, 'name')),
-                        '] = TypeAdapter(',
-                        str(environment.getattr(l_2_definition, 'name')),
-                        ')\n',
+                    t_14.extend((
+                        str(context.call((undefined(name='typed') if l_2_typed is missing else l_2_typed), '', environment.getattr(l_2_definition, 'adapter'), str_join(('TypeAdapter[', environment.getattr(l_2_definition, 'name'), ']', )), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'TypeAdapter(', [environment.getattr(l_2_definition, 'name')], _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
+                        '\n',
                     ))
                 else:
                     pass
-                    t_13.extend((
-                        str(environment.getattr(l_2_definition, 'adapter')),
-                        ': TypeAdapter[',
-                        str(environment.getattr(l_2_definition, 'name')),
-                        '] = _deferred(',
-                        str(environment.getattr(l_2_definition, 'name')),
-                        ')\n',
+                    t_14.extend((
+                        str(context.call((undefined(name='typed') if l_2_typed is missing else l_2_typed), '', environment.getattr(l_2_definition, 'adapter'), str_join(('TypeAdapter[', environment.getattr(l_2_definition, 'name'), ']', )), context.call((undefined(name='group') if l_2_group is missing else l_2_group), '_deferred(', [environment.getattr(l_2_definition, 'name')], _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
+                        '\n',
                     ))
-            l_2_definition = missing
-        return concat(t_13)
+            l_2_definition = l_2_typed = l_2_group = missing
+        return concat(t_14)
     context.exported_vars.add('definitions')
     context.vars['definitions'] = l_0_definitions = Macro(environment, macro, 'definitions', ('enums', 'classes', 'aliases', 'quoted'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_doc):
-        t_14 = []
+        t_15 = []
         if l_1_doc is missing:
             l_1_doc = undefined("parameter 'doc' was not provided", name='doc')
         pass
-        t_14.extend((
+        t_15.extend((
             'def _import(name: str) -> Any:\n    """',
             str(l_1_doc),
             '"""\n    import importlib\n\n    if name not in _MODULES:\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n    module = importlib.import_module(_MODULES[name], __package__)\n    value = module if _MODULES[name] == "." + name else getattr(module, name)\n    globals()[name] = value\n    return value\n\n\ndef _names() -> list[str]:\n    return sorted({*globals(), *__all__})\n\n\n# Hidden from type checkers, which read the imports above: a misspelt name stays an error.\nif not TYPE_CHECKING:\n    __getattr__ = _import\n    __dir__ = _names',
         ))
-        return concat(t_14)
+        return concat(t_15)
     context.exported_vars.add('lazy_getattr')
     context.vars['lazy_getattr'] = l_0_lazy_getattr = Macro(environment, macro, 'lazy_getattr', ('doc',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=67&3=76&4=79&5=83&8=86&9=90&11=93&12=96&14=99&15=102&17=105&18=108&20=111&21=113&22=116&24=119&25=123&26=127&28=130&29=133&31=137&37=146&38=152&39=155&40=159&43=162&44=167&46=171&52=180&53=185&54=188&56=191&57=194&59=204&63=213&64=224&67=229&69=233&72=238&74=242&77=247&79=251&83=256&84=259&85=262&87=272&93=284&95=291'
+debug_info = '2=73&3=82&4=85&5=89&8=92&9=96&11=99&12=102&14=105&15=108&17=111&18=114&20=117&21=119&22=122&24=125&25=129&26=133&28=136&29=139&31=143&37=152&38=158&39=161&40=165&43=168&44=173&46=177&52=186&53=192&54=195&56=198&57=201&59=211&63=218&64=229&67=234&69=238&72=243&74=247&77=252&79=256&83=261&84=266&85=269&87=275&93=283&95=290'

@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'db31566776833ae6c2d975a5a11e7ffb'
+KEY = '3afd7281363e26c9c51d61639c6bda78'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -11,9 +11,12 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_api = resolve('api')
     l_0_exported_client = resolve('exported_client')
+    l_0_statement = resolve('statement')
+    l_0_value = resolve('value')
     l_0_auth_class = resolve('auth_class')
     l_0_auth_fields = resolve('auth_fields')
-    l_0_streams = missing
+    l_0_braced = resolve('braced')
+    l_0_streams = l_0_body = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -93,10 +96,16 @@ def root(context, missing=missing):
         def t_13(*unused):
             raise TemplateRuntimeError("No filter named 'selectattr' found.")
     try:
-        t_14 = environment.tests['none']
+        t_14 = environment.filters['tuple']
     except KeyError:
         @internalcode
         def t_14(*unused):
+            raise TemplateRuntimeError("No filter named 'tuple' found.")
+    try:
+        t_15 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_15(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
@@ -104,29 +113,15 @@ def root(context, missing=missing):
     yield from context.blocks['docstring'][0](context)
     yield '\n'
     yield from context.blocks['imports'][0](context)
-    l_0_streams = context.vars['streams'] = environment.get_template('_client_streams.jinja', 'client.py.jinja').make_module(context.get_all(), True, {'streams': l_0_streams})
+    l_0_streams = context.vars['streams'] = environment.get_template('_client_streams.jinja', 'client.py.jinja').make_module(context.get_all(), True, {'body': l_0_body, 'streams': l_0_streams})
     context.exported_vars.discard('streams')
     yield '\n'
     yield str(t_1((undefined(name='exported_client') if l_0_exported_client is missing else l_0_exported_client)))
-    yield '\n\nSERVERS: tuple[str, ...] = ('
-    for l_1_server in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'):
-        _loop_vars = {}
-        pass
-        yield str(t_10(environment.getattr(l_1_server, 'default_url')))
-        yield ', '
-    l_1_server = missing
-    yield ')\n"""The contract\'s server URLs, variables at their defaults: candidates for `base_url`."""\n\n\ndef server_url(index: int = 0, **variables: str) -> str:\n    """The contract\'s `index`th server URL (base path included), its variables at their defaults\n    unless given: a `base_url`, e.g. `server_url(region="eu")`."""\n    url, defaults = _SERVER_TEMPLATES[index]\n    unknown = sorted(set(variables) - set(defaults))\n    if unknown:\n        raise ValueError(\n            f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n        )\n    for name, default in defaults.items():\n        url = url.replace("{" + name + "}", variables.get(name, default))\n    return url\n\n\n_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ('
-    for l_1_server in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'):
-        l_1_dict = resolve('dict')
-        _loop_vars = {}
-        pass
-        yield '('
-        yield str(t_10(environment.getattr(l_1_server, 'url')))
-        yield ', '
-        yield str(t_10(context.call((undefined(name='dict') if l_1_dict is missing else l_1_dict), environment.getattr(l_1_server, 'variables'), _loop_vars=_loop_vars)))
-        yield '), '
-    l_1_server = l_1_dict = missing
-    yield ')\n\nFileContent: TypeAlias = (\n    bytes\n    | IO[bytes]\n    | tuple[str, bytes | IO[bytes]]\n    | tuple[str, bytes | IO[bytes], str]\n)\n"""A file to upload: its bytes or a binary file, optionally with a filename and a media type."""\n\n\n'
+    yield '\n\n'
+    yield str(context.call((undefined(name='statement') if l_0_statement is missing else l_0_statement), '', 'SERVERS: tuple[str, ...] = ', context.call((undefined(name='value') if l_0_value is missing else l_0_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), attribute='default_url')))))
+    yield '\n"""The contract\'s server URLs, variables at their defaults: candidates for `base_url`."""\n\n\ndef server_url(index: int = 0, **variables: str) -> str:\n    """The contract\'s `index`th server URL (base path included), its variables at their defaults\n    unless given: a `base_url`, e.g. `server_url(region="eu")`."""\n    url, defaults = _SERVER_TEMPLATES[index]\n    unknown = sorted(set(variables) - set(defaults))\n    if unknown:\n        raise ValueError(\n            f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n        )\n    for name, default in defaults.items():\n        url = url.replace("{" + name + "}", variables.get(name, default))\n    return url\n\n\n'
+    yield str(context.call((undefined(name='statement') if l_0_statement is missing else l_0_statement), '', '_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ', context.call((undefined(name='value') if l_0_value is missing else l_0_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), 'server_tuple')))))
+    yield '\n\nFileContent: TypeAlias = (\n    bytes\n    | IO[bytes]\n    | tuple[str, bytes | IO[bytes]]\n    | tuple[str, bytes | IO[bytes], str]\n)\n"""A file to upload: its bytes or a binary file, optionally with a filename and a media type."""\n\n\n'
     if (undefined(name='auth_class') if l_0_auth_class is missing else l_0_auth_class):
         pass
         yield 'class Auth(TypedDict, total=False):\n    """Credentials by security scheme: (user, password) for http basic; else the token, API key\n    or (for a scheme the client cannot write) the whole Authorization header value. Each call\n    sends the first of its operation\'s requirements that every credential is given for.\n    """\n\n'
@@ -151,26 +146,27 @@ def root(context, missing=missing):
             yield ', '
         l_1_name = l_1_kind = missing
         yield '},\n    total=False,\n)\n"""Credentials by security scheme: (user, password) for http basic; else the token, API key or\n(for a scheme the client cannot write) the whole Authorization header value. Each call sends\nthe first of its operation\'s requirements that every credential is given for."""\n'
-    yield '\n\n# Each scheme: (kind, where an API key goes, its header/query/cookie name).\n_SCHEMES: dict[str, Scheme] = {\n'
-    for l_1_scheme in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'security_schemes'):
+    yield '\n\n# Each scheme: (kind, where an API key goes, its header/query/cookie name).\n'
+    t_16 = []
+    pass
+    for l_2_scheme in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'security_schemes'):
         _loop_vars = {}
         pass
-        yield '    '
-        yield str(t_10(environment.getattr(l_1_scheme, 'name')))
-        yield ': ('
-        yield str(t_10(environment.getattr(l_1_scheme, 'kind')))
-        yield ', '
-        yield str(t_10(environment.getattr(l_1_scheme, 'location')))
-        yield ', '
-        yield str(t_10(environment.getattr(l_1_scheme, 'parameter')))
-        yield '),\n'
-    l_1_scheme = missing
-    yield '}\n'
-    def t_15(fiter):
+        t_16.extend((
+            str(context.call((undefined(name='statement') if l_0_statement is missing else l_0_statement), '    ', str_join((t_10(environment.getattr(l_2_scheme, 'name')), ': ', )), context.call((undefined(name='value') if l_0_value is missing else l_0_value), (environment.getattr(l_2_scheme, 'kind'), environment.getattr(l_2_scheme, 'location'), environment.getattr(l_2_scheme, 'parameter')), _loop_vars=_loop_vars), ',', _loop_vars=_loop_vars)),
+            '\n',
+        ))
+    l_2_scheme = missing
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_16))
+    context.vars['body'] = l_0_body
+    context.exported_vars.add('body')
+    yield str(context.call((undefined(name='braced') if l_0_braced is missing else l_0_braced), '_SCHEMES: dict[str, Scheme] = ', (undefined(name='body') if l_0_body is missing else l_0_body)))
+    yield '\n'
+    def t_17(fiter):
         for l_1_op in fiter:
             if environment.getattr(l_1_op, 'headers_class'):
                 yield l_1_op
-    for l_1_op in t_15(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
+    for l_1_op in t_17(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         l_1_headers_source = resolve('headers_source')
         _loop_vars = {}
         pass
@@ -265,11 +261,11 @@ def root(context, missing=missing):
             if (environment.getattr(environment.getattr(l_1_op, 'body'), 'kind') == 'multipart'):
                 pass
                 yield '    _files: list[tuple[str, Any]] = []\n'
-                def t_16(fiter):
+                def t_18(fiter):
                     for l_2_f in fiter:
                         if environment.getattr(l_2_f, 'json'):
                             yield l_2_f
-                for l_2_f in t_16(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_18(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
@@ -280,11 +276,11 @@ def root(context, missing=missing):
                     yield str(environment.getattr(l_2_f, 'name'))
                     yield '), "application/json")))\n'
                 l_2_f = missing
-                def t_17(fiter):
+                def t_19(fiter):
                     for l_2_f in fiter:
                         if (environment.getattr(l_2_f, 'is_file') or environment.getattr(l_2_f, 'is_file_list')):
                             yield l_2_f
-                for l_2_f in t_17(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
+                for l_2_f in t_19(environment.getattr(environment.getattr(l_1_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     yield '    if '
@@ -345,11 +341,11 @@ def root(context, missing=missing):
             yield str(t_3(context.eval_ctx, (undefined(name='retryable') if l_1_retryable is missing else l_1_retryable), ', '))
             yield str((',' if (t_4((undefined(name='retryable') if l_1_retryable is missing else l_1_retryable)) == 1) else ''))
             yield '),\n'
-        def t_18(fiter):
+        def t_20(fiter):
             for l_2_p in fiter:
                 if (t_6(environment.getattr(l_2_p, 'wire')) in ('idempotency-key', 'x-idempotency-key')):
                     yield l_2_p
-        for l_2_p in t_18(environment.getattr(l_1_op, 'header_params')):
+        for l_2_p in t_20(environment.getattr(l_1_op, 'header_params')):
             _loop_vars = {}
             pass
             yield '        idempotency='
@@ -367,7 +363,7 @@ def root(context, missing=missing):
                 l_2_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
                 pass
-                if (not t_14(environment.getattr(l_2_r, 'status_code'))):
+                if (not t_15(environment.getattr(l_2_r, 'status_code'))):
                     pass
                     yield '    if response.status_code == '
                     yield str(environment.getattr(l_2_r, 'status_code'))
@@ -401,9 +397,8 @@ def root(context, missing=missing):
                     yield str(('' if environment.getattr(l_1_op, 'returns_nothing') else ' None'))
                     yield '\n'
             l_2_r = l_2_response_source = l_2_parsed_directly = missing
-            yield '    raise _error('
-            yield str(t_10(environment.getattr(l_1_op, 'id')))
-            yield ', response)\n'
+            yield str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', 'raise ', '_error(', [t_10(environment.getattr(l_1_op, 'id')), 'response'], _loop_vars=_loop_vars))
+            yield '\n'
     l_1_op = l_1_define = l_1_client_params = l_1_q = l_1_styled = l_1_sends_headers = l_1_laid = l_1_group = l_1_header_entries = l_1_content_type_name = l_1_plain = l_1_form_entries = l_1_client_path = l_1_query_entries = l_1_styled_entries = l_1_retryable = l_1_result_annotation = missing
     yield '\n\nclass Client(_Configurable):\n    """A synchronous client of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
@@ -638,4 +633,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=100&2=102&10=104&13=105&15=108&17=110&35=117&46=128&53=131&54=135&59=143&70=153&71=157&74=167&77=176&79=179&82=196&83=198&84=201&86=203&87=205&88=207&90=209&91=211&92=213&95=216&97=219&98=223&99=225&104=231&105=233&106=235&107=237&108=240&113=245&116=247&119=250&121=252&122=254&123=256&124=258&128=263&131=266&132=274&133=276&135=281&136=289&137=291&138=294&140=301&146=307&147=309&148=311&149=313&151=315&154=318&156=321&160=324&162=327&166=330&167=333&169=336&170=338&171=340&172=343&174=346&175=354&179=358&182=361&183=363&184=368&185=371&187=376&189=378&190=380&191=382&192=384&193=386&194=388&195=390&197=393&200=399&203=403&209=407&265=409&266=419&267=421&269=425&270=427&271=429&273=432&274=434&276=436&278=438&279=440&280=441&281=443&283=446&284=448&285=451&287=453&288=455&289=457&290=460&291=462&292=464&294=467&298=472&299=474&300=476&301=479&302=481&303=483&304=486&305=488&307=493&308=495&310=497&311=499&312=500&313=502&319=505&375=507&376=517&377=519&379=523&380=525&381=527&383=530&384=532&386=534&388=536&389=538&390=539&391=541&393=544&394=546&395=549&397=551&398=553&399=555&400=558&401=560&402=562&404=565&408=570&409=572&410=574&411=577&412=579&413=581&414=584&415=586&417=591&418=593&420=595&421=597&422=598&423=600&426=602&2=604&3=614&10=617&11=626&426=629'
+debug_info = '1=109&2=111&10=113&13=114&15=117&17=119&35=121&46=123&53=126&54=130&59=138&70=150&71=154&69=158&74=161&75=163&78=172&80=175&83=192&84=194&85=197&87=199&88=201&89=203&91=205&92=207&93=209&96=212&98=215&99=219&100=221&105=227&106=229&107=231&108=233&109=236&114=241&117=243&120=246&122=248&123=250&124=252&125=254&129=259&132=262&133=270&134=272&136=277&137=285&138=287&139=290&141=297&147=303&148=305&149=307&150=309&152=311&155=314&157=317&161=320&163=323&167=326&168=329&170=332&171=334&172=336&173=339&175=342&176=350&180=354&183=357&184=359&185=364&186=367&188=372&190=374&191=376&192=378&193=380&194=382&195=384&196=386&198=389&201=395&204=398&210=402&266=404&267=414&268=416&270=420&271=422&272=424&274=427&275=429&277=431&279=433&280=435&281=436&282=438&284=441&285=443&286=446&288=448&289=450&290=452&291=455&292=457&293=459&295=462&299=467&300=469&301=471&302=474&303=476&304=478&305=481&306=483&308=488&309=490&311=492&312=494&313=495&314=497&320=500&376=502&377=512&378=514&380=518&381=520&382=522&384=525&385=527&387=529&389=531&390=533&391=534&392=536&394=539&395=541&396=544&398=546&399=548&400=550&401=553&402=555&403=557&405=560&409=565&410=567&411=569&412=572&413=574&414=576&415=579&416=581&418=586&419=588&421=590&422=592&423=593&424=595&427=597&2=599&3=609&10=612&11=621&427=624'

@@ -1,5 +1,5 @@
 # Template webhook_sender.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '5d385e0d8b6e8d403f46630384aad6d6'
+KEY = 'c439767f12671888a627bf109d296158'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhook_sender.py.jinja'
 
@@ -28,7 +28,7 @@ def root(context, missing=missing):
     yield from context.blocks['docstring'][0](context)
     yield '\n'
     yield from context.blocks['imports'][0](context)
-    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(method: str, url: str, body: Any, signer: StandardWebhooks | None) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {"method": method, "url": url, "content": content or None, "headers": headers}\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(response.status_code, response.text,\n                                      headers=dict(response.headers))\n    if kind is None or not response.content:\n        return None\n    return _json_typed(kind).validate_json(response.content)\n\n\n@functools.cache\ndef _json_typed(kind: Any) -> TypeAdapter[Any]:\n    """An answer is read with JSON Schema\'s types, as the client reads responses."""\n    return TypeAdapter(Annotated[kind, JsonTyped()])\n'
+    yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(\n    method: str, url: str, body: Any, signer: StandardWebhooks | None\n) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {\n        "method": method,\n        "url": url,\n        "content": content or None,\n        "headers": headers,\n    }\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(\n            response.status_code, response.text, headers=dict(response.headers)\n        )\n    if kind is None or not response.content:\n        return None\n    return _json_typed(kind).validate_json(response.content)\n\n\n@functools.cache\ndef _json_typed(kind: Any) -> TypeAdapter[Any]:\n    """An answer is read with JSON Schema\'s types, as the client reads responses."""\n    return TypeAdapter(Annotated[kind, JsonTyped()])\n'
     for l_1_is_async in (False, True):
         l_1_hooks = resolve('hooks')
         l_1_a = l_1_aw = l_1_A = missing
@@ -50,49 +50,28 @@ def root(context, missing=missing):
         yield str((undefined(name='A') if l_1_A is missing else l_1_A))
         yield 'BaseTransport | None = None,\n        signer: StandardWebhooks | None = None,\n    ) -> None:\n        """`signer` signs each request (Standard Webhooks headers) with its first secret."""\n        self._http = httpx.'
         yield str((undefined(name='A') if l_1_A is missing else l_1_A))
-        yield 'Client(timeout=timeout, headers=dict(headers or {}), transport=transport)\n        self._signer = signer\n'
+        yield 'Client(\n            timeout=timeout, headers=dict(headers or {}), transport=transport\n        )\n        self._signer = signer\n'
         for l_2_hook in (undefined(name='hooks') if l_1_hooks is missing else l_1_hooks):
+            l_2_define = resolve('define')
+            l_2_laid = resolve('laid')
+            l_2_group = resolve('group')
             _loop_vars = {}
             pass
-            yield '\n    '
-            yield str((undefined(name='a') if l_1_a is missing else l_1_a))
-            yield 'def '
-            yield str(environment.getattr(l_2_hook, 'method'))
-            yield '(self, url: str'
-            if environment.getattr(l_2_hook, 'body'):
-                pass
-                yield ', body: '
-                yield str(environment.getattr(l_2_hook, 'body'))
-                if (not environment.getattr(l_2_hook, 'body_required')):
-                    pass
-                    yield ' | None = None'
-            yield ') -> '
-            yield str(environment.getattr(l_2_hook, 'result'))
-            yield ':\n        """'
+            yield '\n'
+            yield str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(((undefined(name='a') if l_1_a is missing else l_1_a), 'def ', environment.getattr(l_2_hook, 'method'), '(', )), (['self', 'url: str'] + ([str_join(('body: ', environment.getattr(l_2_hook, 'body'), ('' if environment.getattr(l_2_hook, 'body_required') else ' | None = None'), ))] if environment.getattr(l_2_hook, 'body') else [])), str_join((') -> ', environment.getattr(l_2_hook, 'result'), ':', )), _loop_vars=_loop_vars))
+            yield '\n        """'
             yield str(t_1(environment.getattr(l_2_hook, 'doc'), 8))
-            yield '"""\n        response = '
-            yield str((undefined(name='aw') if l_1_aw is missing else l_1_aw))
-            yield 'self._http.request(**_request('
-            yield str(t_2(environment.getattr(l_2_hook, 'http_method')))
-            yield ', url, '
-            if environment.getattr(l_2_hook, 'body'):
-                pass
-                yield 'body'
-            else:
-                pass
-                yield 'None'
-            yield ', self._signer))\n'
+            yield '"""\n'
+            yield str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', str_join(('response = ', (undefined(name='aw') if l_1_aw is missing else l_1_aw), )), 'self._http.request(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), '**_request(', [t_2(environment.getattr(l_2_hook, 'http_method')), 'url', ('body' if environment.getattr(l_2_hook, 'body') else 'None'), 'self._signer'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars))
+            yield '\n'
             if (environment.getattr(l_2_hook, 'result') == 'None'):
                 pass
                 yield '        _parse(response, None)\n'
             else:
                 pass
-                yield '        result: '
-                yield str(environment.getattr(l_2_hook, 'result'))
-                yield ' = _parse(response, '
-                yield str(environment.getattr(l_2_hook, 'parsed'))
-                yield ')\n        return result\n'
-        l_2_hook = missing
+                yield str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', str_join(('result: ', environment.getattr(l_2_hook, 'result'), ' = ', )), '_parse(', ['response', environment.getattr(l_2_hook, 'parsed')], _loop_vars=_loop_vars))
+                yield '\n        return result\n'
+        l_2_hook = l_2_define = l_2_laid = l_2_group = missing
         yield '\n    '
         yield str((undefined(name='a') if l_1_a is missing else l_1_a))
         yield 'def '
@@ -142,4 +121,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=24&2=26&11=28&50=30&51=35&52=37&53=39&56=42&57=44&64=48&68=50&70=52&72=56&73=70&74=72&75=83&78=89&83=95&85=99&87=103&90=107&96=111&2=117&3=127&11=130&12=139'
+debug_info = '1=24&2=26&11=28&58=30&59=35&60=37&61=39&64=42&65=44&72=48&76=50&80=52&82=59&83=61&84=63&85=65&88=70&93=74&95=78&97=82&100=86&106=90&2=96&3=106&11=109&12=118'

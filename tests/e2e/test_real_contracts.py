@@ -42,7 +42,7 @@ def test_generate_stops_before_formatting_an_invalid_contract(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from contractgen.emit import formatting
 
-    formatted: list[Any] = []  # what reached black (the modules may be split meanwhile)
+    formatted: list[Any] = []  # what reached formatting (vouched for, or black)
 
     def spying(original: Any) -> Any:
         def spy(*args: Any, **kwargs: Any) -> Any:
@@ -50,7 +50,7 @@ def test_generate_stops_before_formatting_an_invalid_contract(
             return original(*args, **kwargs)
         return spy
 
-    for name in ("_format_many", "format_source"):
+    for name in ("vouched", "format_source"):
         monkeypatch.setattr(formatting, name, spying(getattr(formatting, name)))
     spec = tmp_path / "spec.yaml"
     spec.write_text(_INVALID, encoding="utf-8")

@@ -271,3 +271,18 @@ def test_form_routes_are_blacks_fixed_points(tmp_path: Path) -> None:
     (routes,) = [b for b in found if b.text.startswith("def _add_routes(")]
     assert _black(routes.text) == routes.text
     assert "form: _CreateRoleFormBody" in routes.text
+
+
+def test_fields_annotated_with_a_name_too_long_for_any_line_split_like_black() -> None:
+    """A model named past column 88 even alone on its line: black still puts it in parentheses
+    when `) = Field(...)` fits on one line, else splits the value (left to black)."""
+    rng = random.Random(23)
+    laid_out = 0
+    for _ in range(200):
+        annotation = rng.choice(["", "models."]) + _word(rng, 76, 95)
+        value = call("Field(", [f"description={literal(_word(rng, 0, 80))}"][:rng.randint(0, 1)]
+                     + ["default=None"][:rng.randint(0, 1)])
+        text = blackstyle.annotated("    ", _word(rng, 1, 30), annotation, value)
+        flat = f"    {text.split(':')[0].strip()}: {annotation} = {blackstyle.flat(value)}"
+        laid_out += _as_black(f"class A:\n{text}\n", f"class A:\n{flat}\n")
+    assert laid_out > 50

@@ -147,7 +147,7 @@ TEST_FOLDERS = {
 }
 HELPERS = {"conftest.py", "gen_support.py", "shared_corpus.py", "differential.py",
            "failing_server.py", "serving_child.py", "deploy_support.py", "corpus_gen.py",
-           "shipped_blocks.py"}
+           "black_layout.py"}
 
 
 def test_tests_mirror_the_source_tree() -> None:

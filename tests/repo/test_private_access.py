@@ -9,17 +9,8 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 
-# (test file's name, private name): internals of emit/formatting.py and emit/blocks.py, being
-# rewritten, and the port test_verdicts counts (spec/validate.py).
+# (test file's name, private name): the port test_verdicts counts (spec/validate.py).
 LEFT = {
-    ("shipped_blocks.py", "_format_many"),
-    ("test_blocks.py", "_Layout"),
-    ("test_blocks.py", "_from_record"),
-    ("test_blocks.py", "_split"),
-    ("test_formatting.py", "_Layout"),
-    ("test_formatting.py", "_WARM"),
-    ("test_formatting.py", "_chunks"),
-    ("test_formatting.py", "_format_many"),
     ("test_verdicts.py", "_valid_by_port"),
 }
 

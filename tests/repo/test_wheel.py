@@ -75,10 +75,8 @@ def test_installed_wheel_generates_outside_the_repo(tmp_path: Path) -> None:
          "env = e.environment_of()\n"
          "for name in e.builtin_templates():\n"
          "    text = env.loader.get_source(env, name)[0]\n"
-         "    assert e.precompiled_code(env, name, text, None) is not None, name\n"
-         # and black's output for the blocks every contract gets alike (emit/shipped.py)
-         "from contractgen.emit import formatting, shipped\n"
-         "assert len(shipped.blocks(formatting.block_cache().namespace)) > 100\n", cwd=tmp_path)
+         "    assert e.precompiled_code(env, name, text, None) is not None, name\n",
+         cwd=tmp_path)
 
     work = tmp_path / "elsewhere"
     work.mkdir()

@@ -1,0 +1,112 @@
+"""The emitter writes black's layout (emit/vouch.py, emit/blackstyle.py).
+
+Every module the built-in templates render, once black has run on the blocks emit/vouch.py
+marks UNSURE (and on nothing else), is byte for byte black's output for the whole module: on the
+seeds (with and without their overlays), the contracts the tests generate from, the corpus and
+bench/synthetic.py's contract. `python -m tests.black_layout SPEC` shows the blocks that differ.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from black_layout import CORPUS, ROOT, Case, black, fast_cases, raw_sources, static_modules
+from contractgen.emit.vouch import unsure_lines, vouched
+
+
+def _assert_blacks(case: Case) -> None:
+    sources = raw_sources(case)
+    if sources is None:
+        pytest.skip(f"{case.name} does not generate")
+    for name, text in sources.items():
+        assert vouched(text, black) == black(text), f"{case.name}: {name}"
+
+
+@pytest.mark.parametrize("case", fast_cases(), ids=lambda case: case.name)
+def test_each_rendered_module_is_blacks_output(case: Case) -> None:
+    _assert_blacks(case)
+
+
+def test_the_static_modules_are_blacks_output() -> None:
+    from contractgen.emit.templates import templates_dir
+
+    for name in sorted(static_modules()):
+        text = (templates_dir() / name).read_text(encoding="utf-8")
+        assert black(text) == text, name
+
+
+def test_the_seeds_leave_black_almost_nothing() -> None:
+    """The seeds' modules are written in black's layout as rendered: black runs on at most one
+    block (a long error-body expression)."""
+    for case in fast_cases()[:2]:
+        sources = raw_sources(case)
+        assert sources is not None
+        unsure = {name: lines for name, text in sources.items() if (lines := unsure_lines(text))}
+        assert sum(map(len, unsure.values())) <= 1, unsure
+
+
+def test_a_block_black_would_change_is_marked_unsure_and_formatted() -> None:
+    long_call = "x = " + "f(" + ", ".join(f"argument_{i}" for i in range(12)) + ")\n"
+    source = ('"""A module."""\n\nimport os\n\n\n' + long_call
+              + "\n\ndef g() -> None:\n    pass\n")
+    assert unsure_lines(source) == [5]
+    assert black(source) != source
+    assert vouched(source, black) == black(source)
+
+
+def test_lines_black_leaves_long_are_not_unsure() -> None:
+    words = " ".join(["word"] * 30)
+    source = (f'class A:\n    """{words}\n\n    {words}\n    """\n\n    # {words}\n'
+              f'    x: int = Field(\n        description="{words}",\n    )\n\n\n'
+              f'y = {{\n    "{words}": name,\n}}\n')
+    assert black(source) == source
+    assert unsure_lines(source) == []
+    assert vouched(source, black) is source
+
+
+def _corpus(name: str, tmp_path: Path) -> Path:
+    source = CORPUS / f"{name}.openapi.json.gz"
+    if not source.exists():
+        pytest.skip(f"corpus contract {source} is not here")
+    spec = tmp_path / f"{name}.openapi.json"
+    spec.write_bytes(gzip.decompress(source.read_bytes()))
+    return spec
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["box", "twilio-api-v2010", "twilio-conversations-v1"])
+def test_corpus_modules_are_blacks_output(name: str, tmp_path: Path) -> None:
+    _assert_blacks(Case(_corpus(name, tmp_path)))
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_digitalocean_modules_are_blacks_output(tmp_path: Path) -> None:
+    source = CORPUS / "digitalocean-public-v2.tar.gz"
+    if not source.exists():
+        pytest.skip(f"corpus contract {source} is not here")
+    with tarfile.open(source) as archive:
+        archive.extractall(tmp_path, filter="data")
+    _assert_blacks(Case(tmp_path / "specification" / "DigitalOcean-public.v2.yaml",
+                        lenient=True))
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+def test_synthetic_modules_are_blacks_output(tmp_path: Path) -> None:
+    if not any(CORPUS.glob("*.json.gz")):
+        pytest.skip(f"corpus {CORPUS} is not here")
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import synthetic
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    spec = tmp_path / "synthetic.json"
+    spec.write_text(json.dumps(synthetic.build(synthetic.corpus_sources(CORPUS), 1000)))
+    _assert_blacks(Case(spec))
