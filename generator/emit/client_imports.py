@@ -16,9 +16,8 @@ def _written_out(op: Operation) -> bool:
     return op.streams_events or op.deprecated or op.negotiates
 
 
-def client_runtime_imports(api: Api, imports: ImportSet) -> None:
-    """Adds the names client.py takes from the runtime and the standard modules it uses."""
-    ops = api.operations
+def _always(imports: ImportSet) -> None:
+    """What every client.py imports."""
     # Annotations stay strings, so that importing the client builds no model (issue 28).
     imports.name("__future__", "annotations")
     imports.name(RUNTIME, "Answer", "Scheme", "_Request", "_authorize", "_credentials")
@@ -27,11 +26,16 @@ def client_runtime_imports(api: Api, imports: ImportSet) -> None:
     imports.name("._enums", "UnknownMember", "is_unknown")
     imports.name(RETRY, "NO_RETRY", "Options", "Retry", "_Configurable", "_asend", "_options",
                  "_send")
-    imports.name("collections.abc", "Sequence")
+    imports.name("collections.abc", "Mapping", "Sequence")
     imports.module("httpx")
-    imports.name("collections.abc", "Mapping")
     imports.name("types", "TracebackType")
     imports.name("typing", "IO", "Self", "TypeAlias", "TypedDict")
+
+
+def client_runtime_imports(api: Api, imports: ImportSet) -> None:
+    """Adds the names client.py takes from the runtime and the standard modules it uses."""
+    ops = api.operations
+    _always(imports)
     if ops:
         imports.name(RUNTIME, "_error")
     if any(op.paging and not _written_out(op) for op in ops):

@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable
 from ..model.ir import AliasDef, Api, EnumDef, FormField, ModelDef, Operation, Response
 from ..model.literal import literal
 from ..model.typeref import TypeRef
-from .source import accept_header, method_params, type_source
+from .signatures import accept_header, method_params
+from .source import type_source
 
 
 def parsed_directly(api: Api) -> Callable[[Response], bool]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..model.ir import Operation
+from ..model.typeref import TypeRef
 from .blackstyle import LINE_LENGTH
 
 _STDLIB = frozenset(
@@ -93,3 +95,19 @@ def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
             imports.module(name.split(".")[0])
         elif name == "Decimal":
             imports.name("decimal", "Decimal")
+
+
+def operation_types(op: Operation) -> Iterable[TypeRef]:
+    """The types an operation's parameters, body and success responses name."""
+    for param in (*op.path_params, *op.keyword_params):
+        yield param.type.bare()
+    if op.body is not None:
+        if op.body.type is not None:
+            yield op.body.type
+        for field in op.body.form_fields:
+            yield field.type.bare()
+    for response in op.success:
+        if response.type is not None:
+            yield response.type
+        for header in response.headers:  # typed fields of the headers dataclass
+            yield header.type

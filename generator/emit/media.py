@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..model.ir import Api, Operation
-from . import source
+from . import signatures, source
 from .imports import ImportSet
 
 
@@ -93,8 +93,8 @@ def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
         imports.name("typing", "Literal")
     return {
         "media_exports": exported,
-        "accept_header": source.accept_header,
-        "accept_overloads": source.accept_overloads,
+        "accept_header": signatures.accept_header,
+        "accept_overloads": signatures.accept_overloads,
         "response_source": source.response_source,
         "events_of": source.events_of,
         "event_data": source.event_data_source,

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import keyword
 from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
-from ..model.typeref import TypeRef
 from ..problems import Level, Problem, SpecError
 from . import (
     client_source,
@@ -20,13 +18,14 @@ from . import (
     media,
     model_groups,
     routes,
+    signatures,
     source,
     vouch,
 )
 from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
-from .imports import ImportSet, add_type_names, all_key
+from .imports import ImportSet, add_type_names, all_key, operation_types
 from .memo import RenderMemo
 from .templates import templates_dir
 
@@ -190,23 +189,8 @@ def _lazy_models(api: Api, env: Any) -> dict[str, str]:
 
 
 # -- shared by server and client ------------------------------------------------------------------
-def _op_types(op: Operation) -> Iterable[TypeRef]:
-    for param in (*op.path_params, *op.keyword_params):
-        yield param.type.bare()
-    if op.body is not None:
-        if op.body.type is not None:
-            yield op.body.type
-        for field in op.body.form_fields:
-            yield field.type.bare()
-    for response in op.success:
-        if response.type is not None:
-            yield response.type
-        for header in response.headers:  # typed fields of the headers dataclass
-            yield header.type
-
-
 def _uses_models(api: Api) -> bool:
-    return any(any(True for _ in t.model_names()) for op in api.operations for t in _op_types(op))
+    return any(any(True for _ in t.model_names()) for op in api.operations for t in operation_types(op))
 
 
 def _success_media(op: Operation) -> str | None:
@@ -221,8 +205,8 @@ def _shared_requirements(api: Api) -> dict[Any, str]:
     return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
 
 
-def server_context(api: Api) -> dict[str, Any]:
-    """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
+def _server_imports(api: Api, serve_docs: bool) -> ImportSet:
+    """server.py's imports of the libraries and the runtime (the types come per operation)."""
     imports = ImportSet()
     # Annotations stay strings, so that importing the server builds no model (issue 28):
     # FastAPI evaluates them in this module as it analyses a route, at its first request.
@@ -248,8 +232,6 @@ def server_context(api: Api) -> dict[str, Any]:
     readers = ["query_parameter"] if api.parses_query else []
     readers += ["text_parameter"] if any(p.from_text and p.location != "query" for op in api.operations
                                          for p in (*op.path_params, *op.keyword_params)) else []
-    paths = {op.path for op in api.operations}
-    serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     if serve_docs:
         runtime.append("install_docs")
     bodies = [op.body for op in api.operations if op.body is not None]
@@ -263,29 +245,15 @@ def server_context(api: Api) -> dict[str, Any]:
     if api.operations:
         imports.name("fastapi.types", "DecoratedCallable")
         imports.name("._server_runtime", "LazyRoute")
-    forms = []
-    for op in api.operations:
-        for type_ref in _op_types(op):
-            add_type_names(imports, type_ref.names())
-        if op.path_params or op.keyword_params or (
-            op.body is not None and (op.body.kind == "json" or op.body.is_form)
-        ):
-            imports.name("typing", "Annotated")  # route parameters are Annotated[..., Marker()]
-        for param in (*op.path_params, *op.keyword_params):
-            imports.name("fastapi", param.fastapi_marker)
-            if param.parsed:  # its dependency validates the full type, constraints included
-                add_type_names(imports, param.type.names())
-        if op.body is not None and op.body.kind == "json":
-            if not op.body.also_form:
-                imports.name("fastapi", "Body")
-                imports.name("._json_types", "JsonTyped")
-        elif op.body is not None and not op.body.is_form:
-            imports.name("fastapi", "Request")  # the route reads the raw body
-        if op.body is not None and op.body.is_form:
-            forms.append(op.body)
-            imports.name("dataclasses", "dataclass")
-            if any(field.is_file or field.is_file_list for field in op.body.form_fields):
-                imports.name("fastapi", "UploadFile")
+    return imports
+
+
+def server_context(api: Api) -> dict[str, Any]:
+    """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
+    paths = {op.path for op in api.operations}
+    serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
+    imports = _server_imports(api, serve_docs)
+    forms = routes.route_imports(api, imports)
     uses_models = _uses_models(api)
     if uses_models:
         imports.name(".", "models")
@@ -312,7 +280,7 @@ def server_context(api: Api) -> dict[str, Any]:
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
         "exported_server": sorted(exported),
-        "server_signature": source.server_signature,
+        "server_signature": signatures.server_signature,
         "server_result": source.server_result,
         "route_path": routes.route_path,
         "route_signature": routes.route_signature,
@@ -321,8 +289,8 @@ def server_context(api: Api) -> dict[str, Any]:
         "route_def": routes.route_def,
         "route_params": routes.RouteParams(api.operations),
         "routed_operations": matching.routed(api.operations),
-        "service_def": source.service_def,
-        "challenge": source.challenge,
+        "service_def": signatures.service_def,
+        "challenge": signatures.challenge,
         "headers_source": source.headers_sources(),
         "error_media": error_shapes.error_media,
         "declared_error_media": error_shapes.declared_error_media(api),
@@ -341,7 +309,7 @@ def client_context(api: Api) -> dict[str, Any]:
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
     for op in api.operations:
-        for type_ref in (*_op_types(op), *client_source.item_types(op)):
+        for type_ref in (*operation_types(op), *client_source.item_types(op)):
             add_type_names(imports, type_ref.names())
     if _uses_models(api):
         imports.name(".", "models")
@@ -362,15 +330,15 @@ def client_context(api: Api) -> dict[str, Any]:
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
-        "client_signature": source.client_signature,
-        "method_signature": source.method_signature,
-        "client_params": source.client_params,
-        "method_params": source.method_params,
+        "client_signature": signatures.client_signature,
+        "method_signature": signatures.method_signature,
+        "client_params": signatures.client_params,
+        "method_params": signatures.method_params,
         **client_source.ENTRIES,
-        "client_path": source.client_path,
+        "client_path": signatures.client_path,
         "result_annotation": source.result_annotation,
         "item_annotation": client_source.item_annotation,
-        "content_type_name": source.content_type_name,
+        "content_type_name": signatures.content_type_name,
         "parsed_directly": client_source.parsed_directly(api),
     }
 
