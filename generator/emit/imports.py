@@ -97,8 +97,10 @@ def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
             imports.name("decimal", "Decimal")
 
 
-def operation_types(op: Operation) -> Iterable[TypeRef]:
-    """The types an operation's parameters, body and success responses name."""
+def operation_types(op: Operation, *, server: bool = False) -> Iterable[TypeRef]:
+    """The types an operation's parameters, body and success responses name; `server`: the
+    responses' as the server spells them, from their media types' (closed) types where it has
+    them (`source.response_source`), not the client's open unions (`model.unions`)."""
     for param in (*op.path_params, *op.keyword_params):
         yield param.type.bare()
     if op.body is not None:
@@ -107,7 +109,9 @@ def operation_types(op: Operation) -> Iterable[TypeRef]:
         for field in op.body.form_fields:
             yield field.type.bare()
     for response in op.success:
-        if response.type is not None:
+        if server and response.representations:
+            yield from (rep.type for rep in response.representations if rep.type is not None)
+        elif response.type is not None:
             yield response.type
         for header in response.headers:  # typed fields of the headers dataclass
             yield header.type

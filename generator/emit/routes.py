@@ -181,7 +181,7 @@ def route_imports(api: Api, imports: ImportSet) -> list[RequestBody]:
     bodies, whose dataclasses server.py writes."""
     forms = []
     for op in api.operations:
-        for type_ref in operation_types(op):
+        for type_ref in operation_types(op, server=True):
             add_type_names(imports, type_ref.names())
         if op.path_params or op.keyword_params or (
             op.body is not None and (op.body.kind == "json" or op.body.is_form)

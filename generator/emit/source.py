@@ -7,6 +7,7 @@ nothing here decides from text it has already produced.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from ..model.ir import (
     ErrorClass,
@@ -205,6 +206,10 @@ def response_source(response: Response, binary: str = "bytes") -> str:
     async iterable)."""
     kinds = response.representations or (Representation(response.media_type or "", response.kind,
                                                          response.type),)
+    if binary != "Binary":  # the client reads the primary JSON body open (`model.unions`)
+        first = next((r for r in kinds if r.kind == "json"), None)
+        if first is not None and response.type is not None and first.type != response.type:
+            kinds = tuple(replace(r, type=response.type) if r is first else r for r in kinds)
     return " | ".join(dict.fromkeys(m for r in kinds for m in representation_source(r, binary)))
 
 
