@@ -125,7 +125,7 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
     optional: list[_RouteParam | str] = []
     for param in op.path_params:
         kwargs: list[blackstyle.Expr] = (param_marker_arguments(param) if param.parsed else
-                                         [f"{k}={v}" for k, v in param.type.constraints])
+                                         [f"{k}={literal(v)}" for k, v in param.type.constraints])
         required.append((param.name, param_annotation(param), param.fastapi_marker, kwargs, None))
     if op.body is not None and op.body.also_form:
         # JSON or a form, read into the same model by the runtime's `json_or_form`.

@@ -45,7 +45,7 @@ def type_source(ref: TypeRef, prefix: str = "") -> str:
         text = "Literal[" + ", ".join(literal(v) for v in ref.literals) + "]"
     else:  # a union
         text = " | ".join(dict.fromkeys(type_source(a, prefix) for a in _merge_literals(ref.args)))
-    kwargs = list(ref.constraints)
+    kwargs = [(key, literal(value)) for key, value in ref.constraints]
     if ref.discriminator and not ref.open:
         kwargs.append(("discriminator", literal(ref.discriminator)))
     metadata = [f"Field({', '.join(f'{k}={v}' for k, v in kwargs)})"] if kwargs else []
@@ -196,7 +196,7 @@ def param_marker_arguments(param: Parameter) -> list[blackstyle.Expr]:
             literal(param.wire), literal(param.style), literal(param.shape),
             type_source(param.effective_type, "models."), str(param_default(param)), *exploded])]
     kwargs: list[blackstyle.Expr] = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
-    kwargs.extend(f"{k}={v}" for k, v in param.type.constraints)
+    kwargs.extend(f"{k}={literal(v)}" for k, v in param.type.constraints)
     return kwargs
 
 

@@ -12,7 +12,7 @@ from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef
 from .literal import literal
 from .naming import PythonIdentifier, enum_member
-from .typeref import TypeRef
+from .typeref import Constraints, TypeRef
 
 STRING_FORMATS = {
     "date-time": "datetime.datetime",
@@ -128,18 +128,18 @@ def widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
     return out
 
 
-def _integer_bounds(constraints: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...] | None:
+def _integer_bounds(constraints: Constraints) -> Constraints | None:
     """A number's bounds for its integer values (`ge=0.5` -> `ge=1`); None when a fractional
     `multipleOf` has no such form (the member then stays `float` alone)."""
-    out: list[tuple[str, str]] = []
-    for key, source in constraints:
-        value = float(source)
+    out: list[tuple[str, Any]] = []
+    for key, bound in constraints:
+        value = float(bound)
         if value.is_integer():
-            out.append((key, str(int(value))))
+            out.append((key, int(value)))
         elif key in ("ge", "gt"):
-            out.append(("ge", str(math.floor(value) + 1)))
+            out.append(("ge", math.floor(value) + 1))
         elif key in ("le", "lt"):
-            out.append(("le", str(math.ceil(value) - 1)))
+            out.append(("le", math.ceil(value) - 1))
         else:
             return None
     return tuple(out)
@@ -174,21 +174,21 @@ def is_null_schema(schema: Any) -> bool:
     )
 
 
-def string_constraints(schema: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def string_constraints(schema: Mapping[str, Any]) -> Constraints:
     out = list(bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
-        out.append(("pattern", literal(pattern)))
+        out.append(("pattern", pattern))
     return tuple(out)
 
 
-def array_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+def array_constraints(schema: dict[str, Any]) -> Constraints:
     return bounds(schema, ("minItems", "min_length"), ("maxItems", "max_length"))
 
 
-def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+def number_constraints(schema: dict[str, Any]) -> Constraints:
     """pydantic Field arguments for a number's bounds (3.0 boolean exclusives included)."""
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, Any]] = []
     minimum, maximum = schema.get("minimum"), schema.get("maximum")
     exc_min, exc_max = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     if isinstance(exc_min, bool):  # 3.0: a flag on minimum
@@ -200,7 +200,7 @@ def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     for key, value in (("ge", minimum), ("gt", exc_min), ("le", maximum), ("lt", exc_max),
                        ("multiple_of", schema.get("multipleOf"))):
         if isinstance(value, int | float) and not isinstance(value, bool):
-            out.append((key, literal(value)))
+            out.append((key, value))
     return tuple(out)
 
 
@@ -208,7 +208,7 @@ def number_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 _INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
-def integer_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+def integer_constraints(schema: dict[str, Any]) -> Constraints:
     """`number_constraints`, and the range of an `int32`/`int64` format where no bound is
     as tight."""
     out = list(number_constraints(schema))
@@ -216,9 +216,9 @@ def integer_constraints(schema: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     if span is not None:
         keys = {key for key, _ in out}
         if not keys & {"ge", "gt"}:
-            out.append(("ge", str(span[0])))
+            out.append(("ge", span[0]))
         if not keys & {"le", "lt"}:
-            out.append(("le", str(span[1])))
+            out.append(("le", span[1]))
     return tuple(out)
 
 
@@ -250,13 +250,13 @@ def is_nullable(schema: dict[str, Any]) -> bool:
     return False
 
 
-def bounds(schema: Mapping[str, Any], *pairs: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+def bounds(schema: Mapping[str, Any], *pairs: tuple[str, str]) -> Constraints:
     """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, Any]] = []
     for key, name in pairs:
         value = schema.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
-            out.append((name, literal(value)))
+            out.append((name, value))
     return tuple(out)
 
 

@@ -297,7 +297,7 @@ class SchemaConverter:
                 return self._model_type(schema, hint)
             extra = schema.get("additionalProperties")
             value = self.convert(extra, hint + "Value") if isinstance(extra, dict) and extra else ANY
-            closed = (("max_length", "0"),)  # no properties, none other allowed: only `{}`
+            closed = (("max_length", 0),)  # no properties, none other allowed: only `{}`
             return TypeRef("dict", args=(value,), constraints=closed if extra is False else bounds(
                 schema, ("minProperties", "min_length"), ("maxProperties", "max_length")))
         if kind == "array":

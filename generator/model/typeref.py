@@ -9,6 +9,9 @@ from typing import Literal
 TypeKind = Literal["builtin", "model", "list", "tuple", "dict", "literal", "union", "any"]
 # After-validators models.py defines (`check_<name>`): what pydantic has no keyword for.
 Check = Literal["unique_items", "email", "uri"]
+# pydantic Field keyword arguments and their values (`("max_length", 10)`, `("pattern", "^a")`):
+# values, spelled as Python by `emit.source`.
+Constraints = tuple[tuple[str, int | float | str], ...]
 
 
 @dataclass(frozen=True)
@@ -19,7 +22,7 @@ class TypeRef:
     name: str = ""
     args: tuple[TypeRef, ...] = ()
     literals: tuple[object, ...] = ()
-    constraints: tuple[tuple[str, str], ...] = ()  # pydantic Field keyword arguments, as source
+    constraints: Constraints = ()  # pydantic Field keyword arguments and their values
     discriminator: str | None = None
     nullable: bool = False
     excluded: tuple[tuple[str, ...], tuple[object, ...]] | None = None  # `not`: types, values
