@@ -252,7 +252,7 @@ def _failed(command: str, exc: Exception) -> int:
 
 
 # The commands that hold a whole contract in memory and leave nothing for exit to do: what
-# they write is written and closed, their child processes end on their own (`emit.formatting`).
+# they write is written and closed, and the validation's forked child (`verdict`) has ended.
 _QUICK_EXIT = frozenset({"generate", "check", "validate", "diff"})
 _COMMAND: str | None = None
 

@@ -213,14 +213,13 @@ def _model_warnings(document: Document, spec: str | Path) -> list[Problem]:
 def fewer_collections() -> Iterator[None]:
     """Raise the collector's young-generation threshold for a run, then restore the caller's.
 
-    A run allocates millions of objects that live until its end (the AST of every module it
-    splits, the model, black's trees in the formatting processes, which fork inside this and
-    inherit the setting), and at the default threshold (700 allocations) the collector walks the
-    growing heap again and again: on the 1,000-operation synthetic contract splitting took 3.2 s
-    with the defaults and 1.4 s with 10,000; a cold run of Twilio 2010 2.69 s instead of 2.32 s,
-    Conversations 1.44 s instead of 1.18 s (medians of 3, interleaved). The price is bounded
-    memory: at most a million objects of cyclic garbage per process before a collection frees
-    them (peak RSS of a process +14-24 MB on those two).
+    A run allocates many objects that live until its end (the model, the rendered text), and at
+    the default threshold (700 allocations) the collector walks the growing heap again and
+    again. Measured while black formatted every module (the synthetic contract's splitting 3.2
+    -> 1.4 s; cold Twilio 2010 2.69 -> 2.32 s); since the templates write black's layout, a cold
+    Twilio 2010 run is 0.63 s with it and 0.61 s without (medians of 3, 2026-12-04): to be
+    measured on the large contracts and dropped if it no longer pays. The price is bounded
+    memory: at most a million objects of cyclic garbage before a collection frees them.
     """
     import gc
 

@@ -1,10 +1,10 @@
 """`contractgen watch`: regenerate a package each time its contract changes.
 
 A contract being designed changes a field at a time, and each `generate` is a new process that
-imports its libraries and black again before it formats the one block the edit changed: on a
-seed contract that import is most of the run. `watch` stays in one process. black, Jinja's
-templates, the validator and the model builder are loaded once, and each change costs only the
-run itself (`bench/generate.py` prints both).
+imports its libraries again: on a seed contract that import is most of the run. `watch` stays
+in one process. Jinja's templates, the validator, the model builder and black (for the blocks
+the templates cannot vouch for) are loaded once, and each change costs only the run itself
+(`bench/generate.py` prints both).
 
 It polls the files a run reads (the spec, its overlay, the files its `$ref`s bundle in, the
 template overrides and, for configured targets, the pyproject.toml) for a change of size, mtime
@@ -212,7 +212,8 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
     main_thread = threading.current_thread() is threading.main_thread()
     previous_handler = signal.signal(signal.SIGTERM, _stop_on_term) if main_thread else None
     try:
-        # Loaded once for every later run: black is what a fresh process pays most for.
+        # Loaded once for every later run: black formats the blocks the templates cannot vouch
+        # for (`emit.vouch`), and its import is a fifth of a second.
         import black  # noqa: F401
 
         from .emit.formatting import black_mode
