@@ -57,12 +57,12 @@ def split_spans(source: str) -> tuple[list[Block], list[int]] | None:
     block), and `source[bounds[-1]:]` holds only blank lines. None as for `split`."""
     if DIRECTIVE.search(source) or "\f" in source or "\r" in source:
         return None
-    return _split(source, first=True)
+    return _split(source)
 
 
-def _split(source: str, *, first: bool) -> tuple[list[Block], list[int]] | None:
-    """`split_spans` of `source` (no directive, form feed or carriage return in it); `first`:
-    `source` starts the module (its first statement may be the module docstring)."""
+def _split(source: str) -> tuple[list[Block], list[int]] | None:
+    """`split_spans` of `source` (no directive, form feed or carriage return in it), a whole
+    module: its first statement may be the module docstring."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -91,14 +91,14 @@ def _split(source: str, *, first: bool) -> tuple[list[Block], list[int]] | None:
     start = 0
     for index, group in enumerate(groups):
         end = _last_line(group[-1])
-        block = _block(lines, start, end, group, first=first and index == 0)
+        block = _block(lines, start, end, group, first=index == 0)
         if block is None:
             return None
         blocks.append(block)
         bounds.append(offsets[start])
         start = end
     if any(line.strip(" \t\n") for line in lines[start:]):  # comments after the last statement
-        block = _block(lines, start, len(lines), [], first=first and not groups)
+        block = _block(lines, start, len(lines), [], first=not groups)
         if block is None:
             return None
         blocks.append(block)

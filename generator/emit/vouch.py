@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 
 from . import blocks
+from .blackstyle import LINE_LENGTH
 
-LINE_LENGTH = 88
 _LONG_LINE = re.compile(rf"^.{{{LINE_LENGTH + 1},}}$", re.MULTILINE)
 _STRING = r"""[bfruBFRU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
 _ATOM = rf"(?:{_STRING}|-?\w+(?:\.\w+)*)"
