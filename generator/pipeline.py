@@ -29,6 +29,7 @@ from .verdict import Verdict, start_validation
 if TYPE_CHECKING:  # a replayed run does without the IR's modules
     from .model.ir import Api
 
+
 @dataclass(frozen=True)
 class Generated:
     """A run's package (file name -> text, manifest included), its warnings, the other files it
