@@ -6,10 +6,31 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..model.ir import Api, Operation
+from ..model.ir import Api, ErrorBody, Operation
+from ..model.literal import literal
 
 # The key, in `_ERROR_BODIES` and `_ERROR_MEDIA`, of requests that match no operation.
 APP = ""
+# What the server fills in (`ErrorBody.fill`), from the arguments of its body builders.
+_FILLS = {"message": "message", "code": "code", "status": "status", "errors": "(errors or [])",
+          "lines": "error_lines(message, errors)", "detail": '(errors or [{"msg": message}])',
+          "errors_or_message": "(errors if errors else message)"}
+
+
+def body_source(body: ErrorBody) -> str:
+    """The Python expression building `body` from `status`, `code`, `message` and `errors`."""
+    if body.fill == "object":
+        return "{" + ", ".join(f"{literal(k)}: {body_source(v)}" for k, v in body.fields) + "}"
+    if body.fill == "value":
+        return literal(body.value)
+    if body.among:
+        return f"(code if code in {literal(body.among)} else {literal(body.value)})"
+    return _FILLS[body.fill]
+
+
+def _bodies(op: Operation) -> dict[str, str]:
+    """Each error status's body expression (`*`: any other status), in the operation's order."""
+    return {status: body_source(body) for status, body in op.error_bodies}
 
 
 def error_media(op: Operation) -> dict[str, str]:
@@ -27,9 +48,11 @@ def error_media(op: Operation) -> dict[str, str]:
 
 def _most_common(api: Api) -> Operation | None:
     """The operation whose fallback error body most operations share: the app's."""
-    counts = Counter(dict(op.error_bodies).get("*") for op in api.operations)
+    fallbacks = [_bodies(op).get("*") for op in api.operations]
+    counts = Counter(fallbacks)
     common = counts.most_common(1)[0][0] if counts else None
-    return next((op for op in api.operations if dict(op.error_bodies).get("*") == common), None)
+    return next((op for op, found in zip(api.operations, fallbacks, strict=True)
+                 if found == common), None)
 
 
 def declared_error_media(api: Api) -> dict[str, dict[str, str]]:
@@ -51,7 +74,7 @@ def error_builders(api: Api) -> Builders:
     builder name), the app's under `APP`."""
     builders, per_op = builders_of(api.operations, lambda op: op.id)
     common = _most_common(api)
-    fallback = dict(common.error_bodies).get("*") if common is not None else None
+    fallback = _bodies(common).get("*") if common is not None else None
     if fallback is not None:
         per_op[APP] = [("*", {expr: name for name, expr in builders}[fallback])]
     return builders, per_op
@@ -66,12 +89,12 @@ def builders_of(operations: Sequence[Operation], key: Callable[[Operation], str]
     names: dict[str, str] = {}
     per_op: dict[str, list[tuple[str, str]]] = {}
     for op in operations:
-        for _, expression in op.error_bodies:
+        bodies = _bodies(op)
+        for expression in bodies.values():
             if expression not in names:
                 names[expression] = f"_error_body_{len(names)}"
-        fallback = dict(op.error_bodies).get("*")
-        per_op[key(op)] = [(status, names[expression]) for status, expression in op.error_bodies
-                           if status == "*" or expression != fallback]
+        per_op[key(op)] = [(status, names[expression]) for status, expression in bodies.items()
+                           if status == "*" or expression != bodies.get("*")]
     return [(name, expr) for expr, name in names.items()], per_op
 
 

@@ -99,8 +99,8 @@ def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:
 
 def operation_types(op: Operation, *, server: bool = False) -> Iterable[TypeRef]:
     """The types an operation's parameters, body and success responses name; `server`: the
-    responses' as the server spells them, from their media types' (closed) types where it has
-    them (`source.response_source`), not the client's open unions (`model.unions`)."""
+    responses' as the server spells them, every media type's, unions closed
+    (`source.response_source`), not the client's open ones (`model.unions`)."""
     for param in (*op.path_params, *op.keyword_params):
         yield param.type.bare()
     if op.body is not None:
@@ -110,7 +110,7 @@ def operation_types(op: Operation, *, server: bool = False) -> Iterable[TypeRef]
             yield field.type.bare()
     for response in op.success:
         if server and response.representations:
-            yield from (rep.type for rep in response.representations if rep.type is not None)
+            yield from (rep.type.closed() for rep in response.representations if rep.type)
         elif response.type is not None:
             yield response.type
         for header in response.headers:  # typed fields of the headers dataclass

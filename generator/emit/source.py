@@ -7,7 +7,6 @@ nothing here decides from text it has already produced.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
 from ..model.ir import (
     ErrorClass,
@@ -204,18 +203,13 @@ def response_source(response: Response, binary: str = "bytes") -> str:
     """The Python type of one success response's body: the union of its media types' types
     (`binary="Binary"`: the server's, whose text may also be streamed and events are an
     async iterable)."""
-    kinds = response.representations or (Representation(response.media_type or "", response.kind,
-                                                         response.type),)
-    if binary != "Binary":  # the client reads the primary JSON body open (`model.unions`)
-        first = next((r for r in kinds if r.kind == "json"), None)
-        if first is not None and response.type is not None and first.type != response.type:
-            kinds = tuple(replace(r, type=response.type) if r is first else r for r in kinds)
+    kinds = response.representations or (response.primary,)
     return " | ".join(dict.fromkeys(m for r in kinds for m in representation_source(r, binary)))
 
 
 def representation_source(rep: Representation, binary: str) -> tuple[str, ...]:
-    if rep.kind == "json" and rep.type is not None:
-        return (type_source(rep.type, "models."),)
+    if rep.kind == "json" and rep.type is not None:  # the server's unions closed (`model.unions`)
+        return (type_source(rep.type.closed() if binary == "Binary" else rep.type, "models."),)
     if rep.kind == "events":
         data = event_data_source(rep)
         return (f"AsyncIterable[{data} | ServerEvent]" if binary == "Binary"

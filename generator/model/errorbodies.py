@@ -1,9 +1,10 @@
 """Error bodies the generated server builds itself (401, 422/400, 500, 501).
 
 The generated server must answer its own errors in the shape the contract declares, so for each
-declared error schema we derive a small expression filling it from `status`, `code`, `message`
-and `errors`: `{"detail": ...}` for Otari's `Error`, `{"success": False, "error": {"code": ...,
-"message": ...}}` for TPMJS's `ErrorResponse`. A service may override `error_body` instead.
+declared error schema we derive an `ErrorBody` filling it from `status`, `code`, `message` and
+`errors`: `{"detail": ...}` for Otari's `Error`, `{"success": False, "error": {"code": ...,
+"message": ...}}` for TPMJS's `ErrorResponse` (`emit.error_shapes` spells it). A service may
+override `error_body` instead.
 """
 
 from __future__ import annotations
@@ -11,18 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .literal import literal
+from .response_shape import ErrorBody
 from .schema_facts import required_names
 
 _MESSAGE = ("message", "msg", "title", "reason", "description", "error_description")
 _CODE = ("code", "error_code", "errorcode", "type", "kind")
 _STATUS = ("status", "status_code", "statuscode", "http_status")
 _FALLBACK_CODES = ("INTERNAL_ERROR", "UNKNOWN", "ERROR")
-
-
-def fills_message(expression: str) -> bool:
-    """Whether a body built by `expression` carries the error's message somewhere."""
-    return "message" in expression or "error_lines(" in expression
+MESSAGE, STATUS, CODE = ErrorBody("message"), ErrorBody("status"), ErrorBody("code")
+FALSE = ErrorBody("value", False)
 
 
 def _merged(schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
@@ -42,13 +40,13 @@ def _merged(schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]]) -> d
     return {**merged, "properties": properties, "required": required}
 
 
-def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int = 0) -> str:
-    """Source of a Python expression building a body for `schema`."""
+def error_body(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int = 0) -> ErrorBody:
+    """The body the server builds for `schema`."""
     schema = _merged(deref(schema), deref)
     if depth > 4:
-        return "message"
+        return MESSAGE
     if "const" in schema:
-        return literal(schema["const"])
+        return ErrorBody("value", schema["const"])
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         return _enum_choice(enum)
@@ -56,69 +54,66 @@ def body_expression(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: 
     if not properties:
         kind = schema.get("type")
         if kind == "object" or "additionalProperties" in schema:
-            return '{"detail": message}'
-        return _scalar(schema, "message")
+            return ErrorBody("object", fields=(("detail", MESSAGE),))
+        return _scalar(schema)
     required = set(required_names(schema))
-    entries: list[str] = []
+    entries: list[tuple[str, ErrorBody]] = []
     for name, prop in properties.items():
         key = name.lower()
         interesting = key in _MESSAGE or key in _CODE or key in _STATUS or key in (
             "detail", "details", "error", "errors")
         if name not in required and not interesting:
             continue
-        entries.append(f"{literal(name)}: {_property(key, deref(prop), deref, depth)}")
-    return "{" + ", ".join(entries) + "}"
+        entries.append((name, _property(key, deref(prop), deref, depth)))
+    return ErrorBody("object", fields=tuple(entries))
 
 
 def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]],
-              depth: int) -> str:
+              depth: int) -> ErrorBody:
     if "const" in schema:
-        return literal(schema["const"])
+        return ErrorBody("value", schema["const"])
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         return _enum_choice(enum)
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
     if "object" in kinds or schema.get("properties"):
-        return body_expression(schema, deref, depth + 1)
+        return error_body(schema, deref, depth + 1)
     if kinds == ["array"] and deref(schema.get("items") or {}).get("type") == "string":
-        return "error_lines(message, errors)"  # Conduit's `{errors: {body: [string]}}`
+        return ErrorBody("lines")  # Conduit's `{errors: {body: [string]}}`
     if key in ("detail", "errors", "details") and kinds == ["array"]:
-        return '(errors or [{"msg": message}])' if key == "detail" else "(errors or [])"
+        return ErrorBody("detail" if key == "detail" else "errors")
     if key == "detail" and ("string" not in kinds or len(kinds) > 1):
-        return "(errors if errors else message)"
+        return ErrorBody("errors_or_message")
     if key in _STATUS and ("integer" in kinds or "number" in kinds):
-        return "status"
+        return STATUS
     if key in _CODE and "string" in kinds:
-        return "code"
+        return CODE
     if key in _CODE and "integer" in kinds:
-        return "status"
-    return _scalar(schema, "message")
+        return STATUS
+    return _scalar(schema)
 
 
-def _scalar(schema: dict[str, Any], text: str) -> str:
+def _scalar(schema: dict[str, Any]) -> ErrorBody:
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
     if "string" in kinds or kind is None:
-        return text
+        return MESSAGE
     if "integer" in kinds or "number" in kinds:
-        return "status"
+        return STATUS
     if "boolean" in kinds:
-        return "False"
+        return FALSE
     if "array" in kinds:
         items = schema.get("items")
-        if isinstance(items, dict) and items.get("type") == "string":
-            return "error_lines(message, errors)"
-        return "(errors or [])"
-    return text
+        string_items = isinstance(items, dict) and items.get("type") == "string"
+        return ErrorBody("lines" if string_items else "errors")
+    return MESSAGE
 
 
-def _enum_choice(values: list[Any]) -> str:
-    if len(values) == 1:
-        return literal(values[0])
-    if all(isinstance(v, str) for v in values):
+def _enum_choice(values: list[Any]) -> ErrorBody:
+    if len(values) > 1 and all(isinstance(v, str) for v in values):
         fallback = next((c for c in _FALLBACK_CODES if c in values), values[0])
-        return f"(code if code in {literal(tuple(values))} else {literal(fallback)})"
-    if all(isinstance(v, bool) for v in values):
-        return "False"
-    return literal(values[0])
+        return ErrorBody("code", fallback, among=tuple(values))
+    if len(values) > 1 and all(isinstance(v, bool) for v in values):
+        return FALSE
+    return ErrorBody("value", values[0])

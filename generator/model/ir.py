@@ -1,6 +1,7 @@
 """The intermediate model: frozen, typed, independent of templates and files.
 
-The model definitions (classes, enums, aliases) are in `definitions`, re-exported here.
+The model definitions (classes, enums, aliases) are in `definitions`, the responses (and the
+error bodies the server builds) in `response_shape`, re-exported here.
 It holds what the contract says, decided once (names, types, defaults as source, which
 responses and bodies); `emit.source` turns it into Python text. Every value set is a `Literal`.
 """
@@ -16,10 +17,20 @@ from urllib.parse import urlsplit
 from ..problems import Problem
 from .definitions import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .paging_shape import Paging
+from .response_shape import (
+    ErrorBody,
+    ErrorClass,
+    Representation,
+    Response,
+    ResponseHeader,
+    ResponseKind,
+)
 from .typeref import Check, TypeRef
 
-# `definitions`' classes are part of the IR's one import (`from .ir import ModelDef`).
-__all__ = ["AliasDef", "Definition", "EnumDef", "FieldDef", "ModelDef"]
+# `definitions`' and `response_shape`'s classes are part of the IR's one import
+# (`from .ir import ModelDef`).
+__all__ = ["AliasDef", "Definition", "EnumDef", "ErrorBody", "ErrorClass", "FieldDef", "ModelDef",
+           "Representation", "Response", "ResponseHeader", "ResponseKind"]
 
 ParameterLocation = Literal["path", "query", "header", "cookie"]
 # OpenAPI's styles, and `json` for a parameter declared with `content: application/json`
@@ -27,7 +38,6 @@ ParameterStyle = Literal["form", "simple", "label", "matrix", "deepObject", "spa
                          "pipeDelimited", "json"]
 ParameterShape = Literal["scalar", "array", "object"]
 BodyKind = Literal["json", "multipart", "form", "binary", "text"]
-ResponseKind = Literal["json", "binary", "text", "empty", "events"]
 SchemeKind = Literal["bearer", "basic", "api_key", "oauth2", "openid", "other"]
 FastApiMarker = Literal["Path", "Query", "Header", "Cookie", "Depends"]
 
@@ -127,59 +137,6 @@ class RequestBody:
 
 
 @dataclass(frozen=True)
-class ResponseHeader:
-    """A header a response declares: its Python name, wire name, type, whether required."""
-
-    name: str
-    wire: str
-    type: TypeRef
-    required: bool
-    description: str | None = None
-
-
-@dataclass(frozen=True)
-class Representation:
-    """One media type a response declares: its kind and (JSON, events) the body or event type."""
-
-    media_type: str
-    kind: ResponseKind
-    type: TypeRef | None = None  # json: the body; events: each event's `data` (None: text)
-
-
-@dataclass(frozen=True)
-class Response:
-    """A declared response: status, media kind and body type (of its first JSON media type,
-    else its first), and every media type it declares (`representations`)."""
-
-    status: str
-    kind: ResponseKind
-    media_type: str | None
-    type: TypeRef | None
-    description: str | None = None
-    headers: tuple[ResponseHeader, ...] = ()
-    representations: tuple[Representation, ...] = ()
-    # `x-contractgen-retryable: true`: the service did nothing, the call may be sent again
-    retryable: bool = False
-
-    @property
-    def status_code(self) -> int | None:
-        return int(self.status) if self.status.isdigit() else None
-
-
-@dataclass(frozen=True)
-class ErrorClass:
-    """A typed exception for a declared non-2xx response."""
-
-    name: str
-    operation_id: str
-    response: Response
-
-    @property
-    def status_code(self) -> int | None:
-        return self.response.status_code
-
-
-@dataclass(frozen=True)
 class Operation:
     """One operation: what the server method, the route and the client method are made from."""
 
@@ -200,7 +157,7 @@ class Operation:
     validation_status: int  # a request that fails validation: the declared 422, else 400, else 422
     unknown_tag_status: int  # a discriminator naming no member: the declared 400, else as above
     too_large_status: int  # a body over the app's cap: the declared 413, else 400, else 413
-    error_bodies: tuple[tuple[str, str], ...]  # (status or "*", source of a dict expression)
+    error_bodies: tuple[tuple[str, ErrorBody], ...]  # (status or "*", the body the server builds)
     extensions: tuple[tuple[str, object], ...] = ()  # the operation's `x-` keys, as written
     notes: tuple[str, ...] = ()  # what the target's `extension_notes` say of them
     # `security` with scopes: alternatives of ((scheme name, required scopes), ...)

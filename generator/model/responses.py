@@ -9,8 +9,8 @@ from typing import Any
 
 from ..spec.media import EVENT_SCHEMA, EVENT_STREAM, event_data_schema, is_json, media_base
 from ..spec.tree import escape, unescape
-from .errorbodies import body_expression, fills_message
-from .ir import ErrorClass, Representation, Response, ResponseHeader, ResponseKind
+from .errorbodies import MESSAGE, error_body
+from .ir import ErrorBody, ErrorClass, Representation, Response, ResponseHeader, ResponseKind
 from .naming import parameter_name, pascal_case, status_phrase
 from .schema_facts import deref
 from .schema_facts import text as _plain
@@ -77,8 +77,7 @@ class ResponseReader:
         retryable = response.get(RETRYABLE) is True
         content = response.get("content")
         if not isinstance(content, dict) or not content:
-            return Response(status, "empty", None, None, description, headers,
-                            retryable=retryable), None
+            return Response(status, description, headers, retryable=retryable), None
         kept: list[Representation] = []
         json_schema: Any = None
         for media, entry in content.items():
@@ -101,9 +100,7 @@ class ResponseReader:
             else:
                 kind: ResponseKind = "text" if media.startswith("text/") else "binary"
                 kept.append(Representation(media, kind))
-        primary = next((r for r in kept if r.kind == "json"), kept[0])
-        return Response(status, primary.kind, primary.media_type, primary.type, description,
-                        headers, tuple(kept), retryable), json_schema
+        return Response(status, description, headers, tuple(kept), retryable), json_schema
 
     def _response_headers(self, raw: Any, hint: str) -> tuple[ResponseHeader, ...]:
         if not isinstance(raw, dict):
@@ -128,25 +125,25 @@ class ResponseReader:
         return tuple(headers)
 
     def _error_bodies(self, errors: list[ErrorClass], schemas: dict[str, Any], at: str
-                      ) -> tuple[tuple[str, str], ...]:
-        """Each declared error status's body builder, and `*` for the statuses the server answers
+                      ) -> tuple[tuple[str, ErrorBody], ...]:
+        """Each declared error status's body, and `*` for the statuses the server answers
         itself that the contract does not declare: the `default` response's, else the first's."""
-        bodies: list[tuple[str, str]] = []
+        bodies: list[tuple[str, ErrorBody]] = []
         for error in errors:
             status, kind = error.response.status, error.response.kind
             schema = schemas.get(status)
             if schema is not None:
-                expression = body_expression(schema, self._deref)
-                if not fills_message(expression):
+                body = error_body(schema, self._deref)
+                if not body.says_message:
                     self._unfillable(schema, f"{at}/{escape(status)}")
-                bodies.append((status, expression))
+                bodies.append((status, body))
             elif kind == "text":
-                bodies.append((status, "message"))
+                bodies.append((status, MESSAGE))
             elif kind == "empty":
-                bodies.append((status, "None"))
+                bodies.append((status, ErrorBody("value", None)))
         found = dict(bodies)
-        fallback = found.get("default") or (
-            bodies[0][1] if bodies else '{"detail": (errors if errors else message)}')
+        fallback = found.get("default") or (bodies[0][1] if bodies else ErrorBody(
+            "object", fields=(("detail", ErrorBody("errors_or_message")),)))
         bodies.append(("*", fallback))
         return tuple(bodies)
 

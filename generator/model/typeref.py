@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 TypeKind = Literal["builtin", "model", "list", "tuple", "dict", "literal", "union", "any"]
@@ -45,6 +45,12 @@ class TypeRef:
             return self
         return TypeRef(self.kind, self.name, self.args, self.literals, (), self.discriminator,
                        False, None, self.checks, self.open)
+
+    def closed(self) -> TypeRef:
+        """The same type with its unions closed: as the server, which sends it, spells it."""
+        if not self.args:
+            return self
+        return replace(self, args=tuple(a.closed() for a in self.args), open=False)
 
     @property
     def is_nullable(self) -> bool:

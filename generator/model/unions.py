@@ -106,7 +106,13 @@ def _operation(op: Operation, opened: Callable[[TypeRef], TypeRef]) -> Operation
 
 
 def _response(response: Response, opened: Callable[[TypeRef], TypeRef]) -> Response:
-    return response if response.type is None else _typed(response, opened(response.type))
+    """`response` with its primary JSON body open: what the client reads (`emit.source`
+    spells the server's answers closed)."""
+    first = response.primary
+    if first.kind != "json" or first.type is None:
+        return response
+    reps = [_typed(r, opened(first.type)) if r is first else r for r in response.representations]
+    return _replaced(response, representations=_kept(response.representations, reps))
 
 
 def _typed(item: _T, ref: TypeRef) -> _T:
