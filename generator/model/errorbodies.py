@@ -89,9 +89,7 @@ def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str,
         return STATUS
     if key in _CODE and "string" in kinds:
         return CODE
-    if key in _CODE and "integer" in kinds:
-        return STATUS
-    return _scalar(schema)
+    return _scalar(schema)  # an integer code: the status
 
 
 def _scalar(schema: dict[str, Any]) -> ErrorBody:

@@ -10,11 +10,9 @@ from typing import Literal
 from .typeref import TypeRef
 
 ResponseKind = Literal["json", "binary", "text", "empty", "events"]
-# What the server puts into an error body it builds itself (`emit.error_shapes` spells each one
-# from `status`, `code`, `message` and `errors`): a constant (`value`), an object of `fields`,
-# the message, the code (`among`: an enum's values, any other code becomes `value`), the status,
-# the validation errors as they are (`errors`), as lines of text (`lines`), as FastAPI's
-# `detail` list (`detail`: one item of the message without errors), or else the message.
+# A constant, an object of `fields`, or what the server fills in (`emit.error_shapes` spells it):
+# the message, code, status, the validation errors as they are, as lines of text, as FastAPI's
+# `detail` list (the message's one item without errors), or else the message.
 Fill = Literal["value", "object", "message", "code", "status", "errors", "lines", "detail",
                "errors_or_message"]
 
@@ -24,8 +22,8 @@ class ErrorBody:
     """An error body the generated server builds itself, in the shape the contract declares."""
 
     fill: Fill
-    value: object = None  # value: the constant; code among values: the fallback code
-    fields: tuple[tuple[str, ErrorBody], ...] = ()  # object: (wire name, what it holds)
+    value: object = None  # the constant; for a code `among` an enum's values, the fallback
+    fields: tuple[tuple[str, ErrorBody], ...] = ()  # (wire name, what it holds)
     among: tuple[str, ...] = ()
 
     @property
@@ -100,7 +98,3 @@ class ErrorClass:
     name: str
     operation_id: str
     response: Response
-
-    @property
-    def status_code(self) -> int | None:
-        return self.response.status_code
