@@ -3,7 +3,7 @@ change: a regeneration after an edit to one schema renders models.py again, not 
 lines of server.py and client.py that only name its class.
 
 What the two templates read of the contract (`Api`) is everything but the definitions (the
-models), the header and the bundled document: the operations, security schemes, servers,
+models), the paths the header names and the bundled document: the operations, security schemes, servers,
 title, version, description, parts and hooks; and of the definitions, the client reads the
 facts `client_source.definition_facts` gives. The key of a module is the hash of those (pickled:
 the IR is frozen dataclasses, tuples and strings), the module's name and the code that renders
@@ -26,9 +26,9 @@ from ..version import __version__
 
 # The attributes of `Api` the server and client templates (and their contexts) may read.
 READ = ("title", "version", "description", "operations", "security_schemes", "servers",
-        "parts", "hooks", "base_path", "parses_query", "header")
-# Of those, what the key holds (the header is taken off the text instead; base_path and
-# parses_query are computed from servers and operations).
+        "parts", "hooks", "base_path", "parses_query")
+# Of those, what the key holds (base_path and parses_query are computed from servers and
+# operations); the `header` they render is taken off the text instead.
 KEYED = ("title", "version", "description", "operations", "security_schemes", "servers",
          "parts", "hooks")
 
@@ -36,8 +36,8 @@ KEYED = ("title", "version", "description", "operations", "security_schemes", "s
 class RenderMemo:
     """Rendered modules of one contract, by a key of what they are rendered from."""
 
-    def __init__(self, api: Api) -> None:
-        self.header = api.header
+    def __init__(self, api: Api, header: str) -> None:
+        self.header = header
         self.cache = TextCache(f"rendered-{__version__}")
         try:
             shared = pickle.dumps([getattr(api, name) for name in KEYED], protocol=5)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..problems import Level, Problem, SpecError
+from ..version import generated_header
 from . import (
     client_source,
     error_shapes,
@@ -80,25 +81,27 @@ def check_overrides(folder: Path) -> None:
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     """File name -> unformatted source, for every file of the generated package.
 
-    Templates in the folder `templates` replace the built-in ones of the same name.
+    Templates in the folder `templates` replace the built-in ones of the same name. Every
+    template reads `api` and `header` (the header comment, `version.generated_header`).
     """
     env = environment_of(str(templates.resolve()) if templates is not None else None)
+    header = generated_header(api.spec, api.overlay, api.templates)
     contexts = {"models.py": _models_context, "errors.py": errors_context,
                 "server.py": server_context, "client.py": client_context,
                 "__init__.py": _init_context}
     wanted = {"models.py", "errors.py", "__init__.py"}
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
     # server.py and client.py read no model (`memo`): reused after an edit to one.
-    memo = RenderMemo(api) if templates is None else None
+    memo = RenderMemo(api, header) if templates is None else None
     files: dict[str, str] = {}
     if model_groups.is_lazy(api):
         wanted.discard("models.py")
-        files.update(_lazy_models(api, env))
+        files.update(_lazy_models(api, env, header))
     for name in sorted(wanted):
         template = env.get_template(TEMPLATE_FILES[name])
 
         def rendered(template: Any = template, name: str = name) -> str:
-            return str(template.render({"api": api, **contexts[name](api)}))
+            return str(template.render({"api": api, "header": header, **contexts[name](api)}))
 
         if memo is not None and name in ("server.py", "client.py"):
             # What each reads of the models besides the operations: the client, a few facts.
@@ -109,7 +112,8 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
         if api.hooks and part in api.parts:
             template = env.get_template(hooks.TEMPLATES[name])
-            files[name] = template.render(api=api, **hooks.hooks_context(api, name))
+            files[name] = template.render(api=api, header=header,
+                                          **hooks.hooks_context(api, name))
     for name, text in files.items():
         files[name] = vouch.blank_lines(text)
     verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
@@ -119,7 +123,7 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
         path = templates_dir() / static
         if templates is not None and (templates / static).is_file():
             path = templates / static
-        files[static] = f"{api.header}\n{path.read_text(encoding='utf-8')}"
+        files[static] = f"{header}\n{path.read_text(encoding='utf-8')}"
     files["openapi.json"] = api.spec_json
     return files
 
@@ -173,18 +177,19 @@ def _model_helpers(api: Api) -> list[str]:
     ) if used]
 
 
-def _lazy_models(api: Api, env: Any) -> dict[str, str]:
+def _lazy_models(api: Api, env: Any, header: str) -> dict[str, str]:
     """models.py as an index, `_models_base.py` and the parts (model_groups)."""
     files = {f"{model_groups.BASE}.py": str(env.get_template(TEMPLATE_FILES["models.py"]).render(
-        {"api": api, **_models_context(api, lazy=True)}))}
+        {"api": api, "header": header, **_models_context(api, lazy=True)}))}
     helpers = [name for name in _model_helpers(api) if not name.startswith("_")]
     index = model_groups.index_context(api, helpers)
-    files["models.py"] = str(env.get_template("models_index.py.jinja").render(api=api, **index))
+    files["models.py"] = str(env.get_template("models_index.py.jinja").render(
+        api=api, header=header, **index))
     part = env.get_template("models_part.py.jinja")
     contexts = model_groups.part_contexts(api)
     for number, (module, context) in enumerate(contexts.items(), 1):
-        files[f"{module}.py"] = str(part.render(api=api, part=number, parts=len(contexts),
-                                                **context))
+        files[f"{module}.py"] = str(part.render(api=api, header=header, part=number,
+                                                parts=len(contexts), **context))
     return files
 
 

@@ -15,6 +15,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..problems import Problem
+from ..version import generated_header
 from .definitions import AliasDef, Definition, EnumDef, FieldDef, ModelDef
 from .paging_shape import Paging
 from .response_shape import (
@@ -232,10 +233,6 @@ class Operation:
             r.kind in ("binary", "text") for s in self.success for r in s.representations)
 
     @property
-    def allows_anonymous(self) -> bool:
-        return self.security is None or any(len(alt) == 0 for alt in self.security)
-
-    @property
     def secured(self) -> bool:
         return self.security is not None and any(len(alt) > 0 for alt in self.security)
 
@@ -291,13 +288,20 @@ class Api:
     definitions: tuple[Definition, ...]
     operations: tuple[Operation, ...]
     security_schemes: tuple[SecurityScheme, ...]
-    header: str
+    spec: str  # the paths as the generated modules' header shows them (`version.generated_header`)
     spec_json: str
     parts: tuple[str, ...] = ("models", "server", "client")
     servers: tuple[Server, ...] = ()
     # located warnings: what the contract declares that the generated code does not enforce
     problems: tuple[Problem, ...] = ()
     hooks: tuple[Hook, ...] = ()  # webhooks and callbacks
+    overlay: str | None = None
+    templates: str | None = None  # the template overrides' folder
+
+    @property
+    def header(self) -> str:
+        """Deprecated: templates read `{{ header }}`; `{{ api.header }}` goes in the next release."""
+        return generated_header(self.spec, self.overlay, self.templates)
 
     @property
     def base_path(self) -> str:

@@ -1,5 +1,5 @@
 # Template __init__.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'a505352df4bc35ebdfc8c403ecc85a2e'
+KEY = '223128c5e8413ea383471d627143c88f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.jinja'
 
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     l_0_exported_package = resolve('exported_package')
     l_0_lazy_modules = resolve('lazy_modules')
     l_0_m = missing
@@ -28,7 +28,7 @@ def root(context, missing=missing):
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', '__init__.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\nfrom typing import TYPE_CHECKING, Any\n\n'

@@ -1,5 +1,5 @@
 # Template errors.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'cf4c9fa3714cb7d3ab4b3c95b4521ed8'
+KEY = '26f19ee94ce1f3ca65ddd0e1cbd5816e'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'errors.py.jinja'
 
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     l_0_exported_errors = resolve('exported_errors')
     l_0_status_classes = resolve('status_classes')
     l_0_errors = resolve('errors')
@@ -38,7 +38,7 @@ def root(context, missing=missing):
         def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     pass
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\n'

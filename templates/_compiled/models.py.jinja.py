@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'b0ca04d0a5dc5ecea6b3ef555f320e89'
+KEY = 'a3846b3f37689e157ae9c3df42d65062'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -9,9 +9,10 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     l_0_exported_models = resolve('exported_models')
     l_0_aliases = resolve('aliases')
+    l_0_api = resolve('api')
     l_0_deferred_helper = resolve('deferred_helper')
     l_0_enums = resolve('enums')
     l_0_classes = resolve('classes')
@@ -38,7 +39,7 @@ def root(context, missing=missing):
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\n'
@@ -114,4 +115,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=37&2=39&3=41&7=43&11=45&14=47&139=49&174=52&199=55&217=58&230=61&240=64&241=66&3=68&4=78&7=83&8=92&14=95&241=105'
+debug_info = '1=38&2=40&3=42&7=44&11=46&14=48&139=50&174=53&199=56&217=59&230=62&240=65&241=67&3=69&4=79&7=84&8=93&14=96&241=106'

@@ -1,5 +1,5 @@
 # Template models_index.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '99bc932d92165569b24e0c8be63a69db'
+KEY = '091d9e3f98bfb6e48d435f4c1a683853'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_index.py.jinja'
 
@@ -9,6 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
+    l_0_header = resolve('header')
     l_0_api = resolve('api')
     l_0_where = resolve('where')
     l_0_parts = resolve('parts')
@@ -42,7 +43,7 @@ def root(context, missing=missing):
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models_index.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n"""Models of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield ' (version '
@@ -70,4 +71,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=41&2=43&3=45&5=49&6=51&14=53&16=55&20=57&21=61&26=67'
+debug_info = '1=42&2=44&3=46&5=50&6=52&14=54&16=56&20=58&21=62&26=68'

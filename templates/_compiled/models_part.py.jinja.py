@@ -1,5 +1,5 @@
 # Template models_part.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '5b2f19a6e553cf8415f0869edf24f3bd'
+KEY = '50e685e290999d5598d0f04c0360f1a6'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_part.py.jinja'
 
@@ -9,6 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
+    l_0_header = resolve('header')
     l_0_api = resolve('api')
     l_0_part = resolve('part')
     l_0_parts = resolve('parts')
@@ -28,7 +29,7 @@ def root(context, missing=missing):
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models_part.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n"""Models of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield ' (version '
@@ -46,4 +47,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=27&2=29&3=31&8=39&10=41&11=43'
+debug_info = '1=28&2=30&3=32&8=40&10=42&11=44'

@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '050eda5c90d4db8d1050122255a0c177'
+KEY = '1e7124aa8dbd370ae7c699fe31255fae'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -9,9 +9,10 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     l_0_exported_server = resolve('exported_server')
     l_0_forms = resolve('forms')
+    l_0_api = resolve('api')
     l_0_error_builders = resolve('error_builders')
     l_0_braced = resolve('braced')
     l_0_shared_requirements = resolve('shared_requirements')
@@ -80,7 +81,7 @@ def root(context, missing=missing):
         def t_9(*unused):
             raise TemplateRuntimeError("No filter named 'string' found.")
     pass
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\n'
@@ -396,4 +397,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=81&2=83&11=85&15=87&17=89&21=93&22=95&24=102&25=111&27=114&28=123&31=127&34=136&36=139&39=144&40=146&45=153&46=161&44=165&49=169&52=174&53=178&51=182&56=186&60=190&61=198&59=202&64=205&67=210&68=214&66=218&71=222&75=226&76=231&74=235&79=238&80=240&81=243&84=248&85=256&83=260&88=263&93=265&95=270&96=272&98=277&99=280&130=284&134=286&225=288&229=291&230=294&244=298&247=301&250=305&252=309&274=313&276=321&277=323&278=325&279=327&281=329&282=331&283=333&285=337&286=339&326=343&334=345&335=347&361=349&368=352&369=354&372=357&378=360&2=362&3=372&11=375&12=384&378=387'
+debug_info = '1=82&2=84&11=86&15=88&17=90&21=94&22=96&24=103&25=112&27=115&28=124&31=128&34=137&36=140&39=145&40=147&45=154&46=162&44=166&49=170&52=175&53=179&51=183&56=187&60=191&61=199&59=203&64=206&67=211&68=215&66=219&71=223&75=227&76=232&74=236&79=239&80=241&81=244&84=249&85=257&83=261&88=264&93=266&95=271&96=273&98=278&99=281&130=285&134=287&225=289&229=292&230=295&244=299&247=302&250=306&252=310&274=314&276=322&277=324&278=326&279=328&281=330&282=332&283=334&285=338&286=340&326=344&334=346&335=348&361=350&368=353&369=355&372=358&378=361&2=363&3=373&11=376&12=385&378=388'

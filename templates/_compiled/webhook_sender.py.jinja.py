@@ -1,5 +1,5 @@
 # Template webhook_sender.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'c439767f12671888a627bf109d296158'
+KEY = '93605267f74a14e6d14879e4c8aed88c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhook_sender.py.jinja'
 
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     try:
         t_1 = environment.filters['docstring']
     except KeyError:
@@ -23,7 +23,7 @@ def root(context, missing=missing):
         def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     pass
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\n'

@@ -1,5 +1,5 @@
 # Template webhooks.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '9d4fc078a50e0dce02a640aace168c5a'
+KEY = 'e2a1a3c95707fa11f83ec4cc183e7da3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhooks.py.jinja'
 
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_api = resolve('api')
+    l_0_header = resolve('header')
     l_0_hooks = resolve('hooks')
     l_0_braced = resolve('braced')
     l_0_error_builders = resolve('error_builders')
@@ -51,7 +51,7 @@ def root(context, missing=missing):
         def t_6(*unused):
             raise TemplateRuntimeError("No filter named 'tuple' found.")
     pass
-    yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'header'))
+    yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\n'
