@@ -49,8 +49,7 @@ def error_media(op: Operation) -> dict[str, str]:
 def _most_common(api: Api) -> Operation | None:
     """The operation whose fallback error body most operations share: the app's."""
     fallbacks = [_bodies(op).get("*") for op in api.operations]
-    counts = Counter(fallbacks)
-    common = counts.most_common(1)[0][0] if counts else None
+    common = Counter(fallbacks).most_common(1)[0][0] if fallbacks else None
     return next((op for op, found in zip(api.operations, fallbacks, strict=True)
                  if found == common), None)
 
@@ -91,8 +90,7 @@ def builders_of(operations: Sequence[Operation], key: Callable[[Operation], str]
     for op in operations:
         bodies = _bodies(op)
         for expression in bodies.values():
-            if expression not in names:
-                names[expression] = f"_error_body_{len(names)}"
+            names.setdefault(expression, f"_error_body_{len(names)}")
         per_op[key(op)] = [(status, names[expression]) for status, expression in bodies.items()
                            if status == "*" or expression != bodies.get("*")]
     return [(name, expr) for expr, name in names.items()], per_op
