@@ -11,10 +11,14 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from contractgen.emit.source import result_annotation, server_result
+from contractgen.model.parse import build_api
+from contractgen.spec import load
 from failing_server import Script, failing_server
 from gen_support import Generated, generate_package, openapi, serve
 from pydantic import ValidationError
@@ -242,3 +246,20 @@ def test_diff_reads_an_added_response_union_member_as_not_breaking() -> None:
     # A request gains a member: not breaking either (the server accepts more).
     assert all(c.level != "breaking" for c in pet if c.direction == "request")
     assert any(c.level == "breaking" for c in shape if c.direction == "response"), shape
+
+
+def test_a_response_holds_its_body_type_once_open_and_the_server_spells_it_closed(
+        tmp_path: Path) -> None:
+    # Discord's list_channel_invites: the IR holds the open type once (issue 29); the client
+    # reads it open, the server, which sends it, spells it closed.
+    (tmp_path / "spec.json").write_text(json.dumps(SPEC), encoding="utf-8")
+    document, _ = load(tmp_path / "spec.json")
+    api = build_api(document, spec_display="spec.json")
+    op = next(op for op in api.operations if op.id == "listPets")
+    [ok] = op.success
+    assert ok.type is not None and ok.type is ok.representations[0].type
+    assert ok.type.args[0].open
+    assert result_annotation(op) == (
+        'list[Annotated[models.Cat | models.Dog | UnknownMember, OpenUnion("petType")]]')
+    assert server_result(op) == (
+        'list[Annotated[models.Cat | models.Dog, Field(discriminator="petType")]]')
