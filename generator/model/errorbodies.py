@@ -45,11 +45,8 @@ def error_body(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int =
     schema = _merged(deref(schema), deref)
     if depth > 4:
         return MESSAGE
-    if "const" in schema:
-        return ErrorBody("value", schema["const"])
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return _enum_choice(enum)
+    if (fixed := _fixed(schema)) is not None:
+        return fixed
     properties = schema.get("properties") or {}
     if not properties:
         kind = schema.get("type")
@@ -70,11 +67,8 @@ def error_body(schema: Any, deref: Callable[[Any], dict[str, Any]], depth: int =
 
 def _property(key: str, schema: dict[str, Any], deref: Callable[[Any], dict[str, Any]],
               depth: int) -> ErrorBody:
-    if "const" in schema:
-        return ErrorBody("value", schema["const"])
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return _enum_choice(enum)
+    if (fixed := _fixed(schema)) is not None:
+        return fixed
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
     if "object" in kinds or schema.get("properties"):
@@ -108,7 +102,11 @@ def _scalar(schema: dict[str, Any]) -> ErrorBody:
     return MESSAGE
 
 
-def _enum_choice(values: list[Any]) -> ErrorBody:
+def _fixed(schema: dict[str, Any]) -> ErrorBody | None:
+    """A `const`'s value, or one of an `enum`'s: the code when they are strings."""
+    values = [schema["const"]] if "const" in schema else schema.get("enum")
+    if not isinstance(values, list) or not values:
+        return None
     if len(values) > 1 and all(isinstance(v, str) for v in values):
         fallback = next((c for c in _FALLBACK_CODES if c in values), values[0])
         return ErrorBody("code", fallback, among=tuple(values))
