@@ -1,13 +1,13 @@
 """Where a one-field edit goes in a warm process (the state `contractgen watch` is in). (issue 29)
 
 For each contract: one run (cold: imports, caches) and one edit to warm up, then `--edits` rounds,
-each of two new one-field edits (`generate.edit_one_field`, its own mark, so nothing replays):
+each of four new one-field edits (`generate.edit_one_field`, its own mark, so nothing replays):
 - the first goes through the stages one by one (validation inline, so each stage's own wall time
   shows), what `pipeline.generate` and `watch.run_job` do around them included;
-- the second through `watch.run_job` whole, as the watch runs it, and then again without the
-  forked validation and without `pipeline.fewer_collections`, interleaved (each on its own edit).
-Prints medians (ms), and the poll's latency: from a saved file's rename to `watch.settled`
-returning, at `--interval` 0.2 and 0.1.
+- then three through `watch.run_job` whole, as the watch runs it: as it is, without the forked
+  validation, and without `pipeline.fewer_collections` (interleaved, each its own edit).
+Prints medians (ms of wall time and of CPU time, steadier on a busy machine), and the poll's
+latency: from a saved file's rename to `watch.settled` returning, at `--interval` 0.2 and 0.1.
 Run: `.venv/bin/python bench/watch_stages.py [--edits 7] [spec.json ...]` (default: Twilio 2010,
 Box, Discord).
 """
@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import statistics
 import tempfile
 import threading
@@ -32,7 +33,14 @@ DEFAULT = [Path("/tmp/corpus/twilio-api-v2010.openapi.json"),
            Path("/tmp/corpus/box.openapi.json"), Path("/tmp/contracts/discord.json")]
 
 
-def staged(spec: Path, out: Path, found: dict[str, list[float]]) -> None:
+def cpu() -> float:
+    """CPU seconds of this process and its children (the forked validation) so far."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                          resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def staged(spec: Path, out: Path, found: dict[str, list[tuple[float, float]]]) -> None:
     """One edit's run, stage by stage, as `pipeline.generate` runs it but with validation
     inline; each stage's wall time added to `found`."""
     from contractgen import pipeline
@@ -50,9 +58,9 @@ def staged(spec: Path, out: Path, found: dict[str, list[float]]) -> None:
     options = Options()
 
     def timed(name: str, call: Callable[[], Any]) -> Any:
-        start = time.perf_counter()
+        start, used = time.perf_counter(), cpu()
         value = call()
-        found.setdefault(name, []).append(time.perf_counter() - start)
+        found.setdefault(name, []).append((time.perf_counter() - start, cpu() - used))
         return value
 
     previous = timed("read the package", lambda: read_package(out))
@@ -117,13 +125,13 @@ def poll_latency(folder: Path, rounds: int, interval: float) -> list[float]:
     return found
 
 
-def bench(source: Path, work: Path, edits: int) -> dict[str, list[float]]:
+def bench(source: Path, work: Path, edits: int) -> dict[str, list[tuple[float, float]]]:
     from contractgen.watch import Job, run_job
 
     plain = json.loads(source.read_text(encoding="utf-8"))
     spec, out = work / "api.json", work / "out"
     spec.write_text(json.dumps(plain))
-    found: dict[str, list[float]] = {}
+    found: dict[str, list[tuple[float, float]]] = {}
     for mark in ("", " (warm-up)"):
         spec.write_text(json.dumps(edit_one_field(plain, mark) if mark else plain))
         outcome = run_job(Job(spec, out))
@@ -133,11 +141,12 @@ def bench(source: Path, work: Path, edits: int) -> dict[str, list[float]]:
         staged(spec, out, found)
         for layer in ("", "fork", "gc"):
             spec.write_text(json.dumps(edit_one_field(plain, f" (whole {layer} {index})")))
+            used = cpu()
             with without(layer):
                 outcome = run_job(Job(spec, out))
             assert outcome.refused is None and outcome.written, outcome
             key = "watch.run_job" + (f" without {layer}" if layer else "")
-            found.setdefault(key, []).append(outcome.seconds)
+            found.setdefault(key, []).append((outcome.seconds, cpu() - used))
     return found
 
 
@@ -158,13 +167,15 @@ def main() -> None:
             work = Path(temp) / source.stem
             work.mkdir()
             found = bench(source, work, args.edits)
-            staged_sum = sum(statistics.median(v) for k, v in found.items()
-                             if not k.startswith(("watch", "  ")))
-            print(f"{source.name} (wall ms, medians of {args.edits}; "
-                  f"load average {os.getloadavg()[0]:.1f})")
-            for key, values in found.items():
-                print(f"  {key:32} {statistics.median(values) * 1000:7.1f}")
-            print(f"  {'sum of the stages':32} {staged_sum * 1000:7.1f}")
+            medians = {key: [statistics.median(v[i] for v in values) * 1000 for i in (0, 1)]
+                       for key, values in found.items()}
+            medians["sum of the stages"] = [
+                sum(v[i] for k, v in medians.items() if not k.startswith(("watch", "  ")))
+                for i in (0, 1)]
+            print(f"{source.name} (ms, medians of {args.edits}: wall / CPU, the forked child's "
+                  f"included; load average {os.getloadavg()[0]:.1f})")
+            for key, (wall, used) in medians.items():
+                print(f"  {key:32} {wall:7.1f} {used:7.1f}")
 
 
 if __name__ == "__main__":
