@@ -3,15 +3,18 @@
 For each contract, each configuration (every layer on; one layer off at a time) and each round,
 interleaved: a cold `contractgen generate` (empty cache, new output folder) in a fresh process,
 then, the cache as that run left it, a one-field edit (one property's description, as
-`bench/generate.py` edits) in another fresh process. Each process reports its own wall time and
-how long formatting took (black's cost, which the black-layout emitter takes to ~0), so a
-layer's saving can be judged against a run without black. Layers switched off here:
+`bench/generate.py` edits) in another fresh process. Each process's wall time and CPU time (its
+own and its forked child's: steadier than wall time on a busy machine) are measured, and it
+reports how long formatting took (black's cost, which the black-layout emitter takes to ~0), so
+a layer's saving can be judged against a run without black. Layers switched off here:
 - `fork`: validation in a forked child beside building the IR and rendering (inline instead);
 - `memo`: server.py's and client.py's text reused after a model-only edit (`emit.memo`);
-- `verdicts`: the validation verdict cache (`spec.verdicts`).
+- `verdicts`: the validation verdict cache (`spec.verdicts`);
+- `gc`: the garbage collector's raised threshold around a run (`pipeline.fewer_collections`).
 `--stages` prints the CPU time of each stage with and without each cache instead, and
 `--edits N` a series of N one-field edits per configuration (interleaved) after one cold run.
-Run: `.venv/bin/python bench/layers.py [--rounds 3] [--stages | --edits N] [spec.json ...]`
+Run: `.venv/bin/python bench/layers.py [--rounds 3] [--stages | --edits N] [--off LAYER]
+[spec.json ...]`
 (default: Twilio 2010, Box from /tmp/corpus).
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -30,7 +34,7 @@ from pathlib import Path
 
 from generate import edit_one_field
 
-CONFIGS = ("all", "fork", "memo", "verdicts")  # "fork" = every layer but the fork, ...
+CONFIGS = ("all", "fork", "memo", "verdicts", "gc")  # "fork" = every layer but the fork, ...
 DEFAULT = [Path("/tmp/corpus/twilio-api-v2010.openapi.json"), Path("/tmp/corpus/box.openapi.json")]
 
 # Runs `contractgen generate SPEC --out OUT` with the layer named by argv[1] switched off;
@@ -45,6 +49,10 @@ get = cache.TextCache.get
 if off in ("memo", "verdicts"):
     prefix = {"memo": "rendered-", "verdicts": "verdicts-"}[off]
     cache.TextCache.get = lambda self, key: None if self.namespace.startswith(prefix) else get(self, key)
+if off == "gc":
+    import contextlib
+    from contractgen import pipeline
+    pipeline.fewer_collections = contextlib.nullcontext
 if off == "fork":
     try:
         from contractgen import verdict
@@ -55,7 +63,7 @@ if off == "fork":
         api._start_validation = lambda d: api._Validation(d, problems=validate_document(d))
 spent = {"format": 0.0, "wait": 0.0}
 real = formatting.format_package
-def timed(sources, previous, verbatim=frozenset(), ready=None):
+def timed(sources, verbatim=frozenset(), ready=None, **keywords):
     def waiting():
         start = time.perf_counter()
         try:
@@ -65,7 +73,7 @@ def timed(sources, previous, verbatim=frozenset(), ready=None):
             spent["wait"] += time.perf_counter() - start
     start = time.perf_counter()
     try:
-        return real(sources, previous, verbatim, waiting)
+        return real(sources, verbatim, waiting, **keywords)
     finally:
         spent["format"] += time.perf_counter() - start
 formatting.format_package = timed
@@ -118,23 +126,26 @@ def stage_costs(original: Path, edited: Path, cache: Path) -> dict[str, float]:
 
 
 def one(off: str, spec: Path, out: Path, cache: Path) -> dict[str, float]:
-    start = time.perf_counter()
+    start, used = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, "-c", PROBE, off, str(spec), str(out)],
                           capture_output=True, text=True, check=False,
                           env={**os.environ, "XDG_CACHE_HOME": str(cache)})
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"{off} {spec}: {done.stderr[-2000:]}")
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"wall": wall, "format": found["format"], "rest": wall - found["format"]}
+    return {"wall": wall, "cpu": cpu, "format": found["format"], "rest": wall - found["format"]}
 
 
-def edit_series(plain: dict[str, object], work: Path, edits: int) -> None:
+def edit_series(plain: dict[str, object], work: Path, edits: int, configs: tuple[str, ...]
+                ) -> None:
     """Each configuration cold once, then `edits` one-field edits (each new, so none is
     replayed) interleaved across the configurations; medians of wall and wall - format."""
     spec = work / "api.json"
     spec.write_text(json.dumps(plain))
-    for off in CONFIGS:
+    for off in configs:
         shutil.rmtree(work / f"cache-{off}", ignore_errors=True)
         shutil.rmtree(work / f"out-{off}", ignore_errors=True)
         one(off, spec, work / f"out-{off}", work / f"cache-{off}")
@@ -142,7 +153,7 @@ def edit_series(plain: dict[str, object], work: Path, edits: int) -> None:
     for index in range(edits):
         edited = work / f"edited-{index}.json"
         edited.write_text(json.dumps(edit_one_field(plain, f" (edited {index})")))
-        for off in CONFIGS:
+        for off in configs:
             found = one(off, edited, work / f"out-{off}", work / f"cache-{off}")
             samples.setdefault(off, []).append((found["wall"], found["rest"]))
     print(f"one-field edits, medians of {edits} (seconds: wall / wall - format)")
@@ -157,8 +168,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stages", action="store_true", help="CPU time per stage instead")
     parser.add_argument("--edits", type=int, default=0, help="a series of one-field edits instead")
+    parser.add_argument("--off", action="append", choices=CONFIGS[1:],
+                        help="compare only with these layers off (default: each)")
     parser.add_argument("specs", nargs="*", type=Path, default=DEFAULT)
     args = parser.parse_args()
+    configs = ("all", *(args.off or CONFIGS[1:]))
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
         for spec in args.specs:
@@ -169,7 +183,7 @@ def main() -> None:
             samples: dict[tuple[str, str, str], list[float]] = {}
             if args.edits:
                 print(spec.name)
-                edit_series(plain, work, args.edits)
+                edit_series(plain, work, args.edits, configs)
                 continue
             if args.stages:
                 costs: dict[str, list[float]] = {}
@@ -181,20 +195,21 @@ def main() -> None:
                     print(f"  {key:40} {statistics.median(values):6.3f}")
                 continue
             for _ in range(args.rounds):
-                for off in CONFIGS:
+                for off in configs:
                     cache, out = work / "cache", work / "out"
                     shutil.rmtree(cache, ignore_errors=True)
                     shutil.rmtree(out, ignore_errors=True)
                     for kind, source in (("cold", original), ("edit", edited)):
                         for key, value in one(off, source, out, cache).items():
                             samples.setdefault((kind, off, key), []).append(value)
-            print(f"{spec.name} (medians of {args.rounds}; seconds: wall / format / wall - format)")
+            print(f"{spec.name} (medians of {args.rounds}; seconds: wall / CPU (the process and"
+                  f" its children) / format / wall - format; load average {os.getloadavg()[0]:.1f})")
             for kind in ("cold", "edit"):
-                for off in CONFIGS:
-                    wall, fmt, rest = (statistics.median(samples[(kind, off, key)])
-                                       for key in ("wall", "format", "rest"))
+                for off in configs:
+                    wall, cpu, fmt, rest = (statistics.median(samples[(kind, off, key)])
+                                            for key in ("wall", "cpu", "format", "rest"))
                     label = "all layers" if off == "all" else f"without {off}"
-                    print(f"  {kind:5} {label:18} {wall:6.2f} {fmt:6.2f} {rest:6.2f}")
+                    print(f"  {kind:5} {label:18} {wall:6.2f} {cpu:6.2f} {fmt:6.2f} {rest:6.2f}")
 
 
 if __name__ == "__main__":

@@ -122,8 +122,8 @@ def _watch(command: Command) -> None:
                    help="generate despite errors, as `generate --lenient` does")
     p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as for "
                    "`generate` (its files are watched too)")
-    p.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
-                   help="how often the files are looked at (default: 0.2)")
+    p.add_argument("--interval", type=float, default=0.1, metavar="SECONDS",
+                   help="how often the files are looked at (default: 0.1)")
 
 
 def _check(command: Command) -> None:

@@ -216,10 +216,9 @@ def fewer_collections() -> Iterator[None]:
 
     A run allocates many objects that live until its end (the model, the rendered text), and at
     the default threshold (700 allocations) the collector walks the growing heap again and
-    again. Measured while black formatted every module (the synthetic contract's splitting 3.2
-    -> 1.4 s; cold Twilio 2010 2.69 -> 2.32 s); since the templates write black's layout, a cold
-    Twilio 2010 run is 0.63 s with it and 0.61 s without (medians of 3, 2026-12-04): to be
-    measured on the large contracts and dropped if it no longer pays. The price is bounded
+    again. It still pays where black runs (`bench/layers.py --off gc`, CPU seconds, medians of
+    7, 2026-12-04): cold synthetic-1000 6.4 s with it, 8.8 s without; cold Box 2.2 against 2.4;
+    cold Twilio 2010, which black hardly touches, 0.86 against 0.87. The price is bounded
     memory: at most a million objects of cyclic garbage before a collection frees them.
     """
     import gc

@@ -3,7 +3,9 @@ child while the caller builds the IR and renders, and is awaited before formatti
 
 Measured (bench/layers.py, interleaved, 2026-12-04): the child takes a cold run of Twilio 2010
 from 0.99 s to 0.73 s (wall time less black's, medians of 3); a one-field edit, whose
-validation is quicker, gains ~0.02 s. It pays where a spare core is (docs/architecture.md).
+validation is quicker, gains ~0.02 s. It pays where a spare core is (docs/architecture.md): in
+a warm `watch` it takes ~90 ms of CPU off the caller and adds ~90 ms in all (Twilio 2010: 321 +
+147 ms against 412 inline; `bench/watch_stages.py`), so it loses on a saturated machine.
 """
 
 from __future__ import annotations

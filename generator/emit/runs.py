@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..cache import TextCache, code_fingerprint
-from ..problems import Level, Problem
+from ..problems import Problem
+from ..spec.verdicts import problem_rows, problems_of
 from ..version import __version__
 from .package import display_path
 
@@ -82,8 +83,7 @@ class Run:
                 if text is None or _sha256(text.encode("utf-8")) != digest:
                     return None
                 files[name] = text
-            warnings = [Problem(Level(level), message, file, line, col, pointer, hint)
-                        for level, message, file, line, col, pointer, hint in entry["warnings"]]
+            warnings = problems_of(entry["warnings"])
         except (OSError, ValueError, TypeError, KeyError):
             return None
         self.bundled = list(entry["inputs"])
@@ -97,7 +97,6 @@ class Run:
             "validated": validated,
             "inputs": dict(sorted(bundled.items())),
             "files": {name: _sha256(text.encode("utf-8")) for name, text in sorted(files.items())},
-            "warnings": [[p.level.value, p.message, p.file, p.line, p.col, p.pointer, p.hint]
-                         for p in warnings],
+            "warnings": problem_rows(warnings),
         }
         self.cache.put_many({self.address: json.dumps(entry)})

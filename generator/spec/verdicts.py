@@ -93,15 +93,21 @@ def remember_valid(key: str) -> None:
     _cache().put_many({key: "valid"})
 
 
-def _dump(problems: list[Problem]) -> str:
-    return json.dumps([[p.level.value, p.message, p.file, p.line, p.col, p.pointer, p.hint]
-                       for p in problems])
+def problem_rows(problems: list[Problem]) -> list[list[Any]]:
+    """`problems` as JSON values (what the verdict and run caches store)."""
+    return [[p.level.value, p.message, p.file, p.line, p.col, p.pointer, p.hint]
+            for p in problems]
+
+
+def problems_of(rows: list[list[Any]]) -> list[Problem]:
+    """The problems `problem_rows` stored; ValueError or TypeError when they are not that."""
+    return [Problem(Level(level), message, file, line, col, pointer, hint)
+            for level, message, file, line, col, pointer, hint in rows]
 
 
 def _load(text: str) -> list[Problem] | None:
     try:
-        return [Problem(Level(level), message, file, line, col, pointer, hint)
-                for level, message, file, line, col, pointer, hint in json.loads(text)]
+        return problems_of(json.loads(text))
     except (ValueError, TypeError):
         return None
 
@@ -118,7 +124,7 @@ def cached(validate: Validator) -> Validator:
         if found is not None:
             return found
         problems = validate(doc)
-        cache.put_many({key: _dump(problems)})
+        cache.put_many({key: json.dumps(problem_rows(problems))})
         return problems
 
     return wrapper
