@@ -116,22 +116,13 @@ class Report:
     def __init__(self) -> None:
         self.changes: set[Change] = set()
 
-    def add(
-        self,
-        rule_id: str,
-        breaking: bool,
-        direction: str,
-        location: str,
-        message: str,
-        *,
-        pointer: str,
-    ) -> None:
-        """Record one change; `message` is a sentence without its capital and full stop."""
+    def add(self, rule_id: str, breaking: bool, direction: str, location: str, message: str,
+            *, at: str) -> None:
+        """Record one change at pointer `at`; `message` is a sentence without its capital and
+        full stop."""
         sentence = message[:1].upper() + message[1:] + "."
-        level = level_of(rule_id, breaking)
-        self.changes.add(
-            Change(rule_id, level, direction, location, sentence, pointer, (location,))
-        )
+        self.changes.add(Change(rule_id, level_of(rule_id, breaking), direction, location,
+                                sentence, at, (location,)))
 
 
 @dataclass(frozen=True)
