@@ -35,13 +35,8 @@ def apply_overlay(doc: Document, overlay_path: str | Path, read: tuple[bytes, st
     actions = overlay.data.get("actions")
     for i, action in enumerate(actions if isinstance(actions, list) else []):
         problems.extend(_apply(overlay, i, action, data, positions))
-    result = document_from_data(
-        data,
-        doc.path,
-        text=doc.text + overlay.text,
-        positions=positions,
-        overlay_path=overlay.path,
-    )
+    result = document_from_data(data, doc.path, text=doc.text + overlay.text,
+                                positions=positions, overlay_path=overlay.path)
     return result, sorted_problems(problems)
 
 
