@@ -13,19 +13,7 @@ from .problems import Level, Problem, SpecError
 from .version import __version__
 
 __all__ = [
-    "ContractgenError",
-    "Level",
-    "NoConfigError",
-    "OptionError",
-    "Options",
-    "OwnershipError",
-    "Problem",
-    "ScaffoldError",
-    "SpecError",
-    "__version__",
-    "check",
-    "generate",
-    "load",
-    "render",
+    "ContractgenError", "Level", "NoConfigError", "OptionError", "Options", "OwnershipError",
+    "Problem", "ScaffoldError", "SpecError", "__version__", "check", "generate", "load", "render",
     "validate",
 ]

@@ -19,7 +19,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
@@ -141,15 +141,6 @@ class TextCache:
             except OSError:
                 pass
         return value
-
-    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
-        """The stored values of those `keys` that have one."""
-        found = {}
-        for key in keys:
-            value = self.get(key)
-            if value is not None:
-                found[key] = value
-        return found
 
     def put_many(self, values: Mapping[str, str]) -> None:
         """Store values (key -> value) atomically, then keep the whole cache under its cap."""

@@ -1,12 +1,12 @@
 """The operation walk of `contractgen diff`: operations matched by method and path, then
-their parameters, bodies, responses and security compared; schemas go to `schema.SchemaDiff`. The bodies
-and responses are compared by `bodies.BodyWalk`, security by `security`."""
+their parameters, bodies, responses and security compared; schemas go to `schema.SchemaDiff`.
+The bodies and responses are compared by `bodies.BodyWalk`, security by `security`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .bodies import BodyWalk
+from .bodies import BodyWalk, became
 from .operations import _Operation, _operations, _parameter_schema, _parameters
 from .rules import Json, Site, show
 from .security import compare_schemes, compare_security, effective_security
@@ -24,36 +24,18 @@ class _Walk(BodyWalk):
         new_paths = {path for _, path in new_ops}
         for key in sorted(old_ops.keys() - new_ops.keys()):
             op = old_ops[key]
-            whole = key[1] not in new_paths
             note = " (it was deprecated)" if op.node.get("deprecated") is True else ""
-            self.add(
-                "api-path-removed" if whole else "api-removed",
-                True,
-                "operation",
-                op.label,
-                f"the operation was removed{note}, so clients calling it fail",
-                at=op.pointer,
-            )
+            self.add("api-path-removed" if key[1] not in new_paths else "api-removed", True,
+                     "operation", op.label,
+                     f"the operation was removed{note}, so clients calling it fail", at=op.pointer)
         for key in sorted(new_ops.keys() - old_ops.keys()):
             op = new_ops[key]
-            self.add(
-                "endpoint-added",
-                False,
-                "operation",
-                op.label,
-                "the operation was added, which no existing client calls",
-                at=op.pointer,
-            )
+            self.add("endpoint-added", False, "operation", op.label,
+                     "the operation was added, which no existing client calls", at=op.pointer)
         for key in sorted(old_ops.keys() & new_ops.keys()):
             self._operation(old_ops[key], new_ops[key])
-        compare_security(
-            self.add,
-            self.old.data.get("security"),
-            self.new.data.get("security"),
-            prefix="api-global",
-            where="document security",
-            pointer="/security",
-        )
+        compare_security(self.add, self.old.data.get("security"), self.new.data.get("security"),
+                         prefix="api-global", where="document security", pointer="/security")
         compare_schemes(self.add, self.old, self.new)
 
     def _operation(self, old: _Operation, new: _Operation) -> None:
@@ -61,44 +43,24 @@ class _Walk(BodyWalk):
         old_id, new_id = old.node.get("operationId"), new.node.get("operationId")
         if old_id != new_id:
             action = "added" if old_id is None else "removed" if new_id is None else "changed"
-            self.add(
-                f"api-operation-id-{action}",
-                True,
-                "operation",
-                where,
-                f"the operationId changed from {show(old_id)} to {show(new_id)}; HTTP "
-                "clients are unaffected, but generated clients rename the method",
-                at=f"{new.pointer}/operationId",
-            )
-        old_dep, new_dep = (
-            old.node.get("deprecated") is True,
-            new.node.get("deprecated") is True,
-        )
-        if old_dep != new_dep:
-            self.add(
-                "endpoint-deprecated" if new_dep else "endpoint-reactivated",
-                False,
-                "operation",
-                where,
-                (
-                    "the operation was deprecated, which changes no payload"
-                    if new_dep
-                    else "the operation is no longer deprecated, which changes no payload"
-                ),
-                at=new.pointer,
-            )
+            self.add(f"api-operation-id-{action}", True, "operation", where,
+                     f"the operationId changed from {show(old_id)} to {show(new_id)}; HTTP "
+                     "clients are unaffected, but generated clients rename the method",
+                     at=f"{new.pointer}/operationId")
+        new_dep = new.node.get("deprecated") is True
+        if (old.node.get("deprecated") is True) != new_dep:
+            self.add("endpoint-deprecated" if new_dep else "endpoint-reactivated", False,
+                     "operation", where,
+                     "the operation was deprecated, which changes no payload" if new_dep else
+                     "the operation is no longer deprecated, which changes no payload",
+                     at=new.pointer)
         self._parameters(old, new)
         self._request_body(old, new)
         self._responses(old, new)
         if "security" in old.node or "security" in new.node:
-            compare_security(
-                self.add,
-                effective_security(self.old, old),
-                effective_security(self.new, new),
-                prefix="api",
-                where=where,
-                pointer=f"{new.pointer}/security",
-            )
+            compare_security(self.add, effective_security(self.old, old),
+                             effective_security(self.new, new), prefix="api", where=where,
+                             pointer=f"{new.pointer}/security")
 
     # -- parameters ---------------------------------------------------------------------------
 
@@ -109,23 +71,13 @@ class _Walk(BodyWalk):
             param, ptr = news[key]
             where = f"{new.label} {key[0]} parameter {param.get('name')}"
             if param.get("required") is True:
-                self.add(
-                    "new-required-request-parameter",
-                    True,
-                    "request",
-                    where,
-                    "a required parameter was added, so requests without it are rejected",
-                    at=ptr,
-                )
+                self.add("new-required-request-parameter", True, "request", where,
+                         "a required parameter was added, so requests without it are rejected",
+                         at=ptr)
             else:
-                self.add(
-                    "new-optional-request-parameter",
-                    False,
-                    "request",
-                    where,
-                    "an optional parameter was added, which existing requests may omit",
-                    at=ptr,
-                )
+                self.add("new-optional-request-parameter", False, "request", where,
+                         "an optional parameter was added, which existing requests may omit",
+                         at=ptr)
         for key in sorted(olds.keys() & news.keys()):
             self._parameter(olds[key], news[key], f"{new.label} {key[0]} parameter")
 
@@ -136,54 +88,30 @@ class _Walk(BodyWalk):
             param, ptr = olds[key]
             where = f"{label} {key[0]} parameter {param.get('name')}"
             name = str(param.get("name")).lower()
-            elsewhere = [
-                k
-                for k in sorted(news.keys() - olds.keys())
-                if str(news[k][0].get("name")).lower() == name and k[0] != "path"
-            ]
+            elsewhere = [k for k in sorted(news.keys() - olds.keys())
+                         if str(news[k][0].get("name")).lower() == name and k[0] != "path"]
             if elsewhere:
                 moved.add(elsewhere[0])
-                self.add(
-                    "request-parameter-location-changed",
-                    True,
-                    "request",
-                    where,
-                    f"the parameter moved from {key[0]} to {elsewhere[0][0]}, so requests "
-                    "that send it where it was are rejected",
-                    at=news[elsewhere[0]][1],
-                )
+                self.add("request-parameter-location-changed", True, "request", where,
+                         f"the parameter moved from {key[0]} to {elsewhere[0][0]}, so requests "
+                         "that send it where it was are rejected", at=news[elsewhere[0]][1])
             else:
-                self.add(
-                    "request-parameter-removed",
-                    False,
-                    "request",
-                    where,
-                    "the parameter was removed, so servers may reject or ignore clients "
-                    "that still send it",
-                    at=ptr,
-                )
+                self.add("request-parameter-removed", False, "request", where,
+                         "the parameter was removed, so servers may reject or ignore clients "
+                         "that still send it", at=ptr)
         return moved
 
     def _parameter(self, old: _Param, new: _Param, label: str) -> None:
         (old_param, old_ptr), (new_param, new_ptr) = old, new
         site = Site("request", f"{label} {new_param.get('name')}", "parameter")
-        old_req, new_req = (
-            old_param.get("required") is True,
-            new_param.get("required") is True,
-        )
-        if old_req != new_req:
-            self.add(
-                f"request-parameter-became-{'required' if new_req else 'optional'}",
-                new_req,
-                "request",
-                site.location,
-                (
-                    "the parameter became required, so requests without it are rejected"
-                    if new_req
-                    else "the parameter became optional, so requests that send it stay valid"
-                ),
-                at=new_ptr,
-            )
+        new_req = became(old_param, new_param)
+        if new_req is not None:
+            self.add(f"request-parameter-became-{'required' if new_req else 'optional'}",
+                     new_req, "request", site.location,
+                     "the parameter became required, so requests without it are rejected"
+                     if new_req else
+                     "the parameter became optional, so requests that send it stay valid",
+                     at=new_ptr)
         old_schema, old_at = _parameter_schema(old_param, old_ptr)
         new_schema, new_at = _parameter_schema(new_param, new_ptr)
         self.schemas.compare(old_schema, new_schema, old_at, new_at, site)

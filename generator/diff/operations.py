@@ -33,9 +33,8 @@ def _items(node: Json) -> list[tuple[str, Json]]:
     return sorted((str(k), v) for k, v in node.items()) if isinstance(node, Mapping) else []
 
 
-def _headers(
-    side: Side, response: Mapping[str, Json], pointer: str
-) -> dict[str, tuple[str, Mapping[str, Json], str]]:
+def _headers(side: Side, response: Mapping[str, Json], pointer: str
+             ) -> dict[str, tuple[str, Mapping[str, Json], str]]:
     """A response's headers keyed by case-folded name: (name as written, header, pointer)."""
     found = {}
     for name, raw in _items(response.get("headers")):
@@ -48,14 +47,11 @@ def _operations(doc: Side) -> dict[tuple[str, str], _Operation]:
     """Operations keyed by (method, path with parameter names blanked)."""
     found: dict[tuple[str, str], _Operation] = {}
     for site in iter_operations(doc.data, doc.resolve):
-        shared = tuple(
-            (p, f"{site.item_pointer}/parameters/{i}")
-            for i, p in enumerate(site.item.get("parameters") or ())
-        )
+        shared = tuple((p, f"{site.item_pointer}/parameters/{i}")
+                       for i, p in enumerate(site.item.get("parameters") or ()))
         key = (site.method, _TEMPLATE.sub("{}", site.path))
         found[key] = _Operation(site.method, site.path, site.operation, site.pointer, shared)
     return found
-
 
 
 def _parameters(doc: Side, op: _Operation) -> dict[tuple[str, str], tuple[Mapping[str, Json], str]]:
@@ -65,9 +61,8 @@ def _parameters(doc: Side, op: _Operation) -> dict[tuple[str, str], tuple[Mappin
     so renaming `{id}` to `{name}` matches.
     """
     names = _TEMPLATE.findall(op.path)
-    own = tuple(
-        (p, f"{op.pointer}/parameters/{i}") for i, p in enumerate(op.node.get("parameters") or ())
-    )
+    own = tuple((p, f"{op.pointer}/parameters/{i}")
+                for i, p in enumerate(op.node.get("parameters") or ()))
     found: dict[tuple[str, str], tuple[Mapping[str, Json], str]] = {}
     for raw, at in op.shared_parameters + own:
         param, ptr = doc.resolve(raw, at)

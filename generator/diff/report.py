@@ -29,17 +29,13 @@ def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Chang
     walk.run()
     groups: dict[tuple[str, Level, str, str, str], set[str]] = {}
     for c in walk.report.changes:
-        groups.setdefault((c.id, c.level, c.direction, c.pointer, c.message), set()).add(
-            c.location
-        )
+        groups.setdefault((c.id, c.level, c.direction, c.pointer, c.message), set()).add(c.location)
     changes = [
         Change(rule, level, direction, min(where), message, pointer, tuple(sorted(where)))
         for (rule, level, direction, pointer, message), where in groups.items()
     ]
-    return sorted(
-        changes,
-        key=lambda c: (LEVELS.index(c.level), c.location, c.id, c.message, c.pointer),
-    )
+    return sorted(changes,
+                  key=lambda c: (LEVELS.index(c.level), c.location, c.id, c.message, c.pointer))
 
 
 def _counts(changes: list[Change]) -> dict[str, int]:
@@ -73,11 +69,7 @@ def format_text(changes: Iterable[Change]) -> str:
 def format_json(changes: Iterable[Change]) -> str:
     """A report for tools: `{"changes": [...], "breaking": n, "warning": n, "info": n}`."""
     changes = list(changes)
-    entries = []
-    for change in changes:
-        entry = asdict(change)
-        entry["locations"] = list(change.locations)
-        entries.append(entry)
+    entries = [{**asdict(change), "locations": list(change.locations)} for change in changes]
     return json.dumps({"changes": entries, **_counts(changes)}, indent=2) + "\n"
 
 
@@ -90,12 +82,8 @@ def format_markdown(changes: Iterable[Change]) -> str:
     changes = list(changes)
     if not changes:
         return "### API changes\n\nNo changes.\n"
-    lines = [
-        f"### API changes: {_summary(changes).split(': ', 1)[1]}",
-        "",
-        "| Level | Change | Where |",
-        "|---|---|---|",
-    ]
+    lines = [f"### API changes: {_summary(changes).split(': ', 1)[1]}", "",
+             "| Level | Change | Where |", "|---|---|---|"]
     for c in changes:
         where = "<br>".join(f"`{_cell(w)}`" for w in c.locations)
         lines.append(f"| {c.level} | {_cell(c.message)} (`{c.id}`) | {where} |")
@@ -113,16 +101,9 @@ def _load_valid(path: str | Path, overlay: str | Path | None) -> Mapping[str, An
     return document.data
 
 
-def run_diff(
-    old_path: str | Path,
-    new_path: str | Path,
-    *,
-    fmt: str = "text",
-    fail_on: str = "breaking",
-    out: TextIO | None = None,
-    overlay_old: str | Path | None = None,
-    overlay_new: str | Path | None = None,
-) -> int:
+def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
+             fail_on: str = "breaking", out: TextIO | None = None,
+             overlay_old: str | Path | None = None, overlay_new: str | Path | None = None) -> int:
     """Diff two spec files and print the report; 1 if a change fails the run, else 0.
 
     Each side is read like every other command reads a contract (`spec.load`): its overlay

@@ -62,11 +62,8 @@ LEVELS: tuple[Level, ...] = ("breaking", "warning", "info")
 
 # Not breaking, yet worth a look (oasdiff's WARN): typed clients keep working, but code that read
 # or sent the thing silently loses it.
-_WARNINGS = frozenset({
-    "response-optional-property-removed",
-    "request-property-removed",
-    "request-parameter-removed",
-})
+_WARNINGS = frozenset({"response-optional-property-removed", "request-property-removed",
+                       "request-parameter-removed"})
 
 
 def level_of(rule_id: str, breaking: bool) -> Level:
@@ -116,22 +113,13 @@ class Report:
     def __init__(self) -> None:
         self.changes: set[Change] = set()
 
-    def add(
-        self,
-        rule_id: str,
-        breaking: bool,
-        direction: str,
-        location: str,
-        message: str,
-        *,
-        pointer: str,
-    ) -> None:
-        """Record one change; `message` is a sentence without its capital and full stop."""
+    def add(self, rule_id: str, breaking: bool, direction: str, location: str, message: str,
+            *, at: str) -> None:
+        """Record one change at pointer `at`; `message` is a sentence without its capital and
+        full stop."""
         sentence = message[:1].upper() + message[1:] + "."
-        level = level_of(rule_id, breaking)
-        self.changes.add(
-            Change(rule_id, level, direction, location, sentence, pointer, (location,))
-        )
+        self.changes.add(Change(rule_id, level_of(rule_id, breaking), direction, location,
+                                sentence, at, (location,)))
 
 
 @dataclass(frozen=True)
@@ -177,10 +165,8 @@ class Side:
             node = {}  # boolean schemas: `true` accepts anything; `false` is too rare to model
         schema = dict(node)
         props = schema.get("properties")
-        pointers = {
-            name: f"{pointer}/properties/{escape(name)}"
-            for name in (props if isinstance(props, Mapping) else {})
-        }
+        pointers = {name: f"{pointer}/properties/{escape(name)}"
+                    for name in (props if isinstance(props, Mapping) else {})}
         members = schema.pop("allOf", None)
         if isinstance(members, list):
             for index, member in enumerate(members):
@@ -209,9 +195,8 @@ class Side:
             schema["enum"] = [schema.pop("const")]
         return View(pointer, schema, pointers)
 
-    def _union_nullability(
-        self, schema: Mapping[str, Json], pointer: str, seen: frozenset[str]
-    ) -> tuple[View | None, bool]:
+    def _union_nullability(self, schema: Mapping[str, Json], pointer: str, seen: frozenset[str]
+                           ) -> tuple[View | None, bool]:
         """Whether a union accepts null, and its only other member if it has one.
 
         A union takes null if a member does, whether that member is `{type: null}` (3.1) or has
@@ -225,8 +210,7 @@ class Side:
             at = [(m, f"{pointer}/{kw}/{i}") for i, m in enumerate(members)]
             kept = [(m, p) for m, p in at if not self.is_null(m, p)]
             nullable = len(kept) < len(at) or any(
-                types_of(as_mapping(self.resolve(m, p)[0]))[1] for m, p in kept
-            )
+                types_of(as_mapping(self.resolve(m, p)[0]))[1] for m, p in kept)
             if nullable and len(kept) == 1:
                 return self.view(*kept[0], seen | {pointer}), True
             return None, nullable

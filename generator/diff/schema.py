@@ -43,17 +43,8 @@ class SchemaDiff:
         self._active: set[tuple[str, str, str, str]] = set()
         self._unchanged = Unchanged(old, new)
 
-    def emit(
-        self,
-        site: Site,
-        rule_id: str,
-        effect: Effect,
-        what: str,
-        pointer: str,
-        *,
-        why: str = "",
-        breaking: bool | None = None,
-    ) -> None:
+    def emit(self, site: Site, rule_id: str, effect: Effect, what: str, pointer: str, *,
+             why: str = "", breaking: bool | None = None) -> None:
         """Record a change at a schema site, its severity derived from effect and direction."""
         if breaking is None:
             breaking = breaks(site.direction, effect)
@@ -62,7 +53,7 @@ class SchemaDiff:
         message = f"{what}, so {why}"
         if site.inert and breaking:
             breaking, message = False, f"{what}, but the property is {site.inert}"
-        self.report.add(rule_id, breaking, site.direction, site.location, message, pointer=pointer)
+        self.report.add(rule_id, breaking, site.direction, site.location, message, at=pointer)
 
     def compare(self, old: Json, new: Json, old_ptr: str, new_ptr: str, site: Site) -> None:
         """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`)."""
@@ -95,48 +86,32 @@ class SchemaDiff:
     def _unresolved(self, o: View, n: View, site: Site) -> None:
         old_ref, new_ref = o.schema.get("$ref"), n.schema.get("$ref")
         if (old_ref or new_ref) and old_ref != new_ref:
-            self.emit(
-                site,
-                site.rule("ref-changed"),
-                "changes",
-                f"the unresolved reference changed from {show(old_ref)} to {show(new_ref)}",
-                n.pointer,
-            )
+            self.emit(site, site.rule("ref-changed"), "changes",
+                      f"the unresolved reference changed from {show(old_ref)} to {show(new_ref)}",
+                      n.pointer)
 
     def _nullability(self, o: View, n: View, site: Site) -> None:
         old_null, new_null = types_of(o.schema)[1], types_of(n.schema)[1]
         if old_null != new_null:
-            effect: Effect = "widens" if new_null else "narrows"
             became = "nullable" if new_null else "not-nullable"
-            self.emit(
-                site,
-                site.rule(f"became-{became}"),
-                effect,
-                f"the value became {became.replace('-', ' ')}",
-                n.pointer,
-            )
+            self.emit(site, site.rule(f"became-{became}"), "widens" if new_null else "narrows",
+                      f"the value became {became.replace('-', ' ')}", n.pointer)
 
     def _types(self, o: View, n: View, site: Site) -> None:
         old_types, new_types = types_of(o.schema)[0], types_of(n.schema)[0]
         old_fmt, new_fmt = o.schema.get("format"), n.schema.get("format")
         fmt_effect: Effect = "none"
         if old_fmt != new_fmt:
-            fmt_effect = (
-                "narrows" if old_fmt is None else "widens" if new_fmt is None else "changes"
-            )
+            fmt_effect = ("narrows" if old_fmt is None else "widens" if new_fmt is None
+                          else "changes")
         effect = _combine(_set_effect(old_types, new_types), fmt_effect)
         if effect == "none":
             return
         breaking = breaks(site.direction, effect) and not site.inert
         suffix = "changed" if breaking else "generalized" if effect == "widens" else "specialized"
-        self.emit(
-            site,
-            site.rule(f"type-{suffix}"),
-            effect,
-            f"the type changed from {_show_type(old_types, old_fmt)} "
-            f"to {_show_type(new_types, new_fmt)}",
-            n.pointer,
-        )
+        self.emit(site, site.rule(f"type-{suffix}"), effect,
+                  f"the type changed from {_show_type(old_types, old_fmt)} "
+                  f"to {_show_type(new_types, new_fmt)}", n.pointer)
 
     def _enum(self, o: View, n: View, site: Site) -> None:
         old, new = _enum_values(o.schema), _enum_values(n.schema)
@@ -144,40 +119,19 @@ class SchemaDiff:
             return
         ptr = f"{n.pointer}/enum"
         if old is None:
-            self.emit(
-                site,
-                site.rule("became-enum"),
-                "narrows",
-                f"the value was restricted to {', '.join(sorted(new or ()))}",
-                ptr,
-            )
+            self.emit(site, site.rule("became-enum"), "narrows",
+                      f"the value was restricted to {', '.join(sorted(new or ()))}", ptr)
         elif new is None:
-            self.emit(
-                site,
-                site.rule("enum-removed"),
-                "widens",
-                "its list of allowed values was removed",
-                n.pointer,
-            )
+            self.emit(site, site.rule("enum-removed"), "widens",
+                      "its list of allowed values was removed", n.pointer)
         else:
             for value in sorted(old.keys() - new.keys()):
-                self.emit(
-                    site,
-                    site.rule("enum-value-removed"),
-                    "narrows",
-                    f"the enum value {value} was removed",
-                    ptr,
-                )
+                self.emit(site, site.rule("enum-value-removed"), "narrows",
+                          f"the enum value {value} was removed", ptr)
             kept = OPEN_ENUM if open_enum(site, n.schema) else {}
             for value in sorted(new.keys() - old.keys()):
-                self.emit(
-                    site,
-                    site.rule("enum-value-added"),
-                    "widens",
-                    f"the enum value {value} was added",
-                    ptr,
-                    **kept,
-                )
+                self.emit(site, site.rule("enum-value-added"), "widens",
+                          f"the enum value {value} was added", ptr, **kept)
 
     def _bounds(self, o: View, n: View, site: Site) -> None:
         for kw, name, upper in _BOUNDS:
@@ -200,48 +154,25 @@ class SchemaDiff:
         if old == new:
             return
         if old is None:
-            self.emit(
-                site,
-                site.rule("pattern-added"),
-                "narrows",
-                f"the pattern {show(new)} was added",
-                n.pointer,
-            )
+            self.emit(site, site.rule("pattern-added"), "narrows",
+                      f"the pattern {show(new)} was added", n.pointer)
         elif new is None:
-            self.emit(
-                site,
-                site.rule("pattern-removed"),
-                "widens",
-                f"the pattern {show(old)} was removed",
-                n.pointer,
-            )
+            self.emit(site, site.rule("pattern-removed"), "widens",
+                      f"the pattern {show(old)} was removed", n.pointer)
         else:
-            self.emit(
-                site,
-                site.rule("pattern-changed"),
-                "changes",
-                f"the pattern changed from {show(old)} to {show(new)}",
-                n.pointer,
-                why="one pattern cannot be proven to accept everything the other did",
-            )
+            self.emit(site, site.rule("pattern-changed"), "changes",
+                      f"the pattern changed from {show(old)} to {show(new)}", n.pointer,
+                      why="one pattern cannot be proven to accept everything the other did")
 
     def _default(self, o: View, n: View, site: Site) -> None:
         old, new = o.schema.get("default"), n.schema.get("default")
         if show(old) == show(new):
             return
-        action = (
-            "added"
-            if "default" not in o.schema
-            else ("removed" if "default" not in n.schema else "changed")
-        )
-        self.emit(
-            site,
-            site.rule(f"default-value-{action}"),
-            "none",
-            f"the default value changed from {show(old)} to {show(new)}",
-            n.pointer,
-            why="payloads stay valid, but an omitted value now means something else",
-        )
+        action = ("added" if "default" not in o.schema
+                  else "removed" if "default" not in n.schema else "changed")
+        self.emit(site, site.rule(f"default-value-{action}"), "none",
+                  f"the default value changed from {show(old)} to {show(new)}", n.pointer,
+                  why="payloads stay valid, but an omitted value now means something else")
 
     def _object(self, o: View, n: View, site: Site) -> None:
         old_props = as_mapping(o.schema.get("properties"))
@@ -252,28 +183,20 @@ class SchemaDiff:
             old_ptr = o.property_pointers.get(name, f"{o.pointer}/properties/{escape(name)}")
             new_ptr = n.property_pointers.get(name, f"{n.pointer}/properties/{escape(name)}")
             if name not in new_props:
-                self._property_removed(
-                    name, old_props[name], old_ptr, n, site, required=name in old_req
-                )
+                self._property_removed(name, old_props[name], old_ptr, n, site,
+                                       required=name in old_req)
             elif name not in old_props:
                 self._property_added(name, new_props[name], new_ptr, site, required=name in new_req)
             else:
-                views = [
-                    self.old.view(old_props[name], old_ptr),
-                    self.new.view(new_props[name], new_ptr),
-                ]
+                views = [self.old.view(old_props[name], old_ptr),
+                         self.new.view(new_props[name], new_ptr)]
                 child = self._property_site(site, name, views)
                 if (name in old_req) != (name in new_req):
                     became = "required" if name in new_req else "optional"
-                    effect: Effect = "narrows" if became == "required" else "widens"
-                    self.emit(
-                        child,
-                        f"{site.direction}-property-became-{became}",
-                        effect,
-                        f"the property {name} became {became}",
-                        new_ptr,
-                        why=_REQUIREDNESS.get((site.direction, became), ""),
-                    )
+                    self.emit(child, f"{site.direction}-property-became-{became}",
+                              "narrows" if became == "required" else "widens",
+                              f"the property {name} became {became}", new_ptr,
+                              why=_REQUIREDNESS.get((site.direction, became), ""))
                 self.compare(old_props[name], new_props[name], old_ptr, new_ptr, child)
         self._additional(o, n, site)
 
@@ -282,50 +205,33 @@ class SchemaDiff:
         child = site.child(f"/{name}")
         if site.inert:
             return child
-        flag, reason = (
-            ("readOnly", "read-only, which clients never send")
-            if site.direction == "request"
-            else ("writeOnly", "write-only, which servers never send")
-        )
+        flag, reason = (("readOnly", "read-only, which clients never send")
+                        if site.direction == "request"
+                        else ("writeOnly", "write-only, which servers never send"))
         if any(v.schema.get(flag) is True for v in views):
             return replace(child, inert=reason)
         return child
 
-    def _property_removed(
-        self, name: str, prop: Json, ptr: str, n: View, site: Site, *, required: bool
-    ) -> None:
+    def _property_removed(self, name: str, prop: Json, ptr: str, n: View, site: Site, *,
+                          required: bool) -> None:
         child = self._property_site(site, name, [self.old.view(prop, ptr)])
         if site.direction == "request":
             closed = _extra(n.schema) == "closed"
-            why = (
-                "requests that still send it are rejected, since additional properties are not allowed"
-                if closed
-                else "requests that still send it stay valid, since additional properties are allowed"
-            )
-            self.emit(
-                child,
-                "request-property-removed",
-                "narrows" if closed else "widens",
-                f"the property {name} was removed",
-                ptr,
-                why=why,
-            )
+            why = ("requests that still send it are rejected, since additional properties are "
+                   "not allowed" if closed else "requests that still send it stay valid, since "
+                   "additional properties are allowed")
+            self.emit(child, "request-property-removed", "narrows" if closed else "widens",
+                      f"the property {name} was removed", ptr, why=why)
             return
         kind = "required" if required else "optional"
-        self.emit(
-            child,
-            f"response-{kind}-property-removed",
-            "changes",
-            f"the {kind} property {name} was removed",
-            ptr,
-            why="clients that read it no longer receive it",
-            # typed clients still parse an optional field's absence; its readers lose it
-            breaking=None if required else False,
-        )
+        # typed clients still parse an optional field's absence; its readers lose it
+        self.emit(child, f"response-{kind}-property-removed", "changes",
+                  f"the {kind} property {name} was removed", ptr,
+                  why="clients that read it no longer receive it",
+                  breaking=None if required else False)
 
-    def _property_added(
-        self, name: str, prop: Json, ptr: str, site: Site, *, required: bool
-    ) -> None:
+    def _property_added(self, name: str, prop: Json, ptr: str, site: Site, *,
+                        required: bool) -> None:
         child = self._property_site(site, name, [self.new.view(prop, ptr)])
         kind = "required" if required else "optional"
         # A response only gains a guarantee; a request gains a demand only if it is required.
@@ -334,62 +240,33 @@ class SchemaDiff:
             rule_id = f"new-{kind}-request-property"
             why = "requests that omit it are rejected" if required else ""
         else:
-            rule_id, why = (
-                f"response-{kind}-property-added",
-                "clients that do not know it ignore it",
-            )
-        self.emit(
-            child,
-            rule_id,
-            effect,
-            f"the {kind} property {name} was added",
-            ptr,
-            why=why,
-        )
+            rule_id = f"response-{kind}-property-added"
+            why = "clients that do not know it ignore it"
+        self.emit(child, rule_id, effect, f"the {kind} property {name} was added", ptr, why=why)
 
     def _additional(self, o: View, n: View, site: Site) -> None:
         old, new = _extra(o.schema), _extra(n.schema)
         if old == "schema" and new == "schema":
-            self.compare(
-                o.schema["additionalProperties"],
-                n.schema["additionalProperties"],
-                f"{o.pointer}/additionalProperties",
-                f"{n.pointer}/additionalProperties",
-                site.child("/*"),
-            )
+            self.compare(o.schema["additionalProperties"], n.schema["additionalProperties"],
+                         f"{o.pointer}/additionalProperties", f"{n.pointer}/additionalProperties",
+                         site.child("/*"))
         elif new == "closed" and old != "closed":
-            self.emit(
-                site,
-                site.rule("additional-properties-disallowed"),
-                "narrows",
-                "additional properties are no longer allowed",
-                n.pointer,
-            )
+            self.emit(site, site.rule("additional-properties-disallowed"), "narrows",
+                      "additional properties are no longer allowed", n.pointer)
         elif old == "closed" and new != "closed":
             # Generated clients keep or ignore unknown response fields (docs/generated-api.md).
-            why = (
-                "clients ignore properties they do not know" if site.direction == "response" else ""
-            )
-            self.emit(
-                site,
-                site.rule("additional-properties-allowed"),
-                "widens",
-                "additional properties are now allowed",
-                n.pointer,
-                why=why,
-                breaking=False if why else None,
-            )
+            why = ("clients ignore properties they do not know" if site.direction == "response"
+                   else "")
+            self.emit(site, site.rule("additional-properties-allowed"), "widens",
+                      "additional properties are now allowed", n.pointer, why=why,
+                      breaking=False if why else None)
 
     def _items(self, o: View, n: View, site: Site) -> None:
         old, new = o.schema.get("items"), n.schema.get("items")
         if isinstance(old, Mapping) or isinstance(new, Mapping):
-            self.compare(
-                old if isinstance(old, Mapping) else {},
-                new if isinstance(new, Mapping) else {},
-                f"{o.pointer}/items",
-                f"{n.pointer}/items",
-                site.child("[]"),
-            )
+            self.compare(old if isinstance(old, Mapping) else {},
+                         new if isinstance(new, Mapping) else {},
+                         f"{o.pointer}/items", f"{n.pointer}/items", site.child("[]"))
 
 
 def _bound(schema: Mapping[str, Json], kw: str) -> float | None:

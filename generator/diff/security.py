@@ -17,9 +17,8 @@ def effective_security(doc: Side, op: _Operation) -> Json:
     return op.node["security"] if "security" in op.node else doc.data.get("security")
 
 
-def compare_security(
-    add: Add, old: Json, new: Json, *, prefix: str, where: str, pointer: str
-) -> None:
+def compare_security(add: Add, old: Json, new: Json, *, prefix: str, where: str,
+                     pointer: str) -> None:
     """Compare two security requirement lists: alternatives (OR) of schemes (AND)."""
 
     def say(rule: str, breaking: bool, what: str) -> None:
@@ -73,12 +72,7 @@ def compare_schemes(add: Add, old_side: Side, new_side: Side) -> None:
         new = as_mapping(new_side.resolve(news[name], f"{base}/{escape(name)}")[0])
         for field in ("type", "scheme", "in", "name"):
             if show(old.get(field)) != show(new.get(field)):
-                add(
-                    "api-security-component-changed",
-                    True,
-                    "security",
-                    f"security scheme {name}",
+                add("api-security-component-changed", True, "security", f"security scheme {name}",
                     f"its {field} changed from {show(old.get(field))} to "
                     f"{show(new.get(field))}, so existing credentials are sent wrongly",
-                    at=f"{base}/{escape(name)}/{field}",
-                )
+                    at=f"{base}/{escape(name)}/{field}")

@@ -32,52 +32,32 @@ def compare_unions(self: SchemaDiff, raw: tuple[Json, Json], ptrs: tuple[str, st
     old_members = dict(_members(self.old, o, raw[0], ptrs[0], disc))
     new_members = dict(_members(self.new, n, raw[1], ptrs[1], disc))
     for key in sorted(old_members.keys() - new_members.keys()):
-        self.emit(
-            site,
-            site.rule(f"{fragment}-removed"),
-            "narrows",
-            f"the {kw} member {key} was removed",
-            old_members[key][1],
-        )
+        self.emit(site, site.rule(f"{fragment}-removed"), "narrows",
+                  f"the {kw} member {key} was removed", old_members[key][1])
     kept = OPEN_UNION if open_union(site, self.old, o) else {}
     for key in sorted(new_members.keys() - old_members.keys()):
-        self.emit(
-            site,
-            site.rule(f"{fragment}-added"),
-            "widens",
-            f"the {kw} member {key} was added",
-            new_members[key][1],
-            **kept,
-        )
+        self.emit(site, site.rule(f"{fragment}-added"), "widens",
+                  f"the {kw} member {key} was added", new_members[key][1], **kept)
     for key in sorted(old_members.keys() & new_members.keys()):
         (old_member, old_at), (new_member, new_at) = old_members[key], new_members[key]
         self.compare(old_member, new_member, old_at, new_at, site)
     old_prop = as_mapping(o.schema.get("discriminator")).get("propertyName")
     new_prop = as_mapping(n.schema.get("discriminator")).get("propertyName")
     if old_prop and new_prop and old_prop != new_prop:
-        self.emit(
-            site,
-            site.rule("discriminator-property-name-changed"),
-            "changes",
-            f"the discriminator changed from {old_prop} to {new_prop}",
-            n.pointer,
-        )
+        self.emit(site, site.rule("discriminator-property-name-changed"), "changes",
+                  f"the discriminator changed from {old_prop} to {new_prop}", n.pointer)
 
 
-def _members(
-    doc: Side, view: View, raw: Json, pointer: str, disc: Mapping[str, Json]
-) -> Iterator[tuple[str, tuple[Json, str]]]:
+def _members(doc: Side, view: View, raw: Json, pointer: str, disc: Mapping[str, Json]
+             ) -> Iterator[tuple[str, tuple[Json, str]]]:
     """The members of a union, keyed so the same member matches across versions.
 
     A schema that is not a union is its own single member, so `X` -> `oneOf: [X, Y]` reads as
     one member added.
     """
     union = _union(view)
-    found = (
-        [(raw, pointer)]
-        if union is None
-        else [(m, f"{view.pointer}/{union[0]}/{i}") for i, m in enumerate(union[1])]
-    )
+    found = ([(raw, pointer)] if union is None
+             else [(m, f"{view.pointer}/{union[0]}/{i}") for i, m in enumerate(union[1])])
     used: set[str] = set()
     for index, (member, at) in enumerate(found):
         if union is not None and doc.is_null(member, at):

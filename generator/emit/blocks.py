@@ -57,14 +57,8 @@ def split_spans(source: str) -> tuple[list[Block], list[int]] | None:
     block), and `source[bounds[-1]:]` holds only blank lines. None as for `split`."""
     if DIRECTIVE.search(source) or "\f" in source or "\r" in source:
         return None
-    return _split(source)
-
-
-def _split(source: str) -> tuple[list[Block], list[int]] | None:
-    """`split_spans` of `source` (no directive, form feed or carriage return in it), a whole
-    module: its first statement may be the module docstring."""
     try:
-        tree = ast.parse(source)
+        tree = ast.parse(source)  # a whole module: its first statement may be its docstring
     except SyntaxError:
         return None
     # Not splitlines(): it also breaks at \u2028, \x85 and the like, which specs put in strings.
@@ -75,8 +69,7 @@ def _split(source: str) -> tuple[list[Block], list[int]] | None:
         if _last_line_kind(node) == "stub class":
             return None
         if not isinstance(node, (*_DEFS, *_IMPORTS)) and any(
-            isinstance(inner, _DEFS) for inner in ast.walk(node)
-        ):
+                isinstance(inner, _DEFS) for inner in ast.walk(node)):
             return None
         start = _first_line(node)
         if groups and (start <= _last_line(groups[-1][-1]) or _is_string(node)):
@@ -86,24 +79,19 @@ def _split(source: str) -> tuple[list[Block], list[int]] | None:
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
+    spans = [(_last_line(group[-1]), group) for group in groups]
+    if any(line.strip(" \t\n") for line in lines[spans[-1][0] if spans else 0:]):
+        spans.append((len(lines), []))  # the comments after the last statement
     blocks: list[Block] = []
     bounds: list[int] = []
     start = 0
-    for index, group in enumerate(groups):
-        end = _last_line(group[-1])
+    for index, (end, group) in enumerate(spans):
         block = _block(lines, start, end, group, first=index == 0)
         if block is None:
             return None
         blocks.append(block)
         bounds.append(offsets[start])
         start = end
-    if any(line.strip(" \t\n") for line in lines[start:]):  # comments after the last statement
-        block = _block(lines, start, len(lines), [], first=not groups)
-        if block is None:
-            return None
-        blocks.append(block)
-        bounds.append(offsets[start])
-        start = len(lines)
     bounds.append(offsets[start])
     return blocks, bounds
 

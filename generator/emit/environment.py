@@ -102,14 +102,9 @@ def environment_of(overrides: str | None = None) -> Any:
     if overrides is not None:
         loaders.append(jinja2.FileSystemLoader(overrides))
     env = _environment_class()(
-        loader=jinja2.ChoiceLoader([*loaders, builtin]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        autoescape=False,
-        bytecode_cache=bytecode_cache(),
-    )
+        loader=jinja2.ChoiceLoader([*loaders, builtin]), undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
+        bytecode_cache=bytecode_cache())
     env.filters["pyrepr"] = literal
     env.filters["entries"] = lambda pairs, values=False: [
         f"{literal(k)}: {literal(v) if values else v}" for k, v in pairs]
@@ -125,8 +120,7 @@ def environment_of(overrides: str | None = None) -> Any:
     env.filters["server_tuple"] = lambda server: (server.url, dict(server.variables))
     env.filters["docstring"] = blackstyle.docstring
     env.filters["comment"] = lambda text: "\n".join(
-        ("# " + line).rstrip() for line in str(text).splitlines()
-    )
+        ("# " + line).rstrip() for line in str(text).splitlines())
     env.filters["py"] = source.type_source
     env.filters["enum_bases"] = lambda enum: ", ".join(source.ENUM_BASES[enum.value_type])
     env.filters["class_line"] = blackstyle.class_line

@@ -40,13 +40,9 @@ def format_source(source: str, name: str = "<generated>") -> str:
         raise RuntimeError(f"generated {name} is not valid Python: {exc}\n{numbered}") from exc
 
 
-def format_package(
-    sources: Mapping[str, str],
-    verbatim: frozenset[str] = frozenset(),
-    ready: Callable[[], None] | None = None,
-    *,
-    overridden: bool = False,
-) -> dict[str, str]:
+def format_package(sources: Mapping[str, str], verbatim: frozenset[str] = frozenset(),
+                   ready: Callable[[], None] | None = None, *, overridden: bool = False
+                   ) -> dict[str, str]:
     """Each `.py` module in black's layout: vouched for (`vouch.vouched`), or formatted whole
     when `overridden` (rendered with user template overrides); `verbatim` modules and other
     files as they are. `ready` is called first: the caller's last chance to refuse (an invalid

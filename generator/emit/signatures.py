@@ -138,9 +138,8 @@ def method_signature(op: Operation) -> str:
 
 
 def method_params(op: Operation) -> list[str]:
-    """A client method's parameters."""
-    form = op.body is not None and op.body.is_form
-    return _listed(["self", *_positional_part(op, body=not form)], _client_keyword_part(op))
+    """A client method's parameters: the request builder's, after `self`."""
+    return ["self", *client_params(op)]
 
 
 def client_path(op: Operation) -> str:

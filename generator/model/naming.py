@@ -13,25 +13,19 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 # Attribute names a pydantic model or our base class already uses; a field by such a name
 # would shadow it, so it gets a suffix and keeps its wire name as an alias.
-_RESERVED_FIELD_NAMES = frozenset(
-    {
-        "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
-        "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
-        "contractgen_non_nullable", "contractgen_omit_unset", "contractgen_dropped",
-        "contractgen_required_extra",
-    }
-)
+_RESERVED_FIELD_NAMES = frozenset({
+    "copy", "dict", "json", "schema", "schema_json", "construct", "validate", "fields",
+    "parse_obj", "parse_raw", "parse_file", "from_orm", "update_forward_refs",
+    "contractgen_non_nullable", "contractgen_omit_unset", "contractgen_dropped",
+    "contractgen_required_extra"})
 # Names the generated modules bind themselves; a class by such a name would clash.
-_RESERVED_CLASS_NAMES = frozenset(
-    {
-        "Any", "Annotated", "BaseModel", "ClassVar", "ConfigDict", "Enum", "Field", "IntEnum",
-        "Literal", "RootModel", "StrEnum", "TypeAdapter", "Union", "datetime", "date", "time",
-        "uuid", "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client",
-        "AsyncClient", "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType",
-        "TypeAlias", "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
-        "JsonTyped", "GetCoreSchemaHandler", "core_schema", "ValidationError",
-    }
-)
+_RESERVED_CLASS_NAMES = frozenset({
+    "Any", "Annotated", "BaseModel", "ClassVar", "ConfigDict", "Enum", "Field", "IntEnum",
+    "Literal", "RootModel", "StrEnum", "TypeAdapter", "Union", "datetime", "date", "time", "uuid",
+    "models", "errors", "ApiError", "UnexpectedStatus", "ServiceBase", "Client", "AsyncClient",
+    "Binary", "FileContent", "AfterValidator", "Excluding", "TypeAliasType", "TypeAlias",
+    "SerializationInfo", "AnyUrl", "SerializerFunctionWrapHandler", "Decimal", "ipaddress",
+    "JsonTyped", "GetCoreSchemaHandler", "core_schema", "ValidationError"})
 
 
 # Both are pure and asked again and again for the same names (every schema, property and

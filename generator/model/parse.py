@@ -21,17 +21,10 @@ from .unions import closed_unions, open_unions
 PARTS = ("models", "server", "client")
 
 
-def build_api(
-    document: Document,
-    *,
-    spec_display: str,
-    overlay_display: str | None = None,
-    parts: tuple[str, ...] = PARTS,
-    extension_notes: Mapping[str, str] | None = None,
-    templates: str | None = None,
-    spec_json: Callable[[], str] | None = None,
-    settings: ContractSettings | None = None,
-) -> Api:
+def build_api(document: Document, *, spec_display: str, overlay_display: str | None = None,
+              parts: tuple[str, ...] = PARTS, extension_notes: Mapping[str, str] | None = None,
+              templates: str | None = None, spec_json: Callable[[], str] | None = None,
+              settings: ContractSettings | None = None) -> Api:
     """The intermediate model of `document` (already validated, external refs resolved).
 
     `extension_notes` maps a vendor extension (`x-...`) to a sentence added to the documentation
@@ -78,11 +71,9 @@ def _servers(data: dict[str, Any]) -> tuple[Server, ...]:
     for raw in data.get("servers") or []:
         if not isinstance(raw, dict) or not isinstance(raw.get("url"), str):
             continue
-        variables = tuple(
-            (str(name), str(spec.get("default", "")))
-            for name, spec in (raw.get("variables") or {}).items()
-            if isinstance(spec, dict)
-        )
+        variables = tuple((str(name), str(spec.get("default", "")))
+                          for name, spec in (raw.get("variables") or {}).items()
+                          if isinstance(spec, dict))
         description = raw.get("description")
         servers.append(Server(raw["url"], description.strip() if isinstance(description, str)
                               else None, variables))

@@ -14,15 +14,9 @@ from .literal import literal
 from .naming import PythonIdentifier, enum_member
 from .typeref import Constraints, TypeRef
 
-STRING_FORMATS = {
-    "date-time": "datetime.datetime",
-    "date": "datetime.date",
-    "time": "datetime.time",
-    "uuid": "uuid.UUID",
-    "binary": "bytes",
-    "ipv4": "ipaddress.IPv4Address",
-    "ipv6": "ipaddress.IPv6Address",
-}
+STRING_FORMATS = {"date-time": "datetime.datetime", "date": "datetime.date",
+                  "time": "datetime.time", "uuid": "uuid.UUID", "binary": "bytes",
+                  "ipv4": "ipaddress.IPv4Address", "ipv6": "ipaddress.IPv6Address"}
 SCHEMA_PREFIX = "#/components/schemas/"
 
 
@@ -41,7 +35,6 @@ def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
 def py_literal(value: Any) -> str:
     """Python source for a JSON value."""
     return literal(value)
-
 
 
 def discriminator_values(document: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
@@ -100,17 +93,12 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
     return EnumDef(name, described(schema), value_type, tuple(members), closed)
 
 
-
-
 # Names a field annotation or default may print (besides generated classes).
-TYPE_NAMES = frozenset(
-    {"str", "int", "float", "bool", "bytes", "list", "dict", "datetime", "uuid", "ipaddress",
-     "Decimal", "Any", "Literal", "Annotated", "Field", "ClassVar", "frozenset"}
-)
-ANNOTATIONS = frozenset(
-    {"description", "title", "example", "examples", "deprecated", "readOnly", "writeOnly",
-     "externalDocs", "xml", "default", "nullable", "$comment"}
-)
+TYPE_NAMES = frozenset({"str", "int", "float", "bool", "bytes", "list", "dict", "datetime", "uuid",
+                        "ipaddress", "Decimal", "Any", "Literal", "Annotated", "Field",
+                        "ClassVar", "frozenset"})
+ANNOTATIONS = frozenset({"description", "title", "example", "examples", "deprecated", "readOnly",
+                         "writeOnly", "externalDocs", "xml", "default", "nullable", "$comment"})
 
 
 def widen_numbers(args: list[TypeRef]) -> list[TypeRef]:
@@ -169,9 +157,8 @@ def reaches(start: str, aliases: Mapping[str, AliasDef]) -> bool:
 
 def is_null_schema(schema: Any) -> bool:
     return isinstance(schema, dict) and (
-        schema.get("type") == "null" or schema.get("enum") == [None] or
-        ("const" in schema and schema["const"] is None)
-    )
+        schema.get("type") == "null" or schema.get("enum") == [None]
+        or ("const" in schema and schema["const"] is None))
 
 
 def string_constraints(schema: Mapping[str, Any]) -> Constraints:

@@ -102,15 +102,13 @@ class _Checker:
         dialect = DRAFT202012 if is_31 else DRAFT4
         # The spec is a resource of its own, so its `#/components/...` refs resolve within it.
         self._registry: Any = Registry().with_resource(
-            _SPEC_URI, Resource.from_contents(dict(spec), default_specification=dialect)
-        )
+            _SPEC_URI, Resource.from_contents(dict(spec), default_specification=dialect))
         self._validator_class: Any = OAS31Validator if is_31 else OAS30Validator
         self.spec = spec
 
     def problems(self, pointer: str, body: Any) -> list[str]:
-        validator = self._validator_class(
-            {"$ref": f"{_SPEC_URI}#{pointer}"}, registry=self._registry
-        )
+        validator = self._validator_class({"$ref": f"{_SPEC_URI}#{pointer}"},
+                                          registry=self._registry)
         out = []
         for error in sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path)):
             where = "/" + "/".join(escape(p) for p in error.absolute_path)
@@ -138,15 +136,9 @@ def _steps(scenario: Document) -> list[dict[str, Any]]:
     return steps
 
 
-def run_scenario(
-    spec: str | Path,
-    scenario: str | Path,
-    base_url: str,
-    *,
-    overlay: str | Path | None = None,
-    token: str | None = None,
-    timeout: float = 60.0,
-) -> list[StepResult]:
+def run_scenario(spec: str | Path, scenario: str | Path, base_url: str, *,
+                 overlay: str | Path | None = None, token: str | None = None,
+                 timeout: float = 60.0) -> list[StepResult]:
     """Replay `scenario` against `base_url`; one result per step, in order."""
     import httpx
 

@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..emit.package import MANIFEST, display_path, owned_files
-
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+from ..spec.paths import HTTP_METHODS
 
 
 @dataclass
@@ -146,7 +145,7 @@ def _operations(document: Mapping[str, Any]) -> dict[str, Any]:
     paths = document.get("paths") or {}
     return {f"{method.upper()} {path}": item[method]
             for path, item in paths.items() if isinstance(item, dict)
-            for method in _METHODS if method in item}
+            for method in HTTP_METHODS if method in item}
 
 
 def _schemas(document: Mapping[str, Any]) -> dict[str, Any]:

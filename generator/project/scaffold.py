@@ -55,17 +55,9 @@ def _usable_sources(dest: Path, spec: str | Path, overlay: str | Path | None, pa
     return sources
 
 
-def new_project(
-    dest: str | Path,
-    *,
-    spec: str | Path,
-    overlay: str | Path | None = None,
-    name: str | None = None,
-    parts: str = "both",
-    template: str | Path | None = None,
-    vcs_ref: str | None = None,
-    git: bool = True,
-) -> Path:
+def new_project(dest: str | Path, *, spec: str | Path, overlay: str | Path | None = None,
+                name: str | None = None, parts: str = "both", template: str | Path | None = None,
+                vcs_ref: str | None = None, git: bool = True) -> Path:
     """Create a project at `dest`: the contract copied into specs/, its code generated, and
     (unless `git` is false) a git repository with a first commit.
 
@@ -79,13 +71,10 @@ def new_project(
     dest = Path(dest)
     sources = _usable_sources(dest, spec, overlay, parts)
     created = not dest.exists()
-    data = {
-        "project_name": name or project_name_for(dest),
-        # The answers file records the project's own copy, so `copier update` finds it.
-        "spec_path": f"specs/{sources[0].name}",
-        "overlay_path": f"specs/{sources[1].name}" if overlay else "",
-        "parts": parts,
-    }
+    # The answers file records the project's own copy, so `copier update` finds it.
+    data = {"project_name": name or project_name_for(dest),
+            "spec_path": f"specs/{sources[0].name}",
+            "overlay_path": f"specs/{sources[1].name}" if overlay else "", "parts": parts}
     (dest / "specs").mkdir(parents=True, exist_ok=True)
     for source in sources:
         shutil.copyfile(source, dest / "specs" / source.name)

@@ -28,6 +28,8 @@ from .tree import split_pointer
 # A UTF-16 surrogate escape is valid JSON but not YAML; swapping it for a same-length escape
 # keeps every column where it was, and only the positions are read from that parse.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+# What a document must be, and the hint when it is not (a scenario is another mapping).
+_KIND, _HINT = "an OpenAPI object", "a spec starts with `openapi: 3.x.y` at the top level"
 
 
 @dataclass(frozen=True)
@@ -95,9 +97,8 @@ class Document:
             node = child
         return node.line, node.col
 
-    def problem(
-        self, level: Level, pointer: str, message: str, hint: str | None = None
-    ) -> Problem:
+    def problem(self, level: Level, pointer: str, message: str, hint: str | None = None
+                ) -> Problem:
         """A Problem located at `pointer` in this document (or in the file it was copied from)."""
         for here, other, there in self.origins:
             if pointer == here or pointer.startswith(here + "/"):
@@ -117,27 +118,16 @@ def _escapes(word: str) -> re.Pattern[str]:
     return re.compile(rf"\\(?:x|u00|U000000)(?i:{'|'.join(codes)})|\\[\r\n]")
 
 
-def document_from_data(
-    data: dict[str, Any],
-    path: str | Path,
-    *,
-    text: str,
-    sha256: str | None = None,
-    positions: Pos | None = None,
-    overlay_path: Path | None = None,
-) -> Document:
+def document_from_data(data: dict[str, Any], path: str | Path, *, text: str,
+                       sha256: str | None = None, positions: Pos | None = None,
+                       overlay_path: Path | None = None) -> Document:
     """A Document for data built in memory; `sha256` defaults to the hash of `text`."""
     digest = sha256 or hashlib.sha256(text.encode()).hexdigest()
     return Document(Path(path), text, digest, data, lambda: positions, overlay_path)
 
 
-def load_document(
-    path: str | Path,
-    *,
-    kind: str = "an OpenAPI object",
-    hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
-    read: tuple[bytes, str] | None = None,
-) -> Document:
+def load_document(path: str | Path, *, kind: str = _KIND, hint: str = _HINT,
+                  read: tuple[bytes, str] | None = None) -> Document:
     """Read and parse a YAML or JSON spec (or another mapping: `kind`, with `hint` when it is
     not one); SpecError (with line and hint) when that fails. `read`: the file's bytes and
     their sha256 when the caller read it already (`inputs.Inputs`)."""
@@ -147,15 +137,8 @@ def load_document(
                           path, kind=kind, hint=hint)
 
 
-def parse_document(
-    text: str,
-    sha256: str,
-    path: Path,
-    *,
-    url: str | None = None,
-    kind: str = "an OpenAPI object",
-    hint: str = "a spec starts with `openapi: 3.x.y` at the top level",
-) -> Document:
+def parse_document(text: str, sha256: str, path: Path, *, url: str | None = None,
+                   kind: str = _KIND, hint: str = _HINT) -> Document:
     """A Document of `text` (read from `path`, or fetched from `url`), parsed as JSON when
     its name ends in `.json`, else as YAML 1.2; SpecError (with line and hint) when it fails."""
     name = url or str(path)
@@ -169,10 +152,8 @@ def parse_document(
         locate = lambda: positions  # noqa: E731
     if not isinstance(data, dict):
         found = "nothing" if data is None else f"a {_kind(data)}"
-        raise SpecError([Problem(
-            Level.ERROR, f"the document must be a mapping ({kind}), found {found}",
-            name, root.line, root.col, "", hint,
-        )])
+        raise SpecError([Problem(Level.ERROR, f"the document must be a mapping ({kind}), found "
+                                 f"{found}", name, root.line, root.col, "", hint)])
     quick = locator(text) if is_json else None
     return Document(path, text, sha256, data, locate, quick_position=quick, url=url)
 
@@ -249,5 +230,4 @@ def _json_positions(text: str, name: str) -> Pos | None:
 
 def _kind(value: Any) -> str:
     return {list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(
-        type(value), type(value).__name__
-    )
+        type(value), type(value).__name__)

@@ -35,13 +35,8 @@ def apply_overlay(doc: Document, overlay_path: str | Path, read: tuple[bytes, st
     actions = overlay.data.get("actions")
     for i, action in enumerate(actions if isinstance(actions, list) else []):
         problems.extend(_apply(overlay, i, action, data, positions))
-    result = document_from_data(
-        data,
-        doc.path,
-        text=doc.text + overlay.text,
-        positions=positions,
-        overlay_path=overlay.path,
-    )
+    result = document_from_data(data, doc.path, text=doc.text + overlay.text,
+                                positions=positions, overlay_path=overlay.path)
     return result, sorted_problems(problems)
 
 
@@ -88,31 +83,29 @@ def _apply(overlay: Document, i: int, action: Any, data: dict[str, Any], positio
                                             f"unknown action field {key!r} is ignored"))
     target = action.get("target")
     if not isinstance(target, str):
-        problems.append(overlay.problem(Level.ERROR, here if target is None else f"{here}/target",
-                                        "the action has no `target` (a JSONPath string)",
-                                        "for example `target: $.paths['/users'].get`"))
-        return problems
+        return [*problems, overlay.problem(
+            Level.ERROR, here if target is None else f"{here}/target",
+            "the action has no `target` (a JSONPath string)",
+            "for example `target: $.paths['/users'].get`")]
     remove = action.get("remove", False)
     if not isinstance(remove, bool):
-        problems.append(overlay.problem(Level.ERROR, f"{here}/remove",
-                                        f"`remove` must be true or false, not {remove!r}"))
-        return problems
+        return [*problems, overlay.problem(Level.ERROR, f"{here}/remove",
+                                           f"`remove` must be true or false, not {remove!r}")]
     if not remove and "update" not in action:
-        problems.append(overlay.problem(Level.WARNING, here,
-                                        "the action has neither `update` nor `remove: true`; it does nothing"))
-        return problems
+        return [*problems, overlay.problem(
+            Level.WARNING, here,
+            "the action has neither `update` nor `remove: true`; it does nothing")]
     try:
         matches = find(data, target)
     except JSONPathError as exc:
-        problems.append(overlay.problem(Level.ERROR, f"{here}/target",
-                                        f"unsupported JSONPath {target!r}: {exc}",
-                                        "contractgen supports $, .name, ['name'], [n], [*], ..name "
-                                        "and [?@.key == 'value'] filters"))
-        return problems
+        return [*problems, overlay.problem(
+            Level.ERROR, f"{here}/target", f"unsupported JSONPath {target!r}: {exc}",
+            "contractgen supports $, .name, ['name'], [n], [*], ..name and [?@.key == 'value'] "
+            "filters")]
     if not matches:
-        problems.append(overlay.problem(Level.WARNING, f"{here}/target",
-                                        f"target {target!r} matches nothing; the action does nothing"))
-        return problems
+        return [*problems, overlay.problem(
+            Level.WARNING, f"{here}/target",
+            f"target {target!r} matches nothing; the action does nothing")]
     if remove:
         for path in reversed(matches):
             problems.extend(_remove(overlay, here, data, positions, path))

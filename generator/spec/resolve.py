@@ -26,23 +26,7 @@ from ..problems import Level, SpecError
 from .lint import Loaded, check_ref, ref_target
 from .loader import Document
 from .remote import is_remote, stem
-from .tree import (
-    Part,
-    copy_data,
-    escape,
-    holds_data,
-    make_pointer,
-    resolve_pointer,
-    split_pointer,
-)
-
-
-def resolve_external_refs(doc: Document) -> dict[str, Any]:
-    """The spec's data with references to other files inlined; SpecError if one cannot be."""
-    sites = external_sites(doc)
-    if not sites:
-        return doc.data
-    return bundle(doc)[0]
+from .tree import Part, copy_data, escape, holds_data, make_pointer, resolve_pointer, split_pointer
 
 
 def bundle(doc: Document) -> tuple[dict[str, Any], tuple[tuple[str, Document, str], ...]]:

@@ -13,14 +13,11 @@ Part = str | int
 _DATA_KEYS = frozenset({"example", "default", "enum", "const", "value"})
 # Keys whose mapping values are keyed by names chosen by the author (a property called
 # `default`, a response called `default`), so the names are not keywords.
-_NAME_MAPS = frozenset(
-    {
-        "properties", "patternProperties", "dependentSchemas", "$defs", "definitions",
-        "paths", "webhooks", "responses", "content", "headers", "callbacks", "links",
-        "encoding", "variables", "schemas", "parameters", "requestBodies", "securitySchemes",
-        "pathItems", "examples", "mapping", "scopes",
-    }
-)
+_NAME_MAPS = frozenset({
+    "properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "paths",
+    "webhooks", "responses", "content", "headers", "callbacks", "links", "encoding", "variables",
+    "schemas", "parameters", "requestBodies", "securitySchemes", "pathItems", "examples",
+    "mapping", "scopes"})
 
 
 def escape(token: Part) -> str:

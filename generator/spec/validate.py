@@ -146,8 +146,7 @@ def _every_error(check: Callable[[Any], None]) -> Callable[[Any], None]:
             errors = []
             try:
                 checker = meta(cls.META_SCHEMA, format_checker=formats, registry=REGISTRY)
-                for error in checker.iter_errors(value):
-                    errors.append(error)
+                errors.extend(checker.iter_errors(value))
             except Exception:  # a part of the meta-schema it cannot reach: keep what was found
                 pass
             if len(errors) <= 1:

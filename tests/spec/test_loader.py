@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from contractgen.problems import Level, Problem, SpecError
 from contractgen.spec.loader import document_from_data, load_document
-from contractgen.spec.resolve import resolve_external_refs
+from contractgen.spec.resolve import bundle
 
 REPO = Path(__file__).resolve().parents[2]
 TPMJS = REPO / "specs" / "tpmjs-executor.openapi.yaml"
@@ -217,7 +217,7 @@ def test_external_schemas_are_bundled_once_and_local_refs_kept(tmp_path: Path) -
     write(tmp_path, "common.yaml", COMMON)
     write(tmp_path, "count.yaml", "type: integer\nminimum: 0\n")
     doc = load_document(write(tmp_path, "main.yaml", MAIN))
-    data = resolve_external_refs(doc)
+    data = bundle(doc)[0]
     schema = data["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     # A schema of another file is copied once into components, under its name, and referred to;
     # common.yaml's own `#/...` reference means common.yaml's node, so it is bundled too.
@@ -245,7 +245,7 @@ def test_missing_external_file_is_reported_at_the_ref(tmp_path: Path) -> None:
     path = write(tmp_path, "main.yaml", MAIN)
     write(tmp_path, "common.yaml", COMMON)
     with pytest.raises(SpecError) as exc:
-        resolve_external_refs(load_document(path))
+        bundle(load_document(path))[0]
     problem = only_problem(exc)
     assert problem.pointer == "/components/schemas/Local/properties/count/$ref"
     assert (problem.line, problem.col) == (20, 17)
@@ -258,7 +258,7 @@ def test_bad_pointer_inside_an_external_file_is_reported_there(tmp_path: Path) -
     write(tmp_path, "count.yaml", "type: integer\n")
     write(tmp_path, "common.yaml", COMMON.replace("schemas/Name'", "schemas/Nme'"))
     with pytest.raises(SpecError) as exc:
-        resolve_external_refs(load_document(write(tmp_path, "main.yaml", MAIN)))
+        bundle(load_document(write(tmp_path, "main.yaml", MAIN)))[0]
     problem = only_problem(exc)
     assert problem.file == str(tmp_path / "common.yaml")
     assert (problem.line, problem.pointer) == (6, "/components/schemas/Pet/properties/name/$ref")
@@ -268,9 +268,9 @@ def test_bad_pointer_inside_an_external_file_is_reported_there(tmp_path: Path) -
 def test_no_external_refs_is_a_fast_path_without_prance() -> None:
     code = (
         "import sys\nfrom contractgen.spec.loader import load_document\n"
-        "from contractgen.spec.resolve import resolve_external_refs\n"
+        "from contractgen.spec.resolve import bundle\n"
         f"doc = load_document({str(TPMJS)!r})\n"
-        "assert resolve_external_refs(doc) is doc.data\n"
+        "assert bundle(doc)[0] is doc.data\n"
         "assert not any(m.startswith(('prance', 'openapi_spec_validator')) for m in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -359,7 +359,7 @@ components:
       properties:
         default: {$ref: 'models/attributes.yml#/word'}
 """)
-    data = resolve_external_refs(load_document(main))
+    data = bundle(load_document(main))[0]
     body = data["paths"]["/a"]["delete"]["requestBody"]["content"]["application/json"]["schema"]
     assert body == {"properties": {"droplet_ids": {"type": "array", "items": {"type": "integer"}}}}
     assert data["components"]["schemas"]["Settings"]["properties"]["default"] == {
