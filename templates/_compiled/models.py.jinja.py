@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'b0ca04d0a5dc5ecea6b3ef555f320e89'
+KEY = '83ffacf2021fa0823f76b964c68d4801'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -16,6 +16,7 @@ def root(context, missing=missing):
     l_0_enums = resolve('enums')
     l_0_classes = resolve('classes')
     l_0_quoted = resolve('quoted')
+    l_0_defaults = resolve('defaults')
     l_0_m = missing
     try:
         t_1 = environment.filters['all_statement']
@@ -63,7 +64,7 @@ def root(context, missing=missing):
     if (undefined(name='deferred_helper') if l_0_deferred_helper is missing else l_0_deferred_helper):
         pass
         yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n'
-    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted)))
+    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted), (undefined(name='defaults') if l_0_defaults is missing else l_0_defaults)))
     yield '\n'
     yield from context.blocks['extra'][0](context)
 
@@ -114,4 +115,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=37&2=39&3=41&7=43&11=45&14=47&139=49&174=52&199=55&217=58&230=61&240=64&241=66&3=68&4=78&7=83&8=92&14=95&241=105'
+debug_info = '1=38&2=40&3=42&7=44&11=46&14=48&139=50&174=53&199=56&217=59&230=62&240=65&241=67&3=69&4=79&7=84&8=93&14=96&241=106'
