@@ -32,8 +32,9 @@ class Defaults:
             return self.source(value, chosen, prefix) if chosen else literal(value)
         definition = self.definitions.get(type_ref.name) if type_ref.kind == "model" else None
         if isinstance(definition, EnumDef):
-            for member_name, member in definition.members:
-                if _same(member, value) or (is_number(value) and literal(member) == repr(float(value))):
+            for member_name, member in definition.members:  # as written: 1 is not 1.0, nor True
+                spelled = literal(member)
+                if spelled == literal(value) or (is_number(value) and spelled == repr(float(value))):
                     return f"{prefix}{definition.name}.{member_name}"
         if isinstance(definition, AliasDef):
             return self.source(value, definition.type, prefix)
@@ -50,18 +51,13 @@ class Defaults:
             return repr(float(value))
         return literal(value)
 
-    def factory(self, field: FieldDef) -> str:
-        """`default_factory=`'s value for a field whose default is built afresh per use."""
-        spelled = self.source(field.default, field.type)
-        return {"[]": "list", "{}": "dict"}.get(spelled, f"lambda: {spelled}")
-
     def _member_for(self, value: Any, args: tuple[TypeRef, ...]) -> TypeRef | None:
         """The union member a default belongs to: by enum values and tags, then JSON kind."""
         for arg in args:
             definition = self.definitions.get(arg.name) if arg.kind == "model" else None
             target = definition.type if isinstance(definition, AliasDef) else arg
             if isinstance(definition, EnumDef):
-                if any(_same(member, value) for _, member in definition.members):
+                if any(literal(member) == literal(value) for _, member in definition.members):
                     return arg
             elif target.kind == "literal":
                 if value in target.literals:
@@ -84,11 +80,6 @@ def parameter_defaults(api: Api) -> Spell:
     what they read of the definitions besides `client_source.definition_facts`."""
     spelling = Defaults(api.definitions)
     return lambda param: spelling.source(param.default, param.type, "models.")
-
-
-def _same(member: Any, value: Any) -> bool:
-    """An enum member's value is `value` as written: 1 is not 1.0, nor True."""
-    return literal(member) == literal(value)
 
 
 def _takes(model: ModelDef, value: dict[str, Any]) -> bool:

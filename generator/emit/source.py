@@ -130,13 +130,12 @@ def quoted_fields(classes: Sequence[ModelDef], aliases: Iterable[str]) -> dict[s
 
 def _field_value(field: FieldDef, defaults: Defaults) -> blackstyle.Expr | None:
     """The right-hand side of a model field: `Field(...)`, a bare default, or None for neither."""
-    default = "None" if fresh(field) else defaults.source(field.default, field.type)
+    default = defaults.source(field.default, field.type)
     kwargs: list[str] = []
-    if field.required:
-        pass
-    elif fresh(field):
-        kwargs.append(f"default_factory={defaults.factory(field)}")
-    else:
+    if fresh(field):  # a list, a dict, a model: built afresh per use
+        factory = {"[]": "list", "{}": "dict"}.get(default, f"lambda: {default}")
+        kwargs.append(f"default_factory={factory}")
+    elif not field.required:
         kwargs.append(f"default={default}")
     if field.has_alias:
         kwargs.append(f"alias={literal(field.wire)}")
