@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from ..model.ir import AliasDef, Api, EnumDef, FormField, ModelDef, Operation, Response
 from ..model.literal import literal
 from ..model.typeref import TypeRef
+from .defaults import Spell
 from .signatures import accept_header, method_params
 from .source import type_source
 
@@ -71,11 +72,11 @@ def form_entries(fields: Iterable[FormField]) -> list[str]:
     return [f"{literal(f.wire)}: {f.name}" for f in fields]
 
 
-def iter_params(op: Operation) -> list[str]:
+def iter_params(op: Operation, spell: Spell) -> list[str]:
     """A paged operation's `<method>_iter` parameters: the method's, then `page_size` and
     `max_items` (keyword-only) unless the operation has a parameter so named (Twilio's
     `PageSize` is `page_size`: the same thing)."""
-    params = method_params(op)
+    params = method_params(op, spell)
     taken = {p.split(":")[0].split("=")[0].strip() for p in params}
     extra = [f"{n}: int | None = None" for n in ("page_size", "max_items") if n not in taken]
     return [*params, *([] if "*" in params or not extra else ["*"]), *extra]
@@ -103,4 +104,4 @@ def item_annotation(op: Operation) -> str:
 # What the client template calls these.
 ENTRIES: dict[str, Callable[..., list[str]]] = {
     "header_entries": header_entries, "query_entries": query_entries,
-    "styled_entries": styled_entries, "form_entries": form_entries, "iter_params": iter_params}
+    "styled_entries": styled_entries, "form_entries": form_entries}

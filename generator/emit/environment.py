@@ -127,7 +127,6 @@ def environment_of(overrides: str | None = None) -> Any:
     env.filters["enum_class_line"] = lambda enum: blackstyle.class_line(
         enum.name, source.ENUM_BASES[enum.value_type])
     env.filters["field_annotation"] = source.field_annotation
-    env.filters["field_value"] = source.field_value
     env.filters["field_statement"] = source.field_statement
     env.filters["class_constant"] = lambda items, name, annotation, function: (
         source.class_constant(name, annotation, function, list(items)))

@@ -94,7 +94,6 @@ def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
     return {
         "media_exports": exported,
         "accept_header": signatures.accept_header,
-        "accept_overloads": signatures.accept_overloads,
         "response_source": source.response_source,
         "events_of": source.events_of,
         "event_data": source.event_data_source,

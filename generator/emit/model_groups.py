@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from ..model.ir import AliasDef, Api, Definition, EnumDef, ModelDef
 from . import source
+from .defaults import Defaults
 from .imports import ImportSet, add_type_names
 
 # Definitions (classes and aliases) up to which models.py stays one module.
@@ -156,6 +157,7 @@ def part_contexts(api: Api) -> dict[str, dict[str, object]]:
     split = parts(api)
     names = [part_module(n, len(split)) for n in range(1, len(split) + 1)]
     home = {d.name: names[n] for n, part in enumerate(split) for d in part}
+    defaults = Defaults(api.definitions)
     out: dict[str, dict[str, object]] = {}
     for module, part in zip(names, split, strict=True):
         enums = [d for d in part if isinstance(d, EnumDef)]
@@ -176,7 +178,7 @@ def part_contexts(api: Api) -> dict[str, dict[str, object]]:
         out[module] = {
             "imports": imports.render(), "enums": enums, "classes": classes, "aliases": aliases,
             "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
-            "exported_models": sorted([*own, *(a.adapter for a in aliases)]),
+            "defaults": defaults, "exported_models": sorted([*own, *(a.adapter for a in aliases)]),
         }
     return out
 

@@ -3,8 +3,10 @@ unformatted (black's layout comes after, from `emit.formatting`, which `api.rend
 
 from __future__ import annotations
 
+import functools
 import keyword
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from . import (
     vouch,
 )
 from .client_imports import client_runtime_imports
+from .defaults import Defaults, Spell, parameter_defaults
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
 from .imports import ImportSet, add_type_names, all_key, operation_types
@@ -104,9 +107,12 @@ def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
             return str(template.render({"api": api, "header": header, **contexts[name](api)}))
 
         if memo is not None and name in ("server.py", "client.py"):
-            # What each reads of the models besides the operations: the client, a few facts.
+            # What each reads of the models besides the operations: defaults, the client's facts.
             facts = client_source.definition_facts(api) if name == "client.py" else None
-            files[name] = memo.text(name, facts, rendered)
+            spell = parameter_defaults(api)
+            spelled = [spell(p) for op in api.operations for p in op.keyword_params
+                       if p.default is not None]
+            files[name] = memo.text(name, (facts, spelled), rendered)
         else:
             files[name] = rendered()
     for part, name in (("server", hooks.RECEIVER), ("client", hooks.SENDER)):
@@ -162,6 +168,7 @@ def _models_context(api: Api, lazy: bool = False) -> dict[str, Any]:
         "classes": classes,
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
+        "defaults": Defaults(api.definitions),
         "exported_models": [] if lazy else exported,
         "deferred_helper": deferred_helper,
     }
@@ -257,6 +264,7 @@ def server_context(api: Api) -> dict[str, Any]:
     """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
+    spell = parameter_defaults(api)
     imports = _server_imports(api, serve_docs)
     forms = routes.route_imports(api, imports)
     uses_models = _uses_models(api)
@@ -285,16 +293,14 @@ def server_context(api: Api) -> dict[str, Any]:
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
         "exported_server": sorted(exported),
-        "server_signature": signatures.server_signature,
         "server_result": source.server_result,
         "route_path": routes.route_path,
-        "route_signature": routes.route_signature,
         "call_arguments": routes.call_arguments,
         "call_argument_list": routes.call_argument_list,
-        "route_def": routes.route_def,
-        "route_params": routes.RouteParams(api.operations),
+        "route_params": routes.RouteParams(api.operations, spell),
         "routed_operations": matching.routed(api.operations),
-        "service_def": signatures.service_def,
+        **_bound(spell, signatures.server_signature, routes.route_signature, routes.route_def,
+                 signatures.service_def),
         "challenge": signatures.challenge,
         "headers_source": source.headers_sources(),
         "error_media": error_shapes.error_media,
@@ -306,10 +312,16 @@ def server_context(api: Api) -> dict[str, Any]:
     }
 
 
+def _bound(spell: Spell, *functions: Callable[..., Any]) -> dict[str, Callable[..., Any]]:
+    """Context entries: `functions` by name, spelling parameters' defaults with `spell`."""
+    return {f.__name__: functools.partial(f, spell=spell) for f in functions}
+
+
 # -- client ------------------------------------------------------------------------------------
 def client_context(api: Api) -> dict[str, Any]:
     """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
     api = media.client_api(api)
+    spell = parameter_defaults(api)
     imports = ImportSet()
     client_runtime_imports(api, imports)
     headers = [op.headers_class for op in api.operations if op.headers_class]
@@ -335,10 +347,9 @@ def client_context(api: Api) -> dict[str, Any]:
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
-        "client_signature": signatures.client_signature,
-        "method_signature": signatures.method_signature,
-        "client_params": signatures.client_params,
-        "method_params": signatures.method_params,
+        **_bound(spell, signatures.client_signature, signatures.method_signature,
+                 signatures.client_params, signatures.method_params, signatures.accept_overloads,
+                 client_source.iter_params),
         **client_source.ENTRIES,
         "client_path": signatures.client_path,
         "result_annotation": source.result_annotation,

@@ -10,6 +10,7 @@ from ..model.ir import Api, Operation, RequestBody
 from ..model.literal import literal
 from ..model.paths import bare
 from . import blackstyle
+from .defaults import Spell
 from .imports import ImportSet, add_type_names, operation_types
 from .source import (
     body_annotation,
@@ -28,14 +29,14 @@ def route_path(op: Operation) -> str:
     return path
 
 
-def route_signature(op: Operation) -> str:
-    return ", ".join(blackstyle.flat(param) for param in _route_params(op))
+def route_signature(op: Operation, spell: Spell) -> str:
+    return ", ".join(blackstyle.flat(param) for param in _route_params(op, spell))
 
 
-def route_def(op: Operation) -> str:
+def route_def(op: Operation, spell: Spell) -> str:
     """The route function's `async def` line(s), every parameter annotated inline (for template
     overrides; the built-in template uses `RouteParams.define`)."""
-    return _define(op, _route_params(op))
+    return _define(op, _route_params(op, spell))
 
 
 def _define(op: Operation, params: list[blackstyle.Expr]) -> str:
@@ -60,12 +61,12 @@ class RouteParams:
     `_PathAccountSid`), numbered when two annotations would get one name (`_QueryStatus2`).
     A form body's reader always has one, after its form class (`_CreateRoleFormBody`)."""
 
-    def __init__(self, operations: Sequence[Operation]) -> None:
+    def __init__(self, operations: Sequence[Operation], spell: Spell) -> None:
         # Per route (by its method name): a parameter written as it is (`request: Request`),
         # or one with its annotation.
         self.parts: dict[str, list[str | tuple[_RouteParam, blackstyle.Group]]] = {
             op.method_name: [param if isinstance(param, str) else (param, _annotation(param))
-                             for param in _route_parts(op)] for op in operations}
+                             for param in _route_parts(op, spell)] for op in operations}
         uses: dict[str, list[tuple[_RouteParam, blackstyle.Group]]] = {}
         # A form body's reader is always an alias (`_CreateRoleFormBody`): written in the route,
         # its wire names would make the signature one black must lay out itself.
@@ -115,16 +116,16 @@ def _annotated(param: _RouteParam, annotation: blackstyle.Group | None = None,
                             "]" if default is None else f"] = {default}")
 
 
-def _route_params(op: Operation) -> list[blackstyle.Expr]:
+def _route_params(op: Operation, spell: Spell) -> list[blackstyle.Expr]:
     return [param if isinstance(param, str) else _annotated(param)
-            for param in _route_parts(op)]
+            for param in _route_parts(op, spell)]
 
 
-def _route_parts(op: Operation) -> list[_RouteParam | str]:
+def _route_parts(op: Operation, spell: Spell) -> list[_RouteParam | str]:
     required: list[_RouteParam | str] = []
     optional: list[_RouteParam | str] = []
     for param in op.path_params:
-        kwargs: list[blackstyle.Expr] = (param_marker_arguments(param) if param.parsed else
+        kwargs: list[blackstyle.Expr] = (param_marker_arguments(param, spell) if param.parsed else
                                          [f"{k}={literal(v)}" for k, v in param.type.constraints])
         required.append((param.name, param_annotation(param), param.fastapi_marker, kwargs, None))
     if op.body is not None and op.body.also_form:
@@ -156,9 +157,9 @@ def _route_parts(op: Operation) -> list[_RouteParam | str]:
     elif op.body is not None:
         required.append("request: Request")
     for param in op.keyword_params:
-        default = param_default(param)
+        default = param_default(param, spell)
         annotated = (param.name, param_annotation(param), param.fastapi_marker,
-                     param_marker_arguments(param), default)
+                     param_marker_arguments(param, spell), default)
         (required if default is None else optional).append(annotated)
     return required + optional
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ..model.ir import Operation, Parameter, SecurityScheme
 from ..model.literal import literal
 from . import blackstyle
+from .defaults import Spell
 from .source import (
     body_annotation,
     param_default,
@@ -31,10 +32,10 @@ def _signature_annotation(param: Parameter) -> str:
     return type_source(kind, "models.")
 
 
-def _keyword_part(op: Operation) -> list[str]:
+def _keyword_part(op: Operation, spell: Spell) -> list[str]:
     parts: list[str] = []
     for param in op.keyword_params:
-        default = param_default(param)
+        default = param_default(param, spell)
         suffix = f" = {default}" if default is not None else ""
         parts.append(f"{param.name}: {_signature_annotation(param)}{suffix}")
     return parts
@@ -52,20 +53,20 @@ def _listed(positional: list[str], keyword: list[str]) -> list[str]:
     return [*positional, "*", *keyword] if keyword else positional
 
 
-def server_signature(op: Operation) -> str:
+def server_signature(op: Operation, spell: Spell) -> str:
     """The service method's parameters on one line (templates overriding `service_def`'s
     place may still use it; the built-in one lays them out with `service_def`)."""
-    return ", ".join(_listed(["self", *_positional_part(op)], _keyword_part(op)))
+    return ", ".join(_listed(["self", *_positional_part(op)], _keyword_part(op, spell)))
 
 
-def service_def(op: Operation) -> str:
+def service_def(op: Operation, spell: Spell) -> str:
     """The service method's `async def` line(s), in `ServiceBase`."""
-    params = _listed(["self", *_positional_part(op)], _keyword_part(op))
+    params = _listed(["self", *_positional_part(op)], _keyword_part(op, spell))
     return blackstyle.define("    ", f"async def {op.method_name}(", params,
                              f") -> {server_result(op)}:")
 
 
-def accept_overloads(op: Operation) -> list[tuple[list[str], str]]:
+def accept_overloads(op: Operation, spell: Spell) -> list[tuple[list[str], str]]:
     """(signature, result) of a client method per media type its `accept` may choose, then
     the one without a choice (any declared type may come back): for `typing.overload`s."""
     if not op.negotiates:
@@ -76,14 +77,14 @@ def accept_overloads(op: Operation) -> list[tuple[list[str], str]]:
     for media in op.media_types:
         kinds = [r for s in op.success for r in s.representations if r.media_type == media]
         result = " | ".join(dict.fromkeys(m for r in kinds for m in representation_source(r, "bytes")))
-        overloads.append((_listed(positional, _client_keyword_part(op, f"Literal[{literal(media)}]")), result))
-    overloads.append((_listed(positional, _client_keyword_part(op, "None = None")),
+        overloads.append((_listed(positional, _client_keyword_part(op, spell, f"Literal[{literal(media)}]")), result))
+    overloads.append((_listed(positional, _client_keyword_part(op, spell, "None = None")),
                       result_annotation(op)))
     return overloads
 
 
-def _client_keyword_part(op: Operation, accept: str | None = None) -> list[str]:
-    parts = _keyword_part(op)
+def _client_keyword_part(op: Operation, spell: Spell, accept: str | None = None) -> list[str]:
+    parts = _keyword_part(op, spell)
     if op.body is not None and op.body.is_form:
         for field in op.body.form_fields:
             kind = "FileContent" if field.is_file else (
@@ -123,23 +124,23 @@ def accept_header(op: Operation) -> str:
     return f"{accept_name(op)} or {every}" if op.negotiates else every
 
 
-def client_signature(op: Operation) -> str:
-    return ", ".join(client_params(op))
+def client_signature(op: Operation, spell: Spell) -> str:
+    return ", ".join(client_params(op, spell))
 
 
-def client_params(op: Operation) -> list[str]:
+def client_params(op: Operation, spell: Spell) -> list[str]:
     """The request builder's parameters."""
     form = op.body is not None and op.body.is_form
-    return _listed(_positional_part(op, body=not form), _client_keyword_part(op))
+    return _listed(_positional_part(op, body=not form), _client_keyword_part(op, spell))
 
 
-def method_signature(op: Operation) -> str:
-    return ", ".join(method_params(op))
+def method_signature(op: Operation, spell: Spell) -> str:
+    return ", ".join(method_params(op, spell))
 
 
-def method_params(op: Operation) -> list[str]:
+def method_params(op: Operation, spell: Spell) -> list[str]:
     """A client method's parameters: the request builder's, after `self`."""
-    return ["self", *client_params(op)]
+    return ["self", *client_params(op, spell)]
 
 
 def client_path(op: Operation) -> str:

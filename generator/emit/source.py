@@ -21,6 +21,7 @@ from ..model.ir import (
 from ..model.literal import literal
 from ..model.typeref import TypeRef
 from . import blackstyle
+from .defaults import Defaults, Spell, fresh
 
 # An enum's base classes by its values' type (the last one is what `enum` exports).
 ENUM_BASES: dict[str, tuple[str, ...]] = {"str": ("StrEnum",), "int": ("IntEnum",),
@@ -126,20 +127,14 @@ def quoted_fields(classes: Sequence[ModelDef], aliases: Iterable[str]) -> dict[s
     return quoted
 
 
-def field_value(field: FieldDef) -> str | None:
+def _field_value(field: FieldDef, defaults: Defaults) -> blackstyle.Expr | None:
     """The right-hand side of a model field: `Field(...)`, a bare default, or None for neither."""
-    value = _field_value(field)
-    return None if value is None else blackstyle.flat(value)
-
-
-def _field_value(field: FieldDef) -> blackstyle.Expr | None:
-    default = field.default if field.default is not None else "None"
+    default = defaults.source(field.default, field.type)
     kwargs: list[str] = []
-    if field.required:
-        pass
-    elif field.default_factory is not None:
-        kwargs.append(f"default_factory={field.default_factory}")
-    else:
+    if fresh(field):  # a list, a dict, a model: built afresh per use
+        factory = {"[]": "list", "{}": "dict"}.get(default, f"lambda: {default}")
+        kwargs.append(f"default_factory={factory}")
+    elif not field.required:
         kwargs.append(f"default={default}")
     if field.has_alias:
         kwargs.append(f"alias={literal(field.wire)}")
@@ -152,9 +147,9 @@ def _field_value(field: FieldDef) -> blackstyle.Expr | None:
     return blackstyle.call("Field(", kwargs)
 
 
-def field_statement(field: FieldDef, annotation: str) -> str:
+def field_statement(field: FieldDef, annotation: str, defaults: Defaults) -> str:
     """A model field's line(s) in its class body: `name: annotation = Field(...)`."""
-    return blackstyle.annotated("    ", field.name, annotation, _field_value(field))
+    return blackstyle.annotated("    ", field.name, annotation, _field_value(field, defaults))
 
 
 def class_constant(name: str, annotation: str, function: str, items: Sequence[str]) -> str:
@@ -165,7 +160,7 @@ def class_constant(name: str, annotation: str, function: str, items: Sequence[st
 
 def uses_field_call(field: FieldDef) -> bool:
     """The field's value is a `Field(...)` call (it needs one for an alias, a factory, a text)."""
-    return field.has_alias or bool(field.description) or field.default_factory is not None
+    return field.has_alias or bool(field.description) or fresh(field)
 
 
 # -- parameters, bodies, results ---------------------------------------------------------------
@@ -174,26 +169,28 @@ def param_annotation(param: Parameter, prefix: str = "models.") -> str:
     return type_source(kind.bare().with_nullable(kind.nullable), prefix)
 
 
-def param_default(param: Parameter) -> str | None:
-    """Source of the parameter's default; None when it is required."""
+def param_default(param: Parameter, spell: Spell) -> str | None:
+    """Source of the parameter's default (`spell`: `defaults.parameter_defaults`); None when
+    it is required."""
     if param.required:
         return None
-    return param.default if param.default is not None else "None"
+    return spell(param) if param.default is not None else "None"
 
 
-def param_marker_arguments(param: Parameter) -> list[blackstyle.Expr]:
+def param_marker_arguments(param: Parameter,
+                           spell: Spell) -> list[blackstyle.Expr]:
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.from_text and param.location != "query":
         key = param.name if param.location == "path" else param.wire  # the route's path: names
         return [blackstyle.call("text_parameter(", [
             literal(param.location), literal(key), type_source(param.effective_type, "models."),
-            str(param_default(param))])]
+            str(param_default(param, spell))])]
     if param.parsed:
         exploded = ([f"keys={literal(param.keys)}", f"others={literal(param.others)}"]
                     if param.exploded else [])
         return [blackstyle.call("query_parameter(", [
             literal(param.wire), literal(param.style), literal(param.shape),
-            type_source(param.effective_type, "models."), str(param_default(param)), *exploded])]
+            type_source(param.effective_type, "models."), str(param_default(param, spell)), *exploded])]
     kwargs: list[blackstyle.Expr] = [f"alias={literal(param.wire)}"] if param.name != param.wire or param.location == "header" else []
     kwargs.extend(f"{k}={literal(v)}" for k, v in param.type.constraints)
     return kwargs

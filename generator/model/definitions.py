@@ -4,7 +4,7 @@ alias. `ir` re-exports them with the operations and the `Api` that hold them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .typeref import TypeRef
 
@@ -17,8 +17,9 @@ class FieldDef:
     wire: str
     type: TypeRef
     required: bool
-    default: str | None = None  # source text of the default, None when there is no spec default
-    default_factory: str | None = None
+    # the spec's default as JSON (`emit.defaults` spells it); None when there is none or it is
+    # `null` (which made the type nullable)
+    default: Any = None
     description: str | None = None
     comment: str | None = None  # printed above the field: what its type does not check
 
@@ -32,7 +33,7 @@ class FieldDef:
 
     @property
     def has_default(self) -> bool:
-        return self.default is not None or self.default_factory is not None
+        return self.default is not None
 
     @property
     def rejects_null(self) -> bool:
@@ -73,7 +74,7 @@ class EnumDef:
     name: str
     description: str | None
     value_type: Literal["str", "int", "float"]
-    members: tuple[tuple[str, str], ...]  # (member name, value source)
+    members: tuple[tuple[str, str | int | float], ...]  # (member name, value)
     closed: bool = False  # `x-enum-closed: true`: no unknown value is kept from responses
 
     def dependencies(self) -> set[str]:

@@ -2,7 +2,7 @@
 
 The model definitions (classes, enums, aliases) are in `definitions`, the responses (and the
 error bodies the server builds) in `response_shape`, re-exported here.
-It holds what the contract says, decided once (names, types, defaults as source, which
+It holds what the contract says, decided once (names, types, defaults, which
 responses and bodies); `emit.source` turns it into Python text. Every value set is a `Literal`.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from ..problems import Problem
@@ -52,7 +52,7 @@ class Parameter:
     location: ParameterLocation
     type: TypeRef
     required: bool
-    default: str | None = None
+    default: Any = None  # the spec's default as JSON; None when there is none
     description: str | None = None
     style: ParameterStyle = "form"
     explode: bool = True

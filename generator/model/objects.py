@@ -1,6 +1,6 @@
 """Object schemas as the models read them: `allOf` flattened (`merged`), whether a schema makes
-a class (`is_object_model`), and the property telling a union's members apart
-(`Discriminators`)."""
+a class (`is_object_model`), a property as a field (`field_def`), and the property telling a
+union's members apart (`Discriminators`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .allof import intersect_all_of, merge_properties
+from .ir import FieldDef
+from .keywords import unchecked_format
 from .naming import pascal_case
-from .schema_facts import ANNOTATIONS, deref, field_names, is_nullable, required_names
+from .schema_facts import ANNOTATIONS, deref, described, field_names, is_nullable, required_names
 from .typeref import TypeRef
 
 
@@ -68,6 +70,25 @@ def member_hint(member: Any, hint: str, index: int) -> str:
         if isinstance(kind, str) and kind != "object":
             return hint + pascal_case(kind)
     return f"{hint}Variant{index + 1}"
+
+
+def field_def(schema: dict[str, Any], target: dict[str, Any], *, name: str, wire: str,
+              type_ref: TypeRef, required: bool) -> FieldDef:
+    """A model field for property `schema` (`target` is it with its `$ref` followed): its
+    default as the JSON value (`emit.defaults` spells it; `null` makes the type nullable),
+    description, and comment."""
+    default = schema.get("default", target.get("default") if "$ref" in schema else None)
+    has_default = "default" in schema or ("$ref" in schema and "default" in target)
+    if not has_default or required:
+        default = None
+    elif default is None:
+        type_ref = type_ref.with_nullable()
+    # Only the property's own description: a `$ref` target's describes the target, not every
+    # field that refers to it (its class docstring says it once).
+    description = described(schema)
+    fmt = unchecked_format(target)
+    return FieldDef(name, wire, type_ref, required, default, description,
+                    f"format {fmt!r} is not checked: any string" if fmt else None)
 
 
 class Discriminators:

@@ -198,8 +198,7 @@ class OperationBuilder(ResponseReader):
             if not required and isinstance(target, dict) and "default" in target:
                 definition = self.schemas.definitions.get(type_ref.name)
                 if type_ref.kind != "model" or isinstance(definition, EnumDef):
-                    # parameters live in server.py and client.py: generated names need `models.`
-                    default = self.schemas.default_source(target["default"], type_ref, "models.")
+                    default = target["default"]
             name = parameter_name(wire)
             while name in used:
                 name += "_"

@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef
-from .literal import literal
 from .naming import PythonIdentifier, enum_member
 from .typeref import Constraints, TypeRef
 
@@ -30,11 +29,6 @@ def deref(document: Mapping[str, Any], node: Any) -> dict[str, Any]:
         except (LookupError, ValueError):
             return {}
     return node if isinstance(node, dict) else {}
-
-
-def py_literal(value: Any) -> str:
-    """Python source for a JSON value."""
-    return literal(value)
 
 
 def discriminator_values(document: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
@@ -81,14 +75,14 @@ def enum_definition(name: str, schema: dict[str, Any]) -> EnumDef | None:
         values = [float(v) for v in values]
     else:
         return None
-    members: list[tuple[str, str]] = []
+    members: list[tuple[str, str | int | float]] = []
     used: set[str] = set()
     for value in dict.fromkeys(values):
         member = enum_member(value)
         while member in used:
             member += "_"
         used.add(member)
-        members.append((member, literal(value)))
+        members.append((member, value))
     closed = schema.get("x-enum-closed") is True
     return EnumDef(name, described(schema), value_type, tuple(members), closed)
 

@@ -11,7 +11,6 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of
-from .defaults import DefaultWriter, field_def
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
 from .keywords import (
@@ -23,7 +22,7 @@ from .keywords import (
     unenforced,
 )
 from .naming import ClassName, pascal_case
-from .objects import Discriminators, is_object_model, member_hint, merged
+from .objects import Discriminators, field_def, is_object_model, member_hint, merged
 from .schema_facts import (
     SCHEMA_PREFIX,
     bounds,
@@ -369,7 +368,7 @@ class SchemaConverter:
                     and "default" not in prop_schema):
                 # A discriminator tag must be present to tell the union's members apart.
                 prop_schema = {**prop_schema, "default": type_ref.literals[0]}
-            fields.append(field_def(self.definitions, prop_schema, self._deref(prop_schema),
+            fields.append(field_def(prop_schema, self._deref(prop_schema),
                                     name=names[wire], wire=wire, type_ref=type_ref,
                                     required=wire in required))
         extra_type: TypeRef | None = None
@@ -384,7 +383,3 @@ class SchemaConverter:
         undeclared = tuple(r for r in required if r not in properties)  # JSON Schema requires
         self.definitions[name] = ModelDef(name, described(schema), tuple(fields), mode, extra_type,
                                           tuple(dropped), undeclared)
-
-    def default_source(self, value: Any, type_ref: TypeRef, prefix: str = "") -> str:
-        """Python source for a spec default of `type_ref` (enum members by name)."""
-        return DefaultWriter(self.definitions).source(value, type_ref, prefix)[0]

@@ -1,5 +1,5 @@
 # Template _macros.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'e6edf8c14c2235031e1780029685fc0e'
+KEY = '440fb93f9e1bf5bbe80fb5dfe18260cf'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.jinja'
 
@@ -72,13 +72,15 @@ def root(context, missing=missing):
             raise TemplateRuntimeError("No filter named 'subscript' found.")
     pass
     yield '\n'
-    def macro(l_1_model, l_1_quoted):
+    def macro(l_1_model, l_1_quoted, l_1_defaults):
         t_11 = []
         l_1_extra = resolve('extra')
         if l_1_model is missing:
             l_1_model = undefined("parameter 'model' was not provided", name='model')
         if l_1_quoted is missing:
-            l_1_quoted = ()
+            l_1_quoted = undefined("parameter 'quoted' was not provided", name='quoted')
+        if l_1_defaults is missing:
+            l_1_defaults = undefined("parameter 'defaults' was not provided", name='defaults')
         pass
         t_11.extend((
             str(t_2(environment.getattr(l_1_model, 'name'), ['_Model'])),
@@ -138,7 +140,7 @@ def root(context, missing=missing):
             l_2_annotation = t_6(l_2_field)
             _loop_vars['annotation'] = l_2_annotation
             t_11.extend((
-                str(t_7(l_2_field, (t_9((undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)) if (environment.getattr(l_2_field, 'name') in l_1_quoted) else (undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)))),
+                str(t_7(l_2_field, (t_9((undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)) if (environment.getattr(l_2_field, 'name') in l_1_quoted) else (undefined(name='annotation') if l_2_annotation is missing else l_2_annotation)), l_1_defaults)),
                 '\n',
             ))
         l_2_field = l_2_annotation = missing
@@ -149,7 +151,7 @@ def root(context, missing=missing):
             )
         return concat(t_11)
     context.exported_vars.add('model_class')
-    context.vars['model_class'] = l_0_model_class = Macro(environment, macro, 'model_class', ('model', 'quoted'), False, False, False, context.eval_ctx.autoescape)
+    context.vars['model_class'] = l_0_model_class = Macro(environment, macro, 'model_class', ('model', 'quoted', 'defaults'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_enum):
         t_12 = []
@@ -172,7 +174,7 @@ def root(context, missing=missing):
             _loop_vars = {}
             pass
             t_12.extend((
-                str(context.call((undefined(name='assignment') if l_2_assignment is missing else l_2_assignment), '    ', l_2_member, l_2_value, _loop_vars=_loop_vars)),
+                str(context.call((undefined(name='assignment') if l_2_assignment is missing else l_2_assignment), '    ', l_2_member, t_9(l_2_value), _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_member = l_2_value = l_2_assignment = missing
@@ -217,7 +219,7 @@ def root(context, missing=missing):
     context.exported_vars.add('type_alias')
     context.vars['type_alias'] = l_0_type_alias = Macro(environment, macro, 'type_alias', ('alias',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
-    def macro(l_1_enums, l_1_classes, l_1_aliases, l_1_quoted):
+    def macro(l_1_enums, l_1_classes, l_1_aliases, l_1_quoted, l_1_defaults):
         t_14 = []
         if l_1_enums is missing:
             l_1_enums = undefined("parameter 'enums' was not provided", name='enums')
@@ -227,6 +229,8 @@ def root(context, missing=missing):
             l_1_aliases = undefined("parameter 'aliases' was not provided", name='aliases')
         if l_1_quoted is missing:
             l_1_quoted = undefined("parameter 'quoted' was not provided", name='quoted')
+        if l_1_defaults is missing:
+            l_1_defaults = undefined("parameter 'defaults' was not provided", name='defaults')
         pass
         for l_2_definition in l_1_enums:
             _loop_vars = {}
@@ -242,7 +246,7 @@ def root(context, missing=missing):
             pass
             t_14.extend((
                 '\n\n',
-                str(context.call((undefined(name='model_class') if l_0_model_class is missing else l_0_model_class), l_2_definition, environment.getitem(l_1_quoted, environment.getattr(l_2_definition, 'name')), _loop_vars=_loop_vars)),
+                str(context.call((undefined(name='model_class') if l_0_model_class is missing else l_0_model_class), l_2_definition, environment.getitem(l_1_quoted, environment.getattr(l_2_definition, 'name')), l_1_defaults, _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_2_definition = missing
@@ -280,7 +284,7 @@ def root(context, missing=missing):
             l_2_definition = l_2_typed = l_2_group = missing
         return concat(t_14)
     context.exported_vars.add('definitions')
-    context.vars['definitions'] = l_0_definitions = Macro(environment, macro, 'definitions', ('enums', 'classes', 'aliases', 'quoted'), False, False, False, context.eval_ctx.autoescape)
+    context.vars['definitions'] = l_0_definitions = Macro(environment, macro, 'definitions', ('enums', 'classes', 'aliases', 'quoted', 'defaults'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_doc):
         t_15 = []
@@ -297,4 +301,4 @@ def root(context, missing=missing):
     context.vars['lazy_getattr'] = l_0_lazy_getattr = Macro(environment, macro, 'lazy_getattr', ('doc',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=73&3=82&4=85&5=89&8=92&9=96&11=99&12=102&14=105&15=108&17=111&18=114&20=117&21=119&22=122&24=125&25=129&26=133&28=136&29=139&31=143&37=152&38=158&39=161&40=165&43=168&44=173&46=177&52=186&53=192&54=195&56=198&57=201&59=211&63=218&64=229&67=234&69=238&72=243&74=247&77=252&79=256&83=261&84=266&85=269&87=275&93=283&95=290'
+debug_info = '2=73&3=84&4=87&5=91&8=94&9=98&11=101&12=104&14=107&15=110&17=113&18=116&20=119&21=121&22=124&24=127&25=131&26=135&28=138&29=141&31=145&37=154&38=160&39=163&40=167&43=170&44=175&46=179&52=188&53=194&54=197&56=200&57=203&59=213&63=220&64=233&67=238&69=242&72=247&74=251&77=256&79=260&83=265&84=270&85=273&87=279&93=287&95=294'

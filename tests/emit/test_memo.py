@@ -52,8 +52,8 @@ def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec
         reading = Reading(api)
         env.get_template(rendering.TEMPLATE_FILES[name]).render({"api": reading, "header": "", **context(reading)})
         assert reading.read - {"definitions"} <= set(memo.READ), name
-        # The client's one look at the models is keyed as `extra`.
-        assert reading.definitions_read_by <= {"definition_facts"}, name
+        # Their looks at the models are keyed as `extra`: parameters' defaults, client facts.
+        assert reading.definitions_read_by <= {"definition_facts", "parameter_defaults"}, name
     assert set(memo.READ) - set(memo.KEYED) == {"base_path", "parses_query"}
 
 
@@ -135,6 +135,28 @@ def test_what_the_client_reads_of_the_models_is_part_of_its_key(
     assert renders == ["client.py"]
     assert files == _fresh(spec, monkeypatch)
     assert "cast(" in files["client.py"] and "cast(" not in first["client.py"]
+
+
+def test_a_parameter_default_spelled_by_an_enum_is_part_of_the_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The IR holds a parameter's default as its value (`"green"`); which enum member spells
+    it is read from the models: another member name re-renders the server and the client."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    color = {"type": "string", "enum": ["red", "green"], "default": "green"}
+    param = {"name": "color", "in": "query", "schema": {"$ref": "#/components/schemas/Color"}}
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/pet": {"get": {"operationId": "getPet", "parameters": [param],
+                                           "responses": {"204": {"description": "none"}}}}},
+                "components": {"schemas": {"Color": color}}}
+    first, _ = render(_spec(tmp_path, document))
+    renders = _renders(monkeypatch)
+    color["enum"] = ["red", "Green", "green"]  # "Green" takes GREEN, "green" is GREEN_ now
+    spec = _spec(tmp_path, document)
+    files, _ = render(spec)
+    assert sorted(renders) == ["client.py", "server.py"]
+    assert files == _fresh(spec, monkeypatch)
+    assert "= models.Color.GREEN)" in first["client.py"]
+    assert "= models.Color.GREEN_)" in files["client.py"]
 
 
 def test_template_overrides_are_never_served_from_the_memo(
