@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'a3846b3f37689e157ae9c3df42d65062'
+KEY = '50cb919c5c308da90d6b245d0b8cf2bb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -17,6 +17,7 @@ def root(context, missing=missing):
     l_0_enums = resolve('enums')
     l_0_classes = resolve('classes')
     l_0_quoted = resolve('quoted')
+    l_0_defaults = resolve('defaults')
     l_0_m = missing
     try:
         t_1 = environment.filters['all_statement']
@@ -64,7 +65,7 @@ def root(context, missing=missing):
     if (undefined(name='deferred_helper') if l_0_deferred_helper is missing else l_0_deferred_helper):
         pass
         yield '\n\ndef _deferred(kind: Any) -> TypeAdapter[Any]:\n    """A TypeAdapter whose schema is built on first use, as the models\' are."""\n    bare = get_args(kind)[0] if get_origin(kind) is Annotated else kind\n    if isinstance(bare, type) and issubclass(bare, BaseModel):  # keeps its own config\n        return TypeAdapter(kind)\n    return TypeAdapter(kind, config=ConfigDict(defer_build=True))\n'
-    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted)))
+    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted), (undefined(name='defaults') if l_0_defaults is missing else l_0_defaults)))
     yield '\n'
     yield from context.blocks['extra'][0](context)
 
@@ -115,4 +116,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'base_model': block_base_model, 'extra': block_extra}
-debug_info = '1=38&2=40&3=42&7=44&11=46&14=48&139=50&174=53&199=56&217=59&230=62&240=65&241=67&3=69&4=79&7=84&8=93&14=96&241=106'
+debug_info = '1=39&2=41&3=43&7=45&11=47&14=49&139=51&174=54&199=57&217=60&230=63&240=66&241=68&3=70&4=80&7=85&8=94&14=97&241=107'

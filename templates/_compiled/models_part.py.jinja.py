@@ -1,5 +1,5 @@
 # Template models_part.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '50e685e290999d5598d0f04c0360f1a6'
+KEY = '1afb8b76ca42efe797967656b017294a'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_part.py.jinja'
 
@@ -19,6 +19,7 @@ def root(context, missing=missing):
     l_0_classes = resolve('classes')
     l_0_aliases = resolve('aliases')
     l_0_quoted = resolve('quoted')
+    l_0_defaults = resolve('defaults')
     l_0_m = missing
     try:
         t_1 = environment.filters['all_statement']
@@ -43,8 +44,8 @@ def root(context, missing=missing):
     yield '\n\n'
     yield str(t_1((undefined(name='exported_models') if l_0_exported_models is missing else l_0_exported_models)))
     yield '\n'
-    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted)))
+    yield str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_0_enums is missing else l_0_enums), (undefined(name='classes') if l_0_classes is missing else l_0_classes), (undefined(name='aliases') if l_0_aliases is missing else l_0_aliases), (undefined(name='quoted') if l_0_quoted is missing else l_0_quoted), (undefined(name='defaults') if l_0_defaults is missing else l_0_defaults)))
     yield '\n'
 
 blocks = {}
-debug_info = '1=28&2=30&3=32&8=40&10=42&11=44'
+debug_info = '1=29&2=31&3=33&8=41&10=43&11=45'
