@@ -26,7 +26,7 @@ from typing import Any
 from ..model.literal import literal
 from . import blackstyle, source
 from .docs import operation_doc
-from .imports import all_key
+from .imports import ImportSet, all_key, operation_types
 from .templates import templates_dir
 
 BUILTIN_PREFIX = "builtin/"
@@ -109,6 +109,7 @@ def environment_of(overrides: str | None = None) -> Any:
         keep_trailing_newline=True,
         autoescape=False,
         bytecode_cache=bytecode_cache(),
+        extensions=["jinja2.ext.do"],  # `{% do imports.name(...) %}`: what a template imports
     )
     env.filters["pyrepr"] = literal
     env.filters["entries"] = lambda pairs, values=False: [
@@ -116,7 +117,8 @@ def environment_of(overrides: str | None = None) -> Any:
     env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
                        annotated=blackstyle.annotated, assignment=blackstyle.assignment,
                        statement=blackstyle.statement, value=blackstyle.value,
-                       typed=blackstyle.typed, braced=blackstyle.braced)
+                       typed=blackstyle.typed, braced=blackstyle.braced,
+                       import_set=ImportSet, name_set=set, operation_types=operation_types)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["all_statement"] = lambda names: blackstyle.laid(
         "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")

@@ -56,6 +56,12 @@ class ImportSet:
     def name(self, module: str, *names: str) -> ImportSet:
         return self.names(module, names)
 
+    def types(self, refs: Iterable[TypeRef]) -> ImportSet:
+        """Adds what the type expressions `refs` name (`add_type_names`)."""
+        for ref in refs:
+            add_type_names(self, ref.names())
+        return self
+
     def has(self, module: str, name: str) -> bool:
         return name in self._names.get(module, ())
 
@@ -72,6 +78,8 @@ class ImportSet:
                 line = "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
             sections[self._section(module)].append(line)
         return "\n\n".join("\n".join(lines) for lines in sections if lines)
+
+    __str__ = render  # a template writes `{{ imports }}`
 
     @staticmethod
     def _section(module: str) -> int:

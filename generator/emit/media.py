@@ -50,19 +50,6 @@ def _has_events(api: Api) -> bool:
     return any(op.streams_events or op.also_events for op in api.operations)
 
 
-def server_media(api: Api, imports: ImportSet) -> list[str]:
-    """Adds the server's media imports; returns the names `server` exports for them."""
-    exported: list[str] = []
-    if any(op.media_types for op in api.operations):
-        imports.names("._server_media", ["chosen_media_type", "negotiation"])
-        exported.append("chosen_media_type")
-    if _has_events(api):
-        imports.name("._server_media", "ServerEvent")
-        imports.name("collections.abc", "AsyncIterable")
-        exported.append("ServerEvent")
-    return exported
-
-
 def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
     """Adds the client's stream imports; returns the context entries its templates use."""
     exported: list[str] = []

@@ -205,73 +205,15 @@ def _shared_requirements(api: Api) -> dict[Any, str]:
     return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
 
 
-def _server_imports(api: Api, serve_docs: bool) -> ImportSet:
-    """server.py's imports of the libraries and the runtime (the types come per operation)."""
-    imports = ImportSet()
-    # Annotations stay strings, so that importing the server builds no model (issue 28):
-    # FastAPI evaluates them in this module as it analyses a route, at its first request.
-    imports.name("__future__", "annotations")
-    imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
-    imports.name("importlib", "resources")
-    imports.name("typing", "Any")
-    imports.name("fastapi", "APIRouter", "FastAPI")
-    imports.name("fastapi.responses", "Response")
-    imports.name(".", "errors")
-    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "error_builder",
-               "install_handlers", "media_type_of", "undefer_models"]
-    if api.operations:
-        runtime.append("respond")
-    imports.module("functools")
-    imports.name("collections.abc", "Mapping")
-    imports.name("typing", "NamedTuple")
-    imports.name("urllib.parse", "urlsplit")
-    imports.name("fastapi", "Depends")
-    imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
-                                    "Scheme", "Verifier", "checkable", "current_caller", "guard",
-                                    "legacy_verifier", "missing_verifiers", "token_verifier"])
-    readers = ["query_parameter"] if api.parses_query else []
-    readers += ["text_parameter"] if any(p.from_text and p.location != "query" for op in api.operations
-                                         for p in (*op.path_params, *op.keyword_params)) else []
-    if serve_docs:
-        runtime.append("install_docs")
-    bodies = [op.body for op in api.operations if op.body is not None]
-    readers += ["form_body"] if any(body.is_form for body in bodies) else []
-    readers += ["json_or_form"] if any(body.also_form for body in bodies) else []
-    readers += sorted({f"{body.kind.replace('binary', 'raw')}_body" for body in bodies
-                       if body.kind in ("binary", "text")})
-    if readers:
-        imports.names("._server_requests", readers)
-    imports.names("._server_runtime", runtime)
-    if api.operations:
-        imports.name("fastapi.types", "DecoratedCallable")
-        imports.name("._server_runtime", "LazyRoute")
-    return imports
-
-
 def server_context(api: Api) -> dict[str, Any]:
     """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
-    imports = _server_imports(api, serve_docs)
-    forms = routes.route_imports(api, imports)
-    uses_models = _uses_models(api)
-    if uses_models:
-        imports.name(".", "models")
-    if headers := [op.headers_class for op in api.operations if op.headers_class]:
-        imports.module("dataclasses")
-        imports.name("._server_runtime", "Reply")
     builders, per_op = error_shapes.error_builders(api)
-    if any("error_lines(" in expression for _, expression in builders):
-        imports.name("._server_runtime", "error_lines")
-    media_exports = media.server_media(api, imports)
-    exported = [*media_exports, "BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
-                "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
-                "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
     return {
-        "imports": imports.render(),
-        "uses_models": uses_models,
+        "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
-        "forms": forms,
+        "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,
         # Requirements that several operations share are written once, as _REQUIRES_<n>.
@@ -279,7 +221,6 @@ def server_context(api: Api) -> dict[str, Any]:
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
-        "exported_server": sorted(exported),
         "server_signature": signatures.server_signature,
         "server_result": source.server_result,
         "route_path": routes.route_path,
