@@ -22,10 +22,9 @@ from . import (
     source,
     vouch,
 )
-from .client_imports import client_runtime_imports
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
-from .imports import ImportSet, add_type_names, all_key, operation_types
+from .imports import ImportSet, all_key, operation_types
 from .memo import RenderMemo
 from .templates import templates_dir
 
@@ -246,28 +245,13 @@ def server_context(api: Api) -> dict[str, Any]:
 def client_context(api: Api) -> dict[str, Any]:
     """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
     api = media.client_api(api)
-    imports = ImportSet()
-    client_runtime_imports(api, imports)
-    headers = [op.headers_class for op in api.operations if op.headers_class]
-    for op in api.operations:
-        for type_ref in (*operation_types(op), *client_source.item_types(op)):
-            add_type_names(imports, type_ref.names())
-    if _uses_models(api):
-        imports.name(".", "models")
-    if any(op.deprecated for op in api.operations):
-        imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
-        imports.module("warnings")  # the method warns itself: async methods stay coroutines
-    streams = media.client_media(api, imports)
     return {
-        **streams,
+        **media.client_media(),
         "api": api,
-        "imports": imports.render(),
+        "uses_models": _uses_models(api),
+        "item_types": client_source.item_types,
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
-                            "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
-                            "UnknownMember",
-                            *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
