@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.literal import literal
-from . import blackstyle, source
+from . import blackstyle, model_groups, source
 from .docs import operation_doc
 from .imports import ImportSet, all_key, operation_types
 from .templates import templates_dir
@@ -118,7 +118,8 @@ def environment_of(overrides: str | None = None) -> Any:
                        annotated=blackstyle.annotated, assignment=blackstyle.assignment,
                        statement=blackstyle.statement, value=blackstyle.value,
                        typed=blackstyle.typed, braced=blackstyle.braced,
-                       import_set=ImportSet, name_set=set, operation_types=operation_types)
+                       import_set=ImportSet, name_set=set, operation_types=operation_types,
+                       definition_imports=model_groups.definition_imports)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["all_statement"] = lambda names: blackstyle.laid(
         "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")

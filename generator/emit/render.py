@@ -130,35 +130,12 @@ def _models_context(api: Api, lazy: bool = False) -> dict[str, Any]:
     classes = [] if lazy else [d for d in api.definitions if isinstance(d, ModelDef)]
     every_alias = [d for d in api.definitions if isinstance(d, AliasDef)]
     aliases = [] if lazy else model_groups.ordered_aliases(every_alias)
-    imports = ImportSet()
-    imports.name("typing", "Any", "ClassVar")
-    imports.name("pydantic", "BaseModel", "ConfigDict", "GetCoreSchemaHandler",
-                 "SerializationInfo", "SerializerFunctionWrapHandler")
-    imports.name("pydantic_core", "core_schema")
-    model_groups.definition_imports(imports, classes, aliases)
-    deferred_helper = any(not a.recursive for a in every_alias)
-    if deferred_helper:
-        imports.name("pydantic", "TypeAdapter").name("typing", "Annotated", "get_args",
-                                                     "get_origin")
-    checks = api.checks
-    if "unique_items" in checks:
-        imports.module("json").name("pydantic_core", "to_jsonable_python")
-    if "email" in checks:
-        imports.module("importlib")
-    if "uri" in checks:
-        imports.name("pydantic", "AnyUrl").name("._enums", "reading_response")
-    model_groups.enum_imports(imports, enums)
-    exported = sorted(d.name for d in api.definitions)
-    if imports.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
-        exported.append("UnknownMember")
     return {
-        "imports": imports.render(),
         "enums": enums,
         "classes": classes,
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
-        "exported_models": [] if lazy else exported,
-        "deferred_helper": deferred_helper,
+        "deferred_helper": any(not a.recursive for a in every_alias),
     }
 
 
