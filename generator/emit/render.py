@@ -24,7 +24,7 @@ from . import (
 )
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
-from .imports import ImportSet, all_key, operation_types
+from .imports import all_key, operation_types
 from .memo import RenderMemo
 from .templates import templates_dir
 
@@ -254,11 +254,4 @@ def _init_context(api: Api) -> dict[str, Any]:
         modules |= {"AsyncClient": ".client", "Client": ".client"}
     if "server" in api.parts:
         modules |= {name: ".server" for name in ("ServiceBase", "create_app", "create_router")}
-    imports = ImportSet()
-    for name, module in modules.items():
-        if module == "." + name:
-            imports.name(".", name)
-        else:
-            imports.name(module, name)
-    return {"imports": imports.render(), "exported_package": sorted(modules),
-            "lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}
+    return {"lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}
