@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 
 from ..model.ir import Operation
 from ..model.typeref import TypeRef
 from .blackstyle import LINE_LENGTH
-
-_STDLIB = frozenset(
-    {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
-     "html", "http", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
-     "warnings",
-     "uuid"}
-)
 
 
 def name_key(name: str) -> tuple[int, tuple[tuple[str, int], ...], str]:
@@ -87,7 +81,7 @@ class ImportSet:
             return 0
         if module.startswith("."):
             return 3
-        return 1 if module.split(".", maxsplit=1)[0] in _STDLIB else 2
+        return 1 if module.split(".", maxsplit=1)[0] in sys.stdlib_module_names else 2
 
 
 def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:

@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '8e0a3a7664fafcc0c007a422cc652952'
+KEY = '34eacf8cd1214fe9a55dc823cf4ea740'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -838,6 +838,11 @@ def root(context, missing=missing):
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, True, '_events', _loop_vars=_loop_vars)),
                 )
     l_2_op = l_2_laid = l_2_define = l_2_iter_params = l_2_item_annotation = l_2_group = l_2_method_params = l_2_result_annotation = missing
+    gen = context.blocks['extra'][0](context)
+    try:
+        for event in gen:
+            t_16.append(event)
+    finally: gen.close()
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_16))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
@@ -848,7 +853,7 @@ def root(context, missing=missing):
     yield str(t_1((undefined(name='exported') if l_0_exported is missing else l_0_exported)))
     yield '\n\n'
     yield str((undefined(name='body') if l_0_body is missing else l_0_body))
-    yield from context.blocks['extra'][0](context)
+    yield '\n'
 
 def block_docstring(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -863,6 +868,15 @@ def block_docstring(context, missing=missing):
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield ': `Client` and `AsyncClient`, one typed method per operation.\n\nDeclared error responses raise the typed exceptions of `errors`; any other status raises\n`errors.UnexpectedStatus`.\n"""\n'
 
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
 def block_imports(context, missing=missing):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -875,14 +889,5 @@ def block_imports(context, missing=missing):
     yield str((undefined(name='imports') if l_0_imports is missing else l_0_imports))
     yield '\n'
 
-def block_extra(context, missing=missing):
-    resolve = context.resolve_or_missing
-    undefined = environment.undefined
-    concat = environment.concat
-    cond_expr_undefined = Undefined
-    if 0: yield None
-    _block_vars = {}
-    pass
-
-blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=105&2=107&11=108&12=111&13=114&16=125&18=126&19=127&20=128&21=129&22=131&40=133&41=136&52=140&59=145&60=150&65=161&76=179&77=183&75=187&80=189&81=192&82=193&83=201&84=202&87=205&89=209&90=211&92=212&93=213&94=231&95=232&98=235&99=238&100=242&102=245&103=247&104=249&106=251&107=253&108=255&109=258&112=263&113=265&115=269&116=274&117=276&122=285&123=287&124=289&125=292&126=294&127=295&128=299&133=306&136=309&139=313&141=316&142=318&143=320&144=322&145=324&147=329&150=333&151=335&154=339&155=346&156=349&157=351&159=357&160=366&161=369&162=373&164=382&170=390&171=392&172=395&173=397&175=398&176=400&177=402&179=405&182=410&184=415&188=420&190=425&194=430&195=434&197=439&198=442&199=444&200=448&202=452&203=461&207=468&210=472&211=475&212=480&213=484&215=491&217=494&218=496&219=497&220=499&222=501&223=504&224=506&225=508&226=511&227=513&228=515&229=518&231=523&234=532&237=537&241=544&242=545&243=546&244=547&248=550&304=553&305=563&306=566&307=570&308=571&309=573&310=574&311=575&312=577&316=580&317=582&318=585&320=589&321=591&323=593&325=596&326=599&327=601&328=604&330=608&331=609&332=611&334=612&335=614&337=616&338=619&339=623&341=627&342=629&343=632&344=636&345=640&346=643&348=647&352=656&353=658&354=661&355=665&356=669&357=672&358=676&359=678&361=685&362=687&364=690&365=693&366=695&367=698&373=703&429=706&430=716&431=719&433=725&434=727&435=730&437=734&438=736&440=738&442=741&443=744&444=746&445=749&447=754&448=757&449=761&451=765&452=767&453=770&454=774&455=778&456=781&458=785&462=794&463=796&464=799&465=803&466=807&467=810&468=814&469=816&471=823&472=825&474=828&475=831&476=833&477=836&14=839&482=844&486=846&488=848&2=851&3=861&482=864&483=873&488=876'
+blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
+debug_info = '1=105&2=107&11=108&12=111&13=114&16=125&18=126&19=127&20=128&21=129&22=131&40=133&41=136&52=140&59=145&60=150&65=161&76=179&77=183&75=187&80=189&81=192&82=193&83=201&84=202&87=205&89=209&90=211&92=212&93=213&94=231&95=232&98=235&99=238&100=242&102=245&103=247&104=249&106=251&107=253&108=255&109=258&112=263&113=265&115=269&116=274&117=276&122=285&123=287&124=289&125=292&126=294&127=295&128=299&133=306&136=309&139=313&141=316&142=318&143=320&144=322&145=324&147=329&150=333&151=335&154=339&155=346&156=349&157=351&159=357&160=366&161=369&162=373&164=382&170=390&171=392&172=395&173=397&175=398&176=400&177=402&179=405&182=410&184=415&188=420&190=425&194=430&195=434&197=439&198=442&199=444&200=448&202=452&203=461&207=468&210=472&211=475&212=480&213=484&215=491&217=494&218=496&219=497&220=499&222=501&223=504&224=506&225=508&226=511&227=513&228=515&229=518&231=523&234=532&237=537&241=544&242=545&243=546&244=547&248=550&304=553&305=563&306=566&307=570&308=571&309=573&310=574&311=575&312=577&316=580&317=582&318=585&320=589&321=591&323=593&325=596&326=599&327=601&328=604&330=608&331=609&332=611&334=612&335=614&337=616&338=619&339=623&341=627&342=629&343=632&344=636&345=640&346=643&348=647&352=656&353=658&354=661&355=665&356=669&357=672&358=676&359=678&361=685&362=687&364=690&365=693&366=695&367=698&373=703&429=706&430=716&431=719&433=725&434=727&435=730&437=734&438=736&440=738&442=741&443=744&444=746&445=749&447=754&448=757&449=761&451=765&452=767&453=770&454=774&455=778&456=781&458=785&462=794&463=796&464=799&465=803&466=807&467=810&468=814&469=816&471=823&472=825&474=828&475=831&476=833&477=836&481=841&14=844&484=849&488=851&490=853&2=856&3=866&481=869&484=878&485=887'

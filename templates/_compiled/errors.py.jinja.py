@@ -1,5 +1,5 @@
 # Template errors.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'a059489aba85d8f66f0c060f78390376'
+KEY = '1f6eed67e0bb5144bd49eb4029d4882f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'errors.py.jinja'
 
@@ -151,6 +151,11 @@ def root(context, missing=missing):
     t_7.append(
         '\n\ndef error_class(operation_id: str, status_code: int) -> type[ApiError] | None:\n    """The declared exception for a status: exact code first, then its range, then default."""\n    for key in (str(status_code), f"{str(status_code)[0]}XX", "default"):\n        found = ERRORS.get((operation_id, key))\n        if found is not None:\n            return found\n    return None\n',
     )
+    gen = context.blocks['extra'][0](context)
+    try:
+        for event in gen:
+            t_7.append(event)
+    finally: gen.close()
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_7))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
@@ -161,7 +166,7 @@ def root(context, missing=missing):
     yield str(t_1((undefined(name='exported') if l_0_exported is missing else l_0_exported)))
     yield '\n\n\n'
     yield str((undefined(name='body') if l_0_body is missing else l_0_body))
-    yield from context.blocks['extra'][0](context)
+    yield '\n'
 
 def block_docstring(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -179,6 +184,15 @@ def block_docstring(context, missing=missing):
     yield str((undefined(name='example_error') if l_0_example_error is missing else l_0_example_error))
     yield '; .body is typed\n\nA declared error (and, in the client, an UnexpectedStatus) is also its status\'s class: a 404\nis a NotFound and a ClientError, whichever operation raised it. The server renders any ApiError\na service method raises as its status, body and headers; the client raises the same classes for\nthe responses it receives, with `str(error)` one line naming the operation, status, message and\nrequest id.\n"""\n'
 
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
 def block_imports(context, missing=missing):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -195,14 +209,5 @@ def block_imports(context, missing=missing):
         pass
         yield '\nfrom . import models  # noqa: F401 (named in the strings of DeclaredError[...])\n'
 
-def block_extra(context, missing=missing):
-    resolve = context.resolve_or_missing
-    undefined = environment.undefined
-    concat = environment.concat
-    cond_expr_undefined = Undefined
-    if 0: yield None
-    _block_vars = {}
-    pass
-
-blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=51&2=53&23=54&24=57&26=64&27=65&28=66&82=70&85=75&86=79&88=83&92=90&93=91&94=92&97=96&98=101&153=110&175=114&230=118&231=119&232=120&296=124&297=129&298=130&301=133&302=135&25=152&315=157&323=159&326=161&2=164&3=175&12=177&315=180&316=190&317=192&326=196'
+blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
+debug_info = '1=51&2=53&23=54&24=57&26=64&27=65&28=66&82=70&85=75&86=79&88=83&92=90&93=91&94=92&97=96&98=101&153=110&175=114&230=118&231=119&232=120&296=124&297=129&298=130&301=133&302=135&314=154&25=157&317=162&325=164&328=166&2=169&3=180&12=182&314=185&317=194&318=204&319=206'

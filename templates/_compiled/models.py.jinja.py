@@ -1,5 +1,5 @@
 # Template models.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'dc849af0be159d439fcc4fb5a61bf1b2'
+KEY = 'f675be1d62bec0ef633dc688c05c546f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models.py.jinja'
 
@@ -94,6 +94,11 @@ def root(context, missing=missing):
         str(context.call(environment.getattr((undefined(name='m') if l_0_m is missing else l_0_m), 'definitions'), (undefined(name='enums') if l_1_enums is missing else l_1_enums), (undefined(name='classes') if l_1_classes is missing else l_1_classes), (undefined(name='aliases') if l_1_aliases is missing else l_1_aliases), (undefined(name='quoted') if l_1_quoted is missing else l_1_quoted))),
         '\n',
     ))
+    gen = context.blocks['extra'][0](context)
+    try:
+        for event in gen:
+            t_3.append(event)
+    finally: gen.close()
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_3))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
@@ -104,7 +109,7 @@ def root(context, missing=missing):
     yield str(t_1((undefined(name='exported') if l_0_exported is missing else l_0_exported)))
     yield '\n\n\n'
     yield str((undefined(name='body') if l_0_body is missing else l_0_body))
-    yield from context.blocks['extra'][0](context)
+    yield '\n'
 
 def block_docstring(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -131,6 +136,15 @@ def block_base_model(context, missing=missing):
     pass
     yield 'class _Model(BaseModel):\n    """Base of every generated model: optional is not nullable, and unset stays absent."""\n\n    # Unknown fields are kept (the contract may grow); both wire and Python names are accepted.\n    model_config = ConfigDict(\n        extra="allow",\n        validate_by_name=True,\n        validate_by_alias=True,\n        serialize_by_alias=True,\n        regex_engine="python-re",\n        # Schemas are built on first use, not at import: a large contract imports fast.\n        defer_build=True,\n    )\n\n    contractgen_non_nullable: ClassVar[frozenset[str]] = frozenset()\n    # Optional fields left out of the output while unset: those defaulting to None (a\n    # declared `default: null` included), found in each class\'s fields as it is made.\n    contractgen_omit_unset: ClassVar[frozenset[str]] = frozenset()\n    # Wire names this side never carries: readOnly ones in a request model, writeOnly ones in\n    # a response model. They are dropped on input and never serialized, even as extras.\n    contractgen_dropped: ClassVar[frozenset[str]] = frozenset()\n    # Names `required` lists that are not among the properties: they must be present (extras).\n    contractgen_required_extra: ClassVar[frozenset[str]] = frozenset()\n    # Set by undefer_models: classes made from then on (a part of the models imported late)\n    # are undeferred as they are made.\n    contractgen_undeferred: ClassVar[bool] = False\n\n    @classmethod\n    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:\n        super().__pydantic_init_subclass__(**kwargs)\n        if cls.contractgen_undeferred:\n            cls.model_config["defer_build"] = False\n        cls.contractgen_omit_unset = frozenset(\n            name\n            for name, info in cls.model_fields.items()\n            if not info.is_required()\n            and info.default is None\n            and info.default_factory is None\n        )\n\n    def __init__(self, /, **data: Any) -> None:\n        # In Python, None for an optional field that is not nullable means "not set" (it is\n        # what the annotation `X | None = None` lets through); JSON `null` is still refused.\n        if self.contractgen_non_nullable:\n            fields = type(self).model_fields\n            for name in self.contractgen_non_nullable:\n                for key in {name, fields[name].alias or name}:\n                    if key in data and data[key] is None:\n                        del data[key]\n        super().__init__(**data)\n\n    # Validation (JSON, model_validate) does not go through this __init__: pydantic\'s own flag\n    # for an __init__ that only forwards (RootModel sets it too).\n    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]\n\n    @classmethod\n    def __get_pydantic_core_schema__(\n        cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /\n    ) -> core_schema.CoreSchema:\n        # The checks below wrap the schema pydantic builds, as a model_validator("before") and\n        # a model_serializer("wrap") would; those decorators cost a fifth of a large import.\n        schema = handler(source)\n        if schema["type"] != "model":  # built before, checks included\n            return schema\n        serialization = core_schema.wrap_serializer_function_ser_schema(\n            cls._omit_unset, info_arg=True, return_schema=core_schema.any_schema()\n        )\n        model = {**schema, "serialization": serialization}\n        ref = model.pop("ref", None)  # the checks belong to the model\'s definition\n        return core_schema.no_info_before_validator_function(\n            cls._reject_null, model, ref=ref\n        )\n\n    @classmethod\n    def _reject_null(cls, data: Any) -> Any:\n        if isinstance(data, dict) and cls.contractgen_dropped:\n            data = {k: v for k, v in data.items() if k not in cls.contractgen_dropped}\n        if isinstance(data, dict) and cls.contractgen_required_extra:\n            for key in sorted(cls.contractgen_required_extra - data.keys()):\n                raise ValueError(f"{key}: required")\n        # An optional field that is not nullable may be absent, but not `null`.\n        if isinstance(data, dict) and cls.contractgen_non_nullable:\n            for name in cls.contractgen_non_nullable:\n                info = cls.model_fields[name]\n                for key in {name, info.alias or name}:\n                    if key in data and data[key] is None:\n                        raise ValueError(f"{key}: may be omitted but must not be null")\n        return data\n\n    def _omit_unset(\n        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo\n    ) -> Any:\n        # An optional field nobody set is left out of the output rather than sent as null.\n        data = handler(self)\n        if not isinstance(data, dict):\n            return data\n        fields = type(self).model_fields\n        for name in self.contractgen_omit_unset:\n            if name not in self.model_fields_set or (\n                name in self.contractgen_non_nullable and getattr(self, name) is None\n            ):\n                data.pop(name, None)\n                data.pop(fields[name].alias or name, None)\n        for key in self.contractgen_dropped:\n            data.pop(key, None)\n        return data\n'
 
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
 def block_imports(context, missing=missing):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -143,14 +157,5 @@ def block_imports(context, missing=missing):
     yield str((undefined(name='imports') if l_0_imports is missing else l_0_imports))
     yield '\n'
 
-def block_extra(context, missing=missing):
-    resolve = context.resolve_or_missing
-    undefined = environment.undefined
-    concat = environment.concat
-    cond_expr_undefined = Undefined
-    if 0: yield None
-    _block_vars = {}
-    pass
-
-blocks = {'docstring': block_docstring, 'base_model': block_base_model, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=27&2=29&3=31&8=32&9=35&11=46&12=47&13=50&138=56&173=61&174=63&199=67&200=69&218=73&219=75&232=79&233=81&243=85&244=86&245=87&246=88&247=90&249=92&10=95&252=100&256=102&259=104&3=107&4=117&13=122&252=132&253=141&259=144'
+blocks = {'docstring': block_docstring, 'base_model': block_base_model, 'extra': block_extra, 'imports': block_imports}
+debug_info = '1=27&2=29&3=31&8=32&9=35&11=46&12=47&13=50&138=56&173=61&174=63&199=67&200=69&218=73&219=75&232=79&233=81&243=85&244=86&245=87&246=88&247=90&249=92&251=97&10=100&254=105&258=107&261=109&3=112&4=122&13=127&251=137&254=146&255=155'

@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '99400e7e6c8c48423650df7227d74428'
+KEY = 'c2179051014bae7c887d929ad02a4130'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -531,6 +531,11 @@ def root(context, missing=missing):
     t_10.append(
         '\n    return app\n\n\n',
     )
+    gen = context.blocks['extra'][0](context)
+    try:
+        for event in gen:
+            t_10.append(event)
+    finally: gen.close()
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_10))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
@@ -541,7 +546,7 @@ def root(context, missing=missing):
     yield str(t_1((undefined(name='exported') if l_0_exported is missing else l_0_exported)))
     yield '\n\n'
     yield str((undefined(name='body') if l_0_body is missing else l_0_body))
-    yield from context.blocks['extra'][0](context)
+    yield '\n'
 
 def block_docstring(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -556,6 +561,15 @@ def block_docstring(context, missing=missing):
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
     yield '.\n\nSubclass `ServiceBase`, override the operations you serve, and build the app with\n`create_app(service)`. Operations you do not override answer 501. Never edit this file:\n`contractgen generate` rewrites it.\n"""\n'
 
+def block_extra(context, missing=missing):
+    resolve = context.resolve_or_missing
+    undefined = environment.undefined
+    concat = environment.concat
+    cond_expr_undefined = Undefined
+    if 0: yield None
+    _block_vars = {}
+    pass
+
 def block_imports(context, missing=missing):
     resolve = context.resolve_or_missing
     undefined = environment.undefined
@@ -568,14 +582,5 @@ def block_imports(context, missing=missing):
     yield str((undefined(name='imports') if l_0_imports is missing else l_0_imports))
     yield '\n'
 
-def block_extra(context, missing=missing):
-    resolve = context.resolve_or_missing
-    undefined = environment.undefined
-    concat = environment.concat
-    cond_expr_undefined = Undefined
-    if 0: yield None
-    _block_vars = {}
-    pass
-
-blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=69&2=71&12=72&13=75&17=95&19=96&20=97&21=98&22=99&23=102&24=103&28=106&29=108&31=120&32=127&34=129&35=139&37=143&38=153&41=158&42=166&43=167&46=170&48=174&49=175&50=179&51=181&55=184&56=186&61=196&62=204&60=208&65=211&68=217&69=221&67=225&72=228&73=231&77=237&78=245&76=249&81=251&84=257&85=261&83=265&88=268&92=273&93=278&91=282&96=284&97=287&98=288&99=292&102=298&103=306&101=310&106=312&109=315&110=316&111=318&113=319&118=323&119=328&120=329&121=331&122=332&125=335&126=337&128=344&129=349&159=356&162=359&166=361&168=364&187=368&194=372&195=373&229=377&250=381&251=382&269=386&273=391&274=395&288=402&289=403&290=405&291=406&292=408&293=409&297=413&300=421&302=429&324=437&327=444&328=447&329=448&330=450&331=451&334=453&335=455&336=456&337=458&338=459&339=461&340=462&341=464&344=467&345=469&346=472&347=474&348=476&350=479&351=482&352=484&354=490&355=492&359=499&360=500&361=501&362=502&400=505&408=507&409=509&435=512&442=517&443=519&444=520&447=526&14=532&455=537&459=539&461=541&2=544&3=554&455=557&456=566&461=569'
+blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
+debug_info = '1=69&2=71&12=72&13=75&17=95&19=96&20=97&21=98&22=99&23=102&24=103&28=106&29=108&31=120&32=127&34=129&35=139&37=143&38=153&41=158&42=166&43=167&46=170&48=174&49=175&50=179&51=181&55=184&56=186&61=196&62=204&60=208&65=211&68=217&69=221&67=225&72=228&73=231&77=237&78=245&76=249&81=251&84=257&85=261&83=265&88=268&92=273&93=278&91=282&96=284&97=287&98=288&99=292&102=298&103=306&101=310&106=312&109=315&110=316&111=318&113=319&118=323&119=328&120=329&121=331&122=332&125=335&126=337&128=344&129=349&159=356&162=359&166=361&168=364&187=368&194=372&195=373&229=377&250=381&251=382&269=386&273=391&274=395&288=402&289=403&290=405&291=406&292=408&293=409&297=413&300=421&302=429&324=437&327=444&328=447&329=448&330=450&331=451&334=453&335=455&336=456&337=458&338=459&339=461&340=462&341=464&344=467&345=469&346=472&347=474&348=476&350=479&351=482&352=484&354=490&355=492&359=499&360=500&361=501&362=502&400=505&408=507&409=509&435=512&442=517&443=519&444=520&447=526&454=534&14=537&457=542&461=544&463=546&2=549&3=559&454=562&457=571&458=580'
