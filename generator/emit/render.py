@@ -79,8 +79,35 @@ def check_overrides(folder: Path) -> None:
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     """File name -> unformatted source, for every file of the generated package.
 
-    Templates in the folder `templates` replace the built-in ones of the same name.
+    Templates in the folder `templates` replace the built-in ones of the same name; a mistake
+    in one (a name it does not define, a syntax error) is a SpecError located in its file.
     """
+    import jinja2
+
+    try:
+        return _render_package(api, templates)
+    except jinja2.TemplateError as exc:
+        if templates is None:
+            raise
+        raise SpecError([_template_problem(exc, templates)]) from None
+
+
+def _template_problem(exc: Exception, templates: Path) -> Problem:
+    """The override's line the Jinja error points at (Jinja writes template lines into the
+    traceback), else the folder."""
+    where, line = str(templates), getattr(exc, "lineno", None)
+    frame = exc.__traceback__
+    while frame is not None:
+        name = frame.tb_frame.f_code.co_filename
+        if Path(name).is_relative_to(templates.resolve()):
+            where, line = name, frame.tb_lineno
+        frame = frame.tb_next
+    hint = ("an override that replaces a template whole declares its imports and `__all__` "
+            "itself (docs/templates.md)") if "undefined" in str(exc) else None
+    return Problem(Level.ERROR, f"template error: {exc}", where, line, None, "", hint)
+
+
+def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
     env = environment_of(str(templates.resolve()) if templates is not None else None)
     contexts = {"models.py": _models_context, "errors.py": errors_context,
                 "server.py": server_context, "client.py": client_context,

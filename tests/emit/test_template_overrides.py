@@ -169,3 +169,17 @@ def test_an_override_declares_the_imports_and_exports_of_what_it_adds(tmp_path: 
     assert ("\nimport functools\nimport textwrap\n"
             "from collections.abc import Awaitable, Callable, Iterator, Mapping\n") in head
     assert '    "short_titles",\n' in server and "def short_titles(" in server
+
+
+def test_a_mistake_in_an_override_is_located_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project(tmp_path)
+    # written for the context before templates declared their imports: `imports` is theirs now
+    (project / "overrides" / "server.py.jinja").write_text(
+        '{{ api.header }}\n{{ imports }}\n', encoding="utf-8")
+    result = cli(capsys, "generate", cwd=project)
+    assert result.returncode == 1
+    assert "server.py.jinja:2: error: /: template error: 'imports' is undefined" in result.stderr
+    assert "docs/templates.md" in result.stderr and "Traceback" not in result.stderr
+    assert not (project / "notes/api/server.py").exists()
