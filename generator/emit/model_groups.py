@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from ..model.ir import AliasDef, Api, Definition, EnumDef, ModelDef
 from . import source
-from .imports import ImportSet, add_type_names
+from .imports import ImportSet
 
 # Definitions (classes and aliases) up to which models.py stays one module.
 LAZY_THRESHOLD = 150
@@ -23,8 +23,6 @@ LAZY_THRESHOLD = 150
 # that was not asked for, larger ones import fewer modules.
 PART_SIZE = 25
 BASE = "_models_base"
-# Names the base module defines besides the enums, when the contract uses them.
-HELPERS = ("Excluding", "check_unique_items", "check_email", "check_uri", "_deferred")
 
 
 def is_lazy(api: Api) -> bool:
@@ -141,14 +139,9 @@ def definition_imports(imports: ImportSet, enums: Sequence[EnumDef], classes: Se
         imports.name("typing", "TypeAlias")
     if any(a.recursive for a in aliases):
         imports.name("typing_extensions", "TypeAliasType")
-    for model in classes:
-        for field in model.fields:
-            add_type_names(imports, field.type.names())
-        if model.extra_type:
-            add_type_names(imports, model.extra_type.names())
-    for alias in aliases:
-        add_type_names(imports, alias.type.names())
-    return imports
+    imports.types(field.type for model in classes for field in model.fields)
+    imports.types(model.extra_type for model in classes if model.extra_type)
+    return imports.types(alias.type for alias in aliases)
 
 
 def part_contexts(api: Api) -> dict[str, dict[str, object]]:

@@ -1,5 +1,7 @@
 """Render the intermediate model through the Jinja2 templates: each module's Python source,
-unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls)."""
+unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls).
+Each template declares the imports and `__all__` of what it writes (`imports.ImportSet`); the
+contexts here give it facts and helpers."""
 
 from __future__ import annotations
 
@@ -167,21 +169,16 @@ def _models_context(api: Api, lazy: bool = False) -> dict[str, Any]:
 
 
 def _model_helpers(api: Api) -> list[str]:
-    """The names besides enums that `_models_base.py` defines for the others."""
-    return [name for name, used in (
-        ("Excluding", api.uses_excluding),
-        *((f"check_{check}", True) for check in sorted(api.checks)),
-        ("_deferred", any(isinstance(d, AliasDef) and not d.recursive for d in api.definitions)),
-        ("undefer_models", True),
-    ) if used]
+    """The public names besides enums that `_models_base.py` defines for the others."""
+    checks = [f"check_{check}" for check in sorted(api.checks)]
+    return [*(["Excluding"] if api.uses_excluding else []), *checks, "undefer_models"]
 
 
 def _lazy_models(api: Api, env: Any) -> dict[str, str]:
     """models.py as an index, `_models_base.py` and the parts (model_groups)."""
     files = {f"{model_groups.BASE}.py": str(env.get_template(TEMPLATE_FILES["models.py"]).render(
         {"api": api, **_models_context(api, lazy=True)}))}
-    helpers = [name for name in _model_helpers(api) if not name.startswith("_")]
-    index = model_groups.index_context(api, helpers)
+    index = model_groups.index_context(api, _model_helpers(api))
     files["models.py"] = str(env.get_template("models_index.py.jinja").render(api=api, **index))
     part = env.get_template("models_part.py.jinja")
     contexts = model_groups.part_contexts(api)

@@ -54,7 +54,7 @@ def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec
         assert reading.read - {"definitions"} <= set(memo.READ), name
         # The client's one look at the models is keyed as `extra`.
         assert reading.definitions_read_by <= {"definition_facts"}, name
-    assert set(memo.READ) - set(memo.KEYED) == {"base_path", "parses_query", "header"}
+    assert set(memo.READ) - set(memo.KEYED) == {"base_path", "header"}
 
 
 def _spec(tmp_path: Path, document: dict[str, Any]) -> Path:
