@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from ..model.literal import literal
-from . import blackstyle, source
+from . import blackstyle, model_groups, source
 from .docs import operation_doc
-from .imports import all_key
+from .imports import ImportSet, all_key, operation_types
 from .templates import templates_dir
 
 BUILTIN_PREFIX = "builtin/"
@@ -104,14 +104,17 @@ def environment_of(overrides: str | None = None) -> Any:
     env = _environment_class()(
         loader=jinja2.ChoiceLoader([*loaders, builtin]), undefined=jinja2.StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False,
-        bytecode_cache=bytecode_cache())
+        bytecode_cache=bytecode_cache(),
+        extensions=["jinja2.ext.do"])  # `{% do imports.name(...) %}`: what a template imports
     env.filters["pyrepr"] = literal
     env.filters["entries"] = lambda pairs, values=False: [
         f"{literal(k)}: {literal(v) if values else v}" for k, v in pairs]
     env.globals.update(laid=blackstyle.laid, define=blackstyle.define, group=blackstyle.call,
                        annotated=blackstyle.annotated, assignment=blackstyle.assignment,
                        statement=blackstyle.statement, value=blackstyle.value,
-                       typed=blackstyle.typed, braced=blackstyle.braced)
+                       typed=blackstyle.typed, braced=blackstyle.braced,
+                       import_set=ImportSet, name_set=set, operation_types=operation_types,
+                       definition_imports=model_groups.definition_imports)
     env.filters["all_list"] = lambda names: literal(sorted(names, key=all_key))
     env.filters["all_statement"] = lambda names: blackstyle.laid(
         "", "__all__ = ", "[", [literal(n) for n in sorted(names, key=all_key)], closer="]")

@@ -8,7 +8,6 @@ from typing import Any
 from ..model.ir import Api, ErrorClass
 from ..model.literal import literal
 from . import source
-from .imports import ImportSet, add_type_names
 
 # The statuses with a class of their own in errors.py (`except errors.NotFound`), and its family.
 STATUS_CLASSES = {
@@ -19,9 +18,6 @@ STATUS_CLASSES = {
     500: ("InternalServerError", "ServerError"), 502: ("BadGateway", "ServerError"),
     503: ("ServiceUnavailable", "ServerError"), 504: ("GatewayTimeout", "ServerError"),
 }
-ERROR_TREE = ("ClientError", "ServerError", "TransportError", "TimedOut", "STATUS_ERRORS",
-              "ResponseValidationError",
-              "status_error", "with_status", *(name for name, _ in STATUS_CLASSES.values()))
 
 
 def _status_base(status: str) -> list[str]:
@@ -42,27 +38,13 @@ def _body_argument(error: ErrorClass) -> str:
 
 def errors_context(api: Api) -> dict[str, Any]:
     errors = api.error_classes
-    imports = ImportSet()
-    imports.name("__future__", "annotations")
-    imports.module("json")
-    imports.name("collections.abc", "Mapping")
-    imports.name("typing", "Any", "ClassVar", "ForwardRef", "Generic", "TypeVar", "cast",
-                 "get_args", "get_origin", "get_type_hints")
-    imports.name("types", "SimpleNamespace")
-    imports.name("http", "HTTPStatus")
-    uses_models = False
-    for error in errors:
-        if error.response.type is not None:
-            add_type_names(imports, error.response.type.names())
-            uses_models = uses_models or any(True for _ in error.response.type.model_names())
+    uses_models = any(any(e.response.type.model_names()) for e in errors
+                      if e.response.type is not None)
     example = errors[0].name if errors else "GetItemNotFound"
     return {
-        "imports": imports.render(),
         "errors": errors,
         "uses_models": uses_models,
         "example_error": example,
-        "exported_errors": sorted(["ApiError", "DeclaredError", "UnexpectedStatus", "ERRORS",
-                                   "error_class", *ERROR_TREE, *(e.name for e in errors)]),
         "error_body_type": _body_argument,
         "status_classes": [(code, name, family, HTTPStatus(code).phrase)
                            for code, (name, family) in STATUS_CLASSES.items()],

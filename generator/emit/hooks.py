@@ -9,7 +9,6 @@ from typing import Any
 from ..model.ir import Api, Hook
 from ..model.typeref import TypeRef
 from . import error_shapes, source
-from .imports import ImportSet, add_type_names
 
 RECEIVER = "webhooks.py"
 SENDER = "webhook_sender.py"
@@ -75,52 +74,16 @@ def _view(hook: Hook) -> HookView:
 
 def hooks_context(api: Api, name: str) -> dict[str, Any]:
     """The template context of `webhooks.py` or `webhook_sender.py`."""
-    imports = ImportSet()
-    imports.name("__future__", "annotations")
-    imports.name("typing", "Any")
-    for hook in api.hooks:
-        for ref in _types(hook):
-            add_type_names(imports, ref.names())
-    if any(any(True for _ in ref.model_names()) for hook in api.hooks for ref in _types(hook)):
-        imports.name(".", "models")
-    views = [_view(hook) for hook in api.hooks]
-    if name == RECEIVER:
-        errors = _receiver_errors(api, imports)
-        return {"imports": _receiver_imports(imports, views), "hooks": views, **errors}
-    imports.module("functools", "httpx")
-    imports.name("collections.abc", "Mapping")
-    imports.name("pydantic", "BaseModel", "TypeAdapter")
-    imports.name("types", "TracebackType")
-    imports.name("typing", "Self")
-    imports.name(".", "errors")
-    imports.name("._webhook_signing", "StandardWebhooks")
-    imports.name("typing", "Annotated")
-    imports.name("._json_types", "JsonTyped")
-    return {"imports": imports.render(), "hooks": views}
+    types = [ref for hook in api.hooks for ref in _types(hook)]
+    context = {"hooks": [_view(hook) for hook in api.hooks], "types": types,
+               "uses_models": any(any(ref.model_names()) for ref in types)}
+    return {**context, **_receiver_errors(api)} if name == RECEIVER else context
 
 
-def _receiver_imports(imports: ImportSet, views: list[HookView]) -> str:
-    imports.name("collections.abc", "Mapping")
-    imports.name("fastapi", "APIRouter", "Depends", "FastAPI", "HTTPException", "Request")
-    imports.name("collections.abc", "Awaitable", "Callable")
-    imports.name("._webhook_signing", "SignatureError", "Verifier")
-    imports.names("._server_runtime", ["ErrorBodyBuilder", "Statuses", "declared_errors_route",
-                                       "error_builder", "media_type_of", "undefer_models"])
-    imports.name("fastapi.responses", "Response")
-    imports.name("pydantic", "TypeAdapter")
-    if any(v.body for v in views):
-        imports.name("typing", "Annotated")
-        imports.name("fastapi", "Body")
-        imports.name("._json_types", "JsonTyped")  # bodies are read with JSON's types
-    return imports.render()
-
-
-def _receiver_errors(api: Api, imports: ImportSet) -> dict[str, Any]:
+def _receiver_errors(api: Api) -> dict[str, Any]:
     """What the receiver needs to answer its errors in each hook's declared shapes."""
     operations = [hook.operation for hook in api.hooks]
     builders, per_hook = error_shapes.builders_of(operations, lambda op: op.method_name)
-    if any("error_lines(" in expression for _, expression in builders):
-        imports.name("._server_runtime", "error_lines")
     return {
         "error_builders": builders,
         "hook_error_builders": {hook: found for hook, found in per_hook.items() if found},

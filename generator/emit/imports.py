@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 
 from ..model.ir import Operation
 from ..model.typeref import TypeRef
 from .blackstyle import LINE_LENGTH
-
-_STDLIB = frozenset(
-    {"__future__", "base64", "collections", "dataclasses", "datetime", "decimal", "enum", "functools",
-     "html", "http", "importlib", "inspect", "ipaddress", "json", "logging", "types", "typing", "urllib",
-     "warnings",
-     "uuid"}
-)
 
 
 def name_key(name: str) -> tuple[int, tuple[tuple[str, int], ...], str]:
@@ -56,6 +50,12 @@ class ImportSet:
     def name(self, module: str, *names: str) -> ImportSet:
         return self.names(module, names)
 
+    def types(self, refs: Iterable[TypeRef]) -> ImportSet:
+        """Adds what the type expressions `refs` name (`add_type_names`)."""
+        for ref in refs:
+            add_type_names(self, ref.names())
+        return self
+
     def has(self, module: str, name: str) -> bool:
         return name in self._names.get(module, ())
 
@@ -73,13 +73,15 @@ class ImportSet:
             sections[self._section(module)].append(line)
         return "\n\n".join("\n".join(lines) for lines in sections if lines)
 
+    __str__ = render  # a template writes `{{ imports }}`
+
     @staticmethod
     def _section(module: str) -> int:
         if module == "__future__":
             return 0
         if module.startswith("."):
             return 3
-        return 1 if module.split(".", maxsplit=1)[0] in _STDLIB else 2
+        return 1 if module.split(".", maxsplit=1)[0] in sys.stdlib_module_names else 2
 
 
 def add_type_names(imports: ImportSet, names: Iterable[str]) -> None:

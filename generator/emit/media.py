@@ -1,4 +1,4 @@
-"""What server and client need for media types and streams: imports, names, template helpers.
+"""What server and client need for media types and streams: the client's view, template helpers.
 
 Kept apart from `render` so that the contexts there only merge these in (docs/generated-api.md,
 "Media types and streams").
@@ -11,7 +11,6 @@ from typing import Any
 
 from ..model.ir import Api, Operation
 from . import signatures, source
-from .imports import ImportSet
 
 
 def success_kind(op: Operation) -> str:
@@ -46,53 +45,9 @@ def client_api(api: Api) -> Api:
     return replace(api, operations=tuple(client_view(op) for op in api.operations))
 
 
-def _has_events(api: Api) -> bool:
-    return any(op.streams_events or op.also_events for op in api.operations)
-
-
-def server_media(api: Api, imports: ImportSet) -> list[str]:
-    """Adds the server's media imports; returns the names `server` exports for them."""
-    exported: list[str] = []
-    if any(op.media_types for op in api.operations):
-        imports.names("._server_media", ["chosen_media_type", "negotiation"])
-        exported.append("chosen_media_type")
-    if _has_events(api):
-        imports.name("._server_media", "ServerEvent")
-        imports.name("collections.abc", "AsyncIterable")
-        exported.append("ServerEvent")
-    return exported
-
-
-def client_media(api: Api, imports: ImportSet) -> dict[str, Any]:
-    """Adds the client's stream imports; returns the context entries its templates use."""
-    exported: list[str] = []
-    if _has_events(api):
-        imports.names("._client_streams", [
-            "AsyncEventStream", "Event", "EventStream", "aiter_events", "aopen_events",
-            "iter_events", "open_events"])
-        imports.name("collections.abc", "AsyncIterator", "Iterator")
-        exported.extend(["AsyncEventStream", "Event", "EventStream"])
-        streaming = [op for op in api.operations if op.streams_events or op.also_events]
-        if any(not op.headers_class for op in streaming):
-            imports.name("._client_streams", "no_headers")
-        reps = [source.events_of(op) for op in streaming]
-        if any(r.type is not None for r in reps):
-            imports.name("._client_streams", "json_data")
-        if any(r.type is None for r in reps):
-            imports.name("._client_streams", "text_data")
-    if any(op.streams_bytes for op in api.operations):
-        imports.names("._client_streams", ["aiter_bytes", "iter_bytes"])
-        imports.name("collections.abc", "AsyncIterator", "Iterator")
-    if any(len(r.representations) > 1 for op in api.operations if not op.streams_events
-           for r in op.success):
-        imports.name("._client_streams", "read_body")
-    if any(op.negotiates for op in api.operations):
-        imports.name("typing", "Literal")
-    if any(op.body is not None and op.body.also_form for op in api.operations):
-        imports.name("._client_streams", "json_or_form")
-        imports.name("typing", "Literal")
+def client_media() -> dict[str, Any]:
+    """The helpers the client's templates call for media types and streams."""
     return {
-        "media_exports": exported,
         "accept_header": signatures.accept_header,
         "response_source": source.response_source,
         "events_of": source.events_of,

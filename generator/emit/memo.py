@@ -9,7 +9,7 @@ facts `client_source.definition_facts` gives. The key of a module is the hash of
 the IR is frozen dataclasses, tuples and strings), the module's name and the code that renders
 (`cache.code_fingerprint`: contractgen's sources, templates and the libraries' versions). The
 text is stored without its header (the spec's hash), which is put back on reuse. Runs with
-template overrides render as always (an override may read anything). `tests/test_memo.py`
+template overrides render as always (an override may read anything). `tests/emit/test_memo.py`
 holds the templates to this: rendering either module reads nothing else of the contract.
 """
 
@@ -26,9 +26,9 @@ from ..version import __version__
 
 # The attributes of `Api` the server and client templates (and their contexts) may read.
 READ = ("title", "version", "description", "operations", "security_schemes", "servers",
-        "parts", "hooks", "base_path", "parses_query")
-# Of those, what the key holds (base_path and parses_query are computed from servers and
-# operations); the `header` they render is taken off the text instead.
+        "parts", "hooks", "base_path")
+# Of those, what the key holds (base_path is computed from the servers); the `header` they
+# render is taken off the text instead.
 KEYED = ("title", "version", "description", "operations", "security_schemes", "servers",
          "parts", "hooks")
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from ..model.ir import AliasDef, Api, Definition, EnumDef, ModelDef
 from . import source
 from .defaults import Defaults
-from .imports import ImportSet, add_type_names
+from .imports import ImportSet
 
 # Definitions (classes and aliases) up to which models.py stays one module.
 LAZY_THRESHOLD = 150
@@ -24,8 +24,6 @@ LAZY_THRESHOLD = 150
 # that was not asked for, larger ones import fewer modules.
 PART_SIZE = 25
 BASE = "_models_base"
-# Names the base module defines besides the enums, when the contract uses them.
-HELPERS = ("Excluding", "check_unique_items", "check_email", "check_uri", "_deferred")
 
 
 def is_lazy(api: Api) -> bool:
@@ -120,36 +118,31 @@ def part_module(number: int, count: int) -> str:
     return f"_models_{number:0{len(str(count))}d}"
 
 
-def definition_imports(imports: ImportSet, classes: Sequence[ModelDef],
+def definition_imports(imports: ImportSet, enums: Sequence[EnumDef], classes: Sequence[ModelDef],
                        aliases: Sequence[AliasDef]) -> ImportSet:
-    """The imports of the class statements and alias assignments of `classes` and `aliases`."""
+    """Adds what the enum and class statements and alias assignments of the definitions name
+    (their types, by `add_type_names`): the models templates call it."""
+    for enum in enums:
+        imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
+    if any(not enum.closed for enum in enums):
+        imports.name("._enums", "unknown_member")
     if any(m.extra_type for m in classes) or any(
         source.uses_field_call(f) for m in classes for f in m.fields
     ):
         imports.name("pydantic", "Field")
+    if any(m.non_nullable or m.dropped or m.required_extra for m in classes):
+        imports.name("typing", "ClassVar")
+    if any(m.extra != "allow" for m in classes):
+        imports.name("pydantic", "ConfigDict")
     if aliases:
         imports.name("pydantic", "TypeAdapter")
     if any(not a.recursive for a in aliases):
         imports.name("typing", "TypeAlias")
     if any(a.recursive for a in aliases):
         imports.name("typing_extensions", "TypeAliasType")
-    for model in classes:
-        for field in model.fields:
-            add_type_names(imports, field.type.names())
-        if model.extra_type:
-            add_type_names(imports, model.extra_type.names())
-    for alias in aliases:
-        add_type_names(imports, alias.type.names())
-    return imports
-
-
-def enum_imports(imports: ImportSet, enums: Sequence[EnumDef]) -> ImportSet:
-    """The imports of the enum classes `enums`."""
-    for enum in enums:
-        imports.name("enum", source.ENUM_BASES[enum.value_type][-1])
-    if any(not enum.closed for enum in enums):
-        imports.name("._enums", "unknown_member")
-    return imports
+    imports.types(field.type for model in classes for field in model.fields)
+    imports.types(model.extra_type for model in classes if model.extra_type)
+    return imports.types(alias.type for alias in aliases)
 
 
 def part_contexts(api: Api) -> dict[str, dict[str, object]]:
@@ -160,25 +153,16 @@ def part_contexts(api: Api) -> dict[str, dict[str, object]]:
     defaults = Defaults(api.definitions)
     out: dict[str, dict[str, object]] = {}
     for module, part in zip(names, split, strict=True):
-        enums = [d for d in part if isinstance(d, EnumDef)]
         classes = [d for d in part if isinstance(d, ModelDef)]
         aliases = ordered_aliases([d for d in part if isinstance(d, AliasDef)])
-        imports = definition_imports(enum_imports(ImportSet(), enums), classes, aliases)
-        if classes:
-            imports.name(f".{BASE}", "_Model")
-            if any(m.non_nullable or m.dropped or m.required_extra for m in classes):
-                imports.name("typing", "ClassVar")
-            if any(m.extra != "allow" for m in classes):
-                imports.name("pydantic", "ConfigDict")
-        if any(not a.recursive for a in aliases):
-            imports.name(f".{BASE}", "_deferred")
         own = {d.name for d in part}
-        for name in sorted({n for d in part for n in d.dependencies()} - own):
-            imports.name(f".{home[name]}" if name in home else f".{BASE}", name)
         out[module] = {
-            "imports": imports.render(), "enums": enums, "classes": classes, "aliases": aliases,
-            "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
-            "defaults": defaults, "exported_models": sorted([*own, *(a.adapter for a in aliases)]),
+            "enums": [d for d in part if isinstance(d, EnumDef)], "classes": classes,
+            "aliases": aliases, "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
+            "defaults": defaults,
+            # the names it refers to, by the module that defines them
+            "refers": [(name, home.get(name, BASE))
+                       for name in sorted({n for d in part for n in d.dependencies()} - own)],
         }
     return out
 
@@ -193,15 +177,10 @@ def index_context(api: Api, helpers: Iterable[str]) -> dict[str, object]:
             where[d.name] = module
             if isinstance(d, AliasDef):
                 where[d.adapter] = module
-    every = definition_imports(ImportSet(), [d for d in api.definitions if isinstance(d, ModelDef)],
+    every = definition_imports(ImportSet(), [], [d for d in api.definitions if isinstance(d, ModelDef)],
                                [d for d in api.definitions if isinstance(d, AliasDef)])
     if every.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
         where["UnknownMember"] = "_enums"
     # The validators too (`models.check_uri`...): a name a type checker reads from an import is
     # exported when `__all__` lists it.
-    exported = sorted(where)
-    imports = ImportSet()
-    for name in exported:
-        imports.name(f".{where[name]}", name)
-    return {"where": sorted(where.items()), "typing_imports": imports.render(),
-            "exported_models": exported, "parts": len(split)}
+    return {"where": sorted(where.items()), "parts": len(split)}

@@ -1,5 +1,7 @@
 """Render the intermediate model through the Jinja2 templates: each module's Python source,
-unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls)."""
+unformatted (black's layout comes after, from `emit.formatting`, which `api.render` calls).
+Each template declares the imports and `__all__` of what it writes (`imports.ImportSet`); the
+contexts here give it facts and helpers."""
 
 from __future__ import annotations
 
@@ -25,11 +27,10 @@ from . import (
     source,
     vouch,
 )
-from .client_imports import client_runtime_imports
 from .defaults import Defaults, Spell, parameter_defaults
 from .environment import builtin_templates, environment_of
 from .error_tree import errors_context
-from .imports import ImportSet, add_type_names, all_key, operation_types
+from .imports import all_key, operation_types
 from .memo import RenderMemo
 from .templates import templates_dir
 
@@ -84,9 +85,36 @@ def check_overrides(folder: Path) -> None:
 def render_package(api: Api, templates: Path | None = None) -> dict[str, str]:
     """File name -> unformatted source, for every file of the generated package.
 
-    Templates in the folder `templates` replace the built-in ones of the same name. Every
-    template reads `api` and `header` (the header comment, `version.generated_header`).
+    Templates in the folder `templates` replace the built-in ones of the same name; a mistake
+    in one (a name it does not define, a syntax error) is a SpecError located in its file.
+    Every template reads `api` and `header` (the header comment, `version.generated_header`).
     """
+    import jinja2
+
+    try:
+        return _render_package(api, templates)
+    except jinja2.TemplateError as exc:
+        if templates is None:
+            raise
+        raise SpecError([_template_problem(exc, templates)]) from None
+
+
+def _template_problem(exc: Exception, templates: Path) -> Problem:
+    """The override's line the Jinja error points at (Jinja writes template lines into the
+    traceback), else the folder."""
+    where, line = str(templates), getattr(exc, "lineno", None)
+    frame = exc.__traceback__
+    while frame is not None:
+        name = frame.tb_frame.f_code.co_filename
+        if Path(name).is_relative_to(templates.resolve()):
+            where, line = name, frame.tb_lineno
+        frame = frame.tb_next
+    hint = ("an override that replaces a template whole declares its imports and `__all__` "
+            "itself (docs/templates.md)") if "undefined" in str(exc) else None
+    return Problem(Level.ERROR, f"template error: {exc}", where, line, None, "", hint)
+
+
+def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
     env = environment_of(str(templates.resolve()) if templates is not None else None)
     header = generated_header(api.spec, api.overlay, api.templates)
     contexts = {"models.py": _models_context, "errors.py": errors_context,
@@ -141,55 +169,27 @@ def _models_context(api: Api, lazy: bool = False) -> dict[str, Any]:
     classes = [] if lazy else [d for d in api.definitions if isinstance(d, ModelDef)]
     every_alias = [d for d in api.definitions if isinstance(d, AliasDef)]
     aliases = [] if lazy else model_groups.ordered_aliases(every_alias)
-    imports = ImportSet()
-    imports.name("typing", "Any", "ClassVar")
-    imports.name("pydantic", "BaseModel", "ConfigDict", "GetCoreSchemaHandler",
-                 "SerializationInfo", "SerializerFunctionWrapHandler")
-    imports.name("pydantic_core", "core_schema")
-    model_groups.definition_imports(imports, classes, aliases)
-    deferred_helper = any(not a.recursive for a in every_alias)
-    if deferred_helper:
-        imports.name("pydantic", "TypeAdapter").name("typing", "Annotated", "get_args",
-                                                     "get_origin")
-    checks = api.checks
-    if "unique_items" in checks:
-        imports.module("json").name("pydantic_core", "to_jsonable_python")
-    if "email" in checks:
-        imports.module("importlib")
-    if "uri" in checks:
-        imports.name("pydantic", "AnyUrl").name("._enums", "reading_response")
-    model_groups.enum_imports(imports, enums)
-    exported = sorted(d.name for d in api.definitions)
-    if imports.has("._enums", "UnknownMember"):  # an open union's (`model.unions`)
-        exported.append("UnknownMember")
     return {
-        "imports": imports.render(),
         "enums": enums,
         "classes": classes,
         "aliases": aliases,
         "quoted": source.quoted_fields(classes, (a.name for a in aliases)),
         "defaults": Defaults(api.definitions),
-        "exported_models": [] if lazy else exported,
-        "deferred_helper": deferred_helper,
+        "deferred_helper": any(not a.recursive for a in every_alias),
     }
 
 
 def _model_helpers(api: Api) -> list[str]:
-    """The names besides enums that `_models_base.py` defines for the others."""
-    return [name for name, used in (
-        ("Excluding", api.uses_excluding),
-        *((f"check_{check}", True) for check in sorted(api.checks)),
-        ("_deferred", any(isinstance(d, AliasDef) and not d.recursive for d in api.definitions)),
-        ("undefer_models", True),
-    ) if used]
+    """The public names besides enums that `_models_base.py` defines for the others."""
+    checks = [f"check_{check}" for check in sorted(api.checks)]
+    return [*(["Excluding"] if api.uses_excluding else []), *checks, "undefer_models"]
 
 
 def _lazy_models(api: Api, env: Any, header: str) -> dict[str, str]:
     """models.py as an index, `_models_base.py` and the parts (model_groups)."""
     files = {f"{model_groups.BASE}.py": str(env.get_template(TEMPLATE_FILES["models.py"]).render(
         {"api": api, "header": header, **_models_context(api, lazy=True)}))}
-    helpers = [name for name in _model_helpers(api) if not name.startswith("_")]
-    index = model_groups.index_context(api, helpers)
+    index = model_groups.index_context(api, _model_helpers(api))
     files["models.py"] = str(env.get_template("models_index.py.jinja").render(
         api=api, header=header, **index))
     part = env.get_template("models_part.py.jinja")
@@ -217,74 +217,16 @@ def _shared_requirements(api: Api) -> dict[Any, str]:
     return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
 
 
-def _server_imports(api: Api, serve_docs: bool) -> ImportSet:
-    """server.py's imports of the libraries and the runtime (the types come per operation)."""
-    imports = ImportSet()
-    # Annotations stay strings, so that importing the server builds no model (issue 28):
-    # FastAPI evaluates them in this module as it analyses a route, at its first request.
-    imports.name("__future__", "annotations")
-    imports.name("collections.abc", "Awaitable", "Callable", "Mapping")
-    imports.name("importlib", "resources")
-    imports.name("typing", "Any")
-    imports.name("fastapi", "APIRouter", "FastAPI")
-    imports.name("fastapi.responses", "Response")
-    imports.name(".", "errors")
-    runtime = ["Binary", "ErrorBodyBuilder", "Gate", "Statuses", "error_builder",
-               "install_handlers", "media_type_of", "undefer_models"]
-    if api.operations:
-        runtime.append("respond")
-    imports.module("functools")
-    imports.name("collections.abc", "Mapping")
-    imports.name("typing", "NamedTuple")
-    imports.name("urllib.parse", "urlsplit")
-    imports.name("fastapi", "Depends")
-    imports.names("._server_auth", ["BearerVerifier", "Caller", "Credential", "Requirements",
-                                    "Scheme", "Verifier", "checkable", "current_caller", "guard",
-                                    "legacy_verifier", "missing_verifiers", "token_verifier"])
-    readers = ["query_parameter"] if api.parses_query else []
-    readers += ["text_parameter"] if any(p.from_text and p.location != "query" for op in api.operations
-                                         for p in (*op.path_params, *op.keyword_params)) else []
-    if serve_docs:
-        runtime.append("install_docs")
-    bodies = [op.body for op in api.operations if op.body is not None]
-    readers += ["form_body"] if any(body.is_form for body in bodies) else []
-    readers += ["json_or_form"] if any(body.also_form for body in bodies) else []
-    readers += sorted({f"{body.kind.replace('binary', 'raw')}_body" for body in bodies
-                       if body.kind in ("binary", "text")})
-    if readers:
-        imports.names("._server_requests", readers)
-    imports.names("._server_runtime", runtime)
-    if api.operations:
-        imports.name("fastapi.types", "DecoratedCallable")
-        imports.name("._server_runtime", "LazyRoute")
-    return imports
-
-
 def server_context(api: Api) -> dict[str, Any]:
     """What server.py's template reads besides `api` (`emit.memo` keys all of it)."""
     paths = {op.path for op in api.operations}
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
-    spell = parameter_defaults(api)
-    imports = _server_imports(api, serve_docs)
-    forms = routes.route_imports(api, imports)
-    uses_models = _uses_models(api)
-    if uses_models:
-        imports.name(".", "models")
-    if headers := [op.headers_class for op in api.operations if op.headers_class]:
-        imports.module("dataclasses")
-        imports.name("._server_runtime", "Reply")
     builders, per_op = error_shapes.error_builders(api)
-    if any("error_lines(" in expression for _, expression in builders):
-        imports.name("._server_runtime", "error_lines")
-    media_exports = media.server_media(api, imports)
-    exported = [*media_exports, "BASE_PATH", "Binary", "BearerVerifier", "Caller", "Credential", "ServiceBase", "Verifier",
-                "current_caller", *headers, *(["Reply"] if headers else []), "contract", "create_app",
-                "create_router", "install_error_handlers", *(f.form_class or "" for f in forms)]
+    spell = parameter_defaults(api)
     return {
-        "imports": imports.render(),
-        "uses_models": uses_models,
+        "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
-        "forms": forms,
+        "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,
         # Requirements that several operations share are written once, as _REQUIRES_<n>.
@@ -292,7 +234,6 @@ def server_context(api: Api) -> dict[str, Any]:
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
-        "exported_server": sorted(exported),
         "server_result": source.server_result,
         "route_path": routes.route_path,
         "call_arguments": routes.call_arguments,
@@ -322,28 +263,13 @@ def client_context(api: Api) -> dict[str, Any]:
     """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
     api = media.client_api(api)
     spell = parameter_defaults(api)
-    imports = ImportSet()
-    client_runtime_imports(api, imports)
-    headers = [op.headers_class for op in api.operations if op.headers_class]
-    for op in api.operations:
-        for type_ref in (*operation_types(op), *client_source.item_types(op)):
-            add_type_names(imports, type_ref.names())
-    if _uses_models(api):
-        imports.name(".", "models")
-    if any(op.deprecated for op in api.operations):
-        imports.name("typing_extensions", "deprecated")  # PEP 702: type checkers flag calls
-        imports.module("warnings")  # the method warns itself: async methods stay coroutines
-    streams = media.client_media(api, imports)
     return {
-        **streams,
+        **media.client_media(),
         "api": api,
-        "imports": imports.render(),
+        "uses_models": _uses_models(api),
+        "item_types": client_source.item_types,
         "auth_fields": [(s.name, "tuple[str, str]" if s.kind == "basic" else "str")
                         for s in api.security_schemes],
-        "exported_client": ["SERVERS", "Answer", "server_url", "AsyncClient", "Auth", "Client",
-                            "FileContent", "errors", "NO_RETRY", "Options", "Retry", "is_unknown",
-                            "UnknownMember",
-                            *headers, *streams["media_exports"]],
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
@@ -368,11 +294,4 @@ def _init_context(api: Api) -> dict[str, Any]:
         modules |= {"AsyncClient": ".client", "Client": ".client"}
     if "server" in api.parts:
         modules |= {name: ".server" for name in ("ServiceBase", "create_app", "create_router")}
-    imports = ImportSet()
-    for name, module in modules.items():
-        if module == "." + name:
-            imports.name(".", name)
-        else:
-            imports.name(module, name)
-    return {"imports": imports.render(), "exported_package": sorted(modules),
-            "lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}
+    return {"lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}

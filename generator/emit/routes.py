@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..model.ir import Api, Operation, RequestBody
+from ..model.ir import Operation
 from ..model.literal import literal
 from ..model.paths import bare
 from . import blackstyle
 from .defaults import Spell
-from .imports import ImportSet, add_type_names, operation_types
 from .source import (
     body_annotation,
     param_annotation,
@@ -175,32 +174,3 @@ def call_argument_list(op: Operation) -> list[str]:
         args.append("form" if op.body.is_form else "body")
     args.extend(f"{p.name}={p.name}" for p in op.keyword_params)
     return args
-
-
-def route_imports(api: Api, imports: ImportSet) -> list[RequestBody]:
-    """The imports each operation's route needs (its types, markers, body readers); the form
-    bodies, whose dataclasses server.py writes."""
-    forms = []
-    for op in api.operations:
-        for type_ref in operation_types(op, server=True):
-            add_type_names(imports, type_ref.names())
-        if op.path_params or op.keyword_params or (
-            op.body is not None and (op.body.kind == "json" or op.body.is_form)
-        ):
-            imports.name("typing", "Annotated")  # route parameters are Annotated[..., Marker()]
-        for param in (*op.path_params, *op.keyword_params):
-            imports.name("fastapi", param.fastapi_marker)
-            if param.parsed:  # its dependency validates the full type, constraints included
-                add_type_names(imports, param.type.names())
-        if op.body is not None and op.body.kind == "json":
-            if not op.body.also_form:
-                imports.name("fastapi", "Body")
-                imports.name("._json_types", "JsonTyped")
-        elif op.body is not None and not op.body.is_form:
-            imports.name("fastapi", "Request")  # the route reads the raw body
-        if op.body is not None and op.body.is_form:
-            forms.append(op.body)
-            imports.name("dataclasses", "dataclass")
-            if any(field.is_file or field.is_file_list for field in op.body.form_fields):
-                imports.name("fastapi", "UploadFile")
-    return forms

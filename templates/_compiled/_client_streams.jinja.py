@@ -1,5 +1,5 @@
 # Template _client_streams.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '1e6e5b63a73b54570bbbe42e189acfdb'
+KEY = 'dee8ab4a7900c5d67183282d7306a21f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_client_streams.jinja'
 
@@ -43,11 +43,13 @@ def root(context, missing=missing):
     pass
     def macro(l_1_op):
         t_6 = []
+        l_1_imports = resolve('imports')
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         pass
         if environment.getattr(l_1_op, 'deprecated'):
             pass
+            context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'typing_extensions', 'deprecated')
             t_6.extend((
                 '    @deprecated(',
                 str(t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', )))),
@@ -58,11 +60,13 @@ def root(context, missing=missing):
     context.vars['deprecation'] = l_0_deprecation = Macro(environment, macro, 'deprecation', ('op',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op):
         t_7 = []
+        l_1_imports = resolve('imports')
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         pass
         if environment.getattr(l_1_op, 'deprecated'):
             pass
+            context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'warnings')
             t_7.extend((
                 '        warnings.warn(',
                 str(t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', )))),
@@ -74,6 +78,8 @@ def root(context, missing=missing):
     def macro(l_1_op, l_1_is_async, l_1_suffix):
         t_8 = []
         l_1_events_of = resolve('events_of')
+        l_1_imports = resolve('imports')
+        l_1_exported = resolve('exported')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_event_data = resolve('event_data')
@@ -89,6 +95,12 @@ def root(context, missing=missing):
         pass
         l_1_name = str_join((environment.getattr(l_1_op, 'method_name'), l_1_suffix, ))
         l_1_events = context.call((undefined(name='events_of') if l_1_events_of is missing else l_1_events_of), l_1_op)
+        context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools'), 'name'), '._client_runtime', '_arguments')
+        context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'collections.abc', 'AsyncIterator', 'Iterator')
+        context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_streams', 'AsyncEventStream', 'Event', 'EventStream', 'aiter_events', 'aopen_events', 'iter_events', 'open_events')
+        context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_streams', ('json_data' if (not t_5(environment.getattr((undefined(name='events') if l_1_events is missing else l_1_events), 'type'))) else 'text_data'))
+        (context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_streams', 'no_headers') if (not environment.getattr(l_1_op, 'headers_class')) else context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_runtime', '_headers'))
+        context.call(environment.getattr((undefined(name='exported') if l_1_exported is missing else l_1_exported), 'update'), ['AsyncEventStream', 'Event', 'EventStream'])
         t_8.extend((
             '\n',
             str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
@@ -150,6 +162,7 @@ def root(context, missing=missing):
     context.vars['events_method'] = l_0_events_method = Macro(environment, macro, 'events_method', ('op', 'is_async', 'suffix'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_is_async):
         t_9 = []
+        l_1_imports = resolve('imports')
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_laid = resolve('laid')
@@ -159,6 +172,8 @@ def root(context, missing=missing):
         if l_1_is_async is missing:
             l_1_is_async = undefined("parameter 'is_async' was not provided", name='is_async')
         pass
+        context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools'), 'name'), '._client_runtime', '_arguments')
+        context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'collections.abc', 'AsyncIterator', 'Iterator'), 'name'), '._client_streams', 'aiter_bytes', 'iter_bytes')
         t_9.extend((
             '\n',
             str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
@@ -189,18 +204,20 @@ def root(context, missing=missing):
             l_1_is_async = undefined("parameter 'is_async' was not provided", name='is_async')
         pass
         for (l_2_params, l_2_result) in context.call((undefined(name='accept_overloads') if l_1_accept_overloads is missing else l_1_accept_overloads), l_1_op):
+            l_2_imports = resolve('imports')
             l_2_define = resolve('define')
             _loop_vars = {}
             pass
+            context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_2_imports is missing else l_2_imports), 'module'), 'typing', _loop_vars=_loop_vars), 'name'), 'typing', 'Literal', _loop_vars=_loop_vars)
             t_10.extend((
                 '\n    @typing.overload\n',
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join((('async ' if l_1_is_async else ''), 'def ', environment.getattr(l_1_op, 'method_name'), '(', )), l_2_params, str_join((') -> ', l_2_result, ': ...', )), _loop_vars=_loop_vars)),
                 '\n',
             ))
-        l_2_params = l_2_result = l_2_define = missing
+        l_2_params = l_2_result = l_2_imports = l_2_define = missing
         return concat(t_10)
     context.exported_vars.add('overloads')
     context.vars['overloads'] = l_0_overloads = Macro(environment, macro, 'overloads', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=42&3=47&4=51&7=57&8=62&9=66&12=72&13=88&14=89&16=92&17=95&19=98&20=112&22=114&24=118&25=120&26=122&29=124&30=127&32=129&33=131&35=135&36=137&37=139&39=141&42=149&44=162&45=165&46=167&48=169&50=173&51=175&54=181&55=189&58=195'
+debug_info = '2=42&3=48&4=50&5=53&8=59&9=65&10=67&11=70&14=76&15=94&16=95&17=96&18=97&19=98&20=99&21=100&22=101&24=104&25=107&27=110&28=124&30=126&32=130&33=132&34=134&37=136&38=139&40=141&41=143&43=147&44=149&45=151&47=153&50=161&51=173&52=174&54=177&55=180&56=182&58=184&60=188&61=190&64=196&65=204&66=209&69=212'

@@ -54,7 +54,7 @@ def test_the_server_and_client_read_of_the_contract_only_what_the_memo_keys(spec
         assert reading.read - {"definitions"} <= set(memo.READ), name
         # Their looks at the models are keyed as `extra`: parameters' defaults, client facts.
         assert reading.definitions_read_by <= {"definition_facts", "parameter_defaults"}, name
-    assert set(memo.READ) - set(memo.KEYED) == {"base_path", "parses_query"}
+    assert set(memo.READ) - set(memo.KEYED) == {"base_path"}
 
 
 def _spec(tmp_path: Path, document: dict[str, Any]) -> Path:

@@ -151,3 +151,35 @@ def test_whole_template_replacement(tmp_path: Path) -> None:
     # the override's content is part of every module's digest line, so a cached module
     # formatted without the override is never reused with it
     assert all(files[name] != plain[name] for name in ("__init__.py", "models.py", "server.py"))
+
+
+def test_an_override_declares_the_imports_and_exports_of_what_it_adds(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    (project / "overrides" / "server.py.jinja").write_text(
+        '{% extends "builtin/server.py.jinja" %}\n{% block extra %}\n'
+        '{% do imports.module("textwrap").name("collections.abc", "Iterator") %}\n'
+        '{% do exported.add("short_titles") %}\n\n\n'
+        'def short_titles(titles: list[str]) -> Iterator[str]:\n'
+        '    return (textwrap.shorten(t, 10) for t in titles)\n{% endblock %}\n',
+        encoding="utf-8")
+    files, _ = render(project / "specs/notes.json", templates=project / "overrides")
+    server = files["server.py"]
+    head = server.split("\n\n__all__")[0]
+    # in the import lines, in isort's sections and order, beside the built-in template's own
+    assert ("\nimport functools\nimport textwrap\n"
+            "from collections.abc import Awaitable, Callable, Iterator, Mapping\n") in head
+    assert '    "short_titles",\n' in server and "def short_titles(" in server
+
+
+def test_a_mistake_in_an_override_is_located_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = make_project(tmp_path)
+    # written for the context before templates declared their imports: `imports` is theirs now
+    (project / "overrides" / "server.py.jinja").write_text(
+        '{{ api.header }}\n{{ imports }}\n', encoding="utf-8")
+    result = cli(capsys, "generate", cwd=project)
+    assert result.returncode == 1
+    assert "server.py.jinja:2: error: /: template error: 'imports' is undefined" in result.stderr
+    assert "docs/templates.md" in result.stderr and "Traceback" not in result.stderr
+    assert not (project / "notes/api/server.py").exists()
