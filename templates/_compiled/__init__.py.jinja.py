@@ -1,5 +1,5 @@
 # Template __init__.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '223128c5e8413ea383471d627143c88f'
+KEY = '75f2bf51b57b0811f2f8509be33604fd'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.jinja'
 
@@ -10,9 +10,9 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_header = resolve('header')
-    l_0_exported_package = resolve('exported_package')
+    l_0_import_set = resolve('import_set')
     l_0_lazy_modules = resolve('lazy_modules')
-    l_0_m = missing
+    l_0_m = l_0_imports = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -20,10 +20,22 @@ def root(context, missing=missing):
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'all_statement' found.")
     try:
-        t_2 = environment.filters['pyrepr']
+        t_2 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'list' found.")
+    try:
+        t_3 = environment.filters['map']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'map' found.")
+    try:
+        t_4 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', '__init__.py.jinja')._get_default_module(context)
@@ -32,17 +44,25 @@ def root(context, missing=missing):
     yield '\n'
     yield from context.blocks['docstring'][0](context)
     yield '\nfrom typing import TYPE_CHECKING, Any\n\n'
+    l_0_imports = context.call((undefined(name='import_set') if l_0_import_set is missing else l_0_import_set))
+    context.vars['imports'] = l_0_imports
+    context.exported_vars.add('imports')
+    for (l_1_name, l_1_module) in (undefined(name='lazy_modules') if l_0_lazy_modules is missing else l_0_lazy_modules):
+        _loop_vars = {}
+        pass
+        (context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', l_1_name, _loop_vars=_loop_vars) if (l_1_module == str_join(('.', l_1_name, ))) else context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), l_1_module, l_1_name, _loop_vars=_loop_vars))
+    l_1_name = l_1_module = missing
     yield from context.blocks['imports'][0](context)
     yield '\n'
-    yield str(t_1((undefined(name='exported_package') if l_0_exported_package is missing else l_0_exported_package)))
+    yield str(t_1(t_2(context.eval_ctx, t_3(context, (undefined(name='lazy_modules') if l_0_lazy_modules is missing else l_0_lazy_modules), attribute=0))))
     yield '\n\n# Where each name is defined. The modules are imported on first use (PEP 562): a program that\n# only calls the service never imports FastAPI, one that only serves it never imports the client.\n_MODULES = {\n'
     for (l_1_name, l_1_module) in (undefined(name='lazy_modules') if l_0_lazy_modules is missing else l_0_lazy_modules):
         _loop_vars = {}
         pass
         yield '    '
-        yield str(t_2(l_1_name))
+        yield str(t_4(l_1_name))
         yield ': '
-        yield str(t_2(l_1_module))
+        yield str(t_4(l_1_module))
         yield ',\n'
     l_1_name = l_1_module = missing
     yield '}\n\n\n'
@@ -81,14 +101,20 @@ def block_imports(context, missing=missing):
     _block_vars = {}
     l_0_imports = resolve('imports')
     try:
-        t_3 = environment.filters['indent']
+        t_5 = environment.filters['indent']
     except KeyError:
         @internalcode
-        def t_3(*unused):
+        def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'indent' found.")
+    try:
+        t_6 = environment.filters['string']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'string' found.")
     pass
     yield 'if TYPE_CHECKING:\n'
-    yield str(t_3((undefined(name='imports') if l_0_imports is missing else l_0_imports), 4, first=True))
+    yield str(t_5(t_6((undefined(name='imports') if l_0_imports is missing else l_0_imports)), 4, first=True))
     yield '\n'
 
 def block_extra(context, missing=missing):
@@ -101,4 +127,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=27&2=29&3=31&9=33&14=35&19=37&20=41&25=47&27=49&3=51&4=61&9=73&11=89&27=92'
+debug_info = '1=39&2=41&3=43&9=45&10=48&11=51&13=53&18=55&23=57&24=61&29=67&31=69&3=71&4=81&13=93&15=115&31=118'

@@ -1,5 +1,5 @@
 # Template models_index.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '091d9e3f98bfb6e48d435f4c1a683853'
+KEY = 'c16b4a2d11560c39c6b1e244ba154d40'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_index.py.jinja'
 
@@ -13,9 +13,8 @@ def root(context, missing=missing):
     l_0_api = resolve('api')
     l_0_where = resolve('where')
     l_0_parts = resolve('parts')
-    l_0_typing_imports = resolve('typing_imports')
-    l_0_exported_models = resolve('exported_models')
-    l_0_m = missing
+    l_0_import_set = resolve('import_set')
+    l_0_m = l_0_imports = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -35,11 +34,29 @@ def root(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_4 = environment.filters['pyrepr']
+        t_4 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'list' found.")
+    try:
+        t_5 = environment.filters['map']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'map' found.")
+    try:
+        t_6 = environment.filters['pyrepr']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    try:
+        t_7 = environment.filters['string']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
+            raise TemplateRuntimeError("No filter named 'string' found.")
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models_index.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
@@ -52,18 +69,27 @@ def root(context, missing=missing):
     yield str(t_3((undefined(name='where') if l_0_where is missing else l_0_where)))
     yield ' names live in `_models_base` (the base class and validators)\nand '
     yield str((undefined(name='parts') if l_0_parts is missing else l_0_parts))
-    yield ' parts, `_models_*`; each part is imported on the first use of a name it defines,\nwith the parts it refers to (PEP 562), so that importing a large contract builds no model it\ndoes not use. Type checkers read every name from the imports below.\n"""\n\nfrom typing import TYPE_CHECKING, Any\n\nif TYPE_CHECKING:\n'
-    yield str(t_2((undefined(name='typing_imports') if l_0_typing_imports is missing else l_0_typing_imports), 4, first=True))
+    yield ' parts, `_models_*`; each part is imported on the first use of a name it defines,\nwith the parts it refers to (PEP 562), so that importing a large contract builds no model it\ndoes not use. Type checkers read every name from the imports below.\n"""\n\nfrom typing import TYPE_CHECKING, Any\n\n'
+    l_0_imports = context.call((undefined(name='import_set') if l_0_import_set is missing else l_0_import_set))
+    context.vars['imports'] = l_0_imports
+    context.exported_vars.add('imports')
+    for (l_1_name, l_1_module) in (undefined(name='where') if l_0_where is missing else l_0_where):
+        _loop_vars = {}
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), str_join(('.', l_1_module, )), l_1_name, _loop_vars=_loop_vars)
+    l_1_name = l_1_module = missing
+    yield 'if TYPE_CHECKING:\n'
+    yield str(t_2(t_7((undefined(name='imports') if l_0_imports is missing else l_0_imports)), 4, first=True))
     yield '\n\n'
-    yield str(t_1((undefined(name='exported_models') if l_0_exported_models is missing else l_0_exported_models)))
+    yield str(t_1(t_4(context.eval_ctx, t_5(context, (undefined(name='where') if l_0_where is missing else l_0_where), attribute=0))))
     yield '\n\n# Where each name is defined.\n_MODULES = {\n'
     for (l_1_name, l_1_module) in (undefined(name='where') if l_0_where is missing else l_0_where):
         _loop_vars = {}
         pass
         yield '    '
-        yield str(t_4(l_1_name))
+        yield str(t_6(l_1_name))
         yield ': '
-        yield str(t_4(str_join(('.', l_1_module, ))))
+        yield str(t_6(str_join(('.', l_1_module, ))))
         yield ',\n'
     l_1_name = l_1_module = missing
     yield '}\n\n\n'
@@ -71,4 +97,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=42&2=44&3=46&5=50&6=52&14=54&16=56&20=58&21=62&26=68'
+debug_info = '1=59&2=61&3=63&5=67&6=69&13=71&14=74&15=77&18=80&20=82&24=84&25=88&30=94'

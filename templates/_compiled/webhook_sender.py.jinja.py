@@ -1,5 +1,5 @@
 # Template webhook_sender.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '93605267f74a14e6d14879e4c8aed88c'
+KEY = 'ad3ac6c1a2190a8b079d27e5c57d1611'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhook_sender.py.jinja'
 
@@ -10,6 +10,10 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_header = resolve('header')
+    l_0_import_set = resolve('import_set')
+    l_0_types = resolve('types')
+    l_0_uses_models = resolve('uses_models')
+    l_0_imports = missing
     try:
         t_1 = environment.filters['docstring']
     except KeyError:
@@ -26,6 +30,17 @@ def root(context, missing=missing):
     yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
+    l_0_imports = context.call((undefined(name='import_set') if l_0_import_set is missing else l_0_import_set))
+    context.vars['imports'] = l_0_imports
+    context.exported_vars.add('imports')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '__future__', 'annotations')
+    context.call(environment.getattr(context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'types'), (undefined(name='types') if l_0_types is missing else l_0_types)), 'name'), 'typing', 'Any', 'Annotated'), 'name'), '._json_types', 'JsonTyped')
+    if (undefined(name='uses_models') if l_0_uses_models is missing else l_0_uses_models):
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'models')
+    context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'module'), 'functools', 'httpx'), 'name'), 'pydantic', 'BaseModel', 'TypeAdapter')
+    context.call(environment.getattr(context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'Mapping'), 'name'), 'types', 'TracebackType'), 'name'), 'typing', 'Self')
+    context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'errors'), 'name'), '._webhook_signing', 'StandardWebhooks')
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n__all__ = ["AsyncWebhookSender", "WebhookSender"]\n\n\n@functools.cache\ndef _adapter(kind: Any) -> TypeAdapter[Any]:\n    return TypeAdapter(kind)\n\n\ndef _dump(body: Any) -> bytes:\n    if isinstance(body, BaseModel):\n        return body.model_dump_json(by_alias=True).encode()\n    return _adapter(Any).dump_json(body, by_alias=True)\n\n\ndef _request(\n    method: str, url: str, body: Any, signer: StandardWebhooks | None\n) -> dict[str, Any]:\n    content = b"" if body is None else _dump(body)\n    headers = {} if body is None else {"Content-Type": "application/json"}\n    if signer is not None:\n        headers.update(signer.headers(content))\n    return {\n        "method": method,\n        "url": url,\n        "content": content or None,\n        "headers": headers,\n    }\n\n\ndef _parse(response: httpx.Response, kind: Any) -> Any:\n    if not response.is_success:\n        raise errors.UnexpectedStatus(\n            response.status_code, response.text, headers=dict(response.headers)\n        )\n    if kind is None or not response.content:\n        return None\n    return _json_typed(kind).validate_json(response.content)\n\n\n@functools.cache\ndef _json_typed(kind: Any) -> TypeAdapter[Any]:\n    """An answer is read with JSON Schema\'s types, as the client reads responses."""\n    return TypeAdapter(Annotated[kind, JsonTyped()])\n'
@@ -121,4 +136,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=24&2=26&11=28&58=30&59=35&60=37&61=39&64=42&65=44&72=48&76=50&80=52&82=59&83=61&84=63&85=65&88=70&93=74&95=78&97=82&100=86&106=90&2=96&3=106&11=109&12=118'
+debug_info = '1=28&2=30&10=31&11=34&13=35&14=36&15=38&17=39&18=40&19=41&21=43&68=45&69=50&70=52&71=54&74=57&75=59&82=63&86=65&90=67&92=74&93=76&94=78&95=80&98=85&103=89&105=93&107=97&110=101&116=105&2=111&3=121&21=124&22=133'

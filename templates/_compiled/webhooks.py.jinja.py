@@ -1,5 +1,5 @@
 # Template webhooks.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'e2a1a3c95707fa11f83ec4cc183e7da3'
+KEY = '3dcb53032b023b9f623bd4d222b635d3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'webhooks.py.jinja'
 
@@ -10,10 +10,13 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_header = resolve('header')
+    l_0_import_set = resolve('import_set')
+    l_0_types = resolve('types')
+    l_0_uses_models = resolve('uses_models')
     l_0_hooks = resolve('hooks')
-    l_0_braced = resolve('braced')
     l_0_error_builders = resolve('error_builders')
-    l_0_body = missing
+    l_0_braced = resolve('braced')
+    l_0_imports = l_0_body = missing
     try:
         t_1 = environment.filters['docstring']
     except KeyError:
@@ -45,15 +48,46 @@ def root(context, missing=missing):
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
     try:
-        t_6 = environment.filters['tuple']
+        t_6 = environment.filters['selectattr']
     except KeyError:
         @internalcode
         def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_7 = environment.filters['tuple']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
             raise TemplateRuntimeError("No filter named 'tuple' found.")
     pass
     yield str((undefined(name='header') if l_0_header is missing else l_0_header))
     yield '\n'
     yield from context.blocks['docstring'][0](context)
+    l_0_imports = context.call((undefined(name='import_set') if l_0_import_set is missing else l_0_import_set))
+    context.vars['imports'] = l_0_imports
+    context.exported_vars.add('imports')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '__future__', 'annotations')
+    context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'types'), (undefined(name='types') if l_0_types is missing else l_0_types)), 'name'), 'typing', 'Any')
+    if (undefined(name='uses_models') if l_0_uses_models is missing else l_0_uses_models):
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'models')
+    context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'Awaitable', 'Callable', 'Mapping'), 'name'), 'pydantic', 'TypeAdapter')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'APIRouter', 'Depends', 'FastAPI', 'HTTPException', 'Request')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi.responses', 'Response')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._webhook_signing', 'SignatureError', 'Verifier')
+    context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'ErrorBodyBuilder', 'Statuses', 'declared_errors_route', 'error_builder', 'media_type_of', 'undefer_models')
+    if t_3(context.eval_ctx, t_6(context, (undefined(name='hooks') if l_0_hooks is missing else l_0_hooks), 'body')):
+        pass
+        context.call(environment.getattr(context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Annotated'), 'name'), 'fastapi', 'Body'), 'name'), '._json_types', 'JsonTyped')
+    def t_8(fiter):
+        for (l_1_name, l_1_expression) in fiter:
+            if ('error_lines(' in l_1_expression):
+                yield (l_1_name, l_1_expression)
+    for (l_1_name, l_1_expression) in t_8((undefined(name='error_builders') if l_0_error_builders is missing else l_0_error_builders)):
+        _loop_vars = {}
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'error_lines', _loop_vars=_loop_vars)
+    l_1_name = l_1_expression = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n__all__ = [\n    "WEBHOOK_ROUTES",\n    "WebhookReceiverBase",\n    "create_webhook_app",\n    "create_webhook_router",\n]\n\nWEBHOOK_ROUTES: dict[str, str] = {\n'
@@ -65,23 +99,23 @@ def root(context, missing=missing):
         yield '\n'
     l_1_hook = l_1_statement = missing
     yield '}\n"""Where each hook is mounted unless `paths` says otherwise: receiver method -> path."""\n\n'
-    t_7 = []
+    t_9 = []
     pass
-    def t_8(fiter):
+    def t_10(fiter):
         for l_2_hook in fiter:
             if environment.getattr(l_2_hook, 'security'):
                 yield l_2_hook
-    for l_2_hook in t_8((undefined(name='hooks') if l_0_hooks is missing else l_0_hooks)):
+    for l_2_hook in t_10((undefined(name='hooks') if l_0_hooks is missing else l_0_hooks)):
         l_2_statement = resolve('statement')
         l_2_value = resolve('value')
         _loop_vars = {}
         pass
-        t_7.extend((
-            str(context.call((undefined(name='statement') if l_2_statement is missing else l_2_statement), '    ', str_join((t_5(environment.getattr(l_2_hook, 'method')), ': ', )), context.call((undefined(name='value') if l_2_value is missing else l_2_value), t_6(environment.getattr(l_2_hook, 'security')), _loop_vars=_loop_vars), ',', _loop_vars=_loop_vars)),
+        t_9.extend((
+            str(context.call((undefined(name='statement') if l_2_statement is missing else l_2_statement), '    ', str_join((t_5(environment.getattr(l_2_hook, 'method')), ': ', )), context.call((undefined(name='value') if l_2_value is missing else l_2_value), t_7(environment.getattr(l_2_hook, 'security')), _loop_vars=_loop_vars), ',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_hook = l_2_statement = l_2_value = missing
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_7))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_9))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
     yield str(context.call((undefined(name='braced') if l_0_braced is missing else l_0_braced), '_UNCHECKED_SECURITY: dict[str, tuple[str, ...]] = ', (undefined(name='body') if l_0_body is missing else l_0_body)))
@@ -98,54 +132,54 @@ def root(context, missing=missing):
     l_1_name = l_1_expression = l_1_define = missing
     yield "\n\n# Each hook's error body builders, media types and refusal statuses, as the contract declares.\n"
     l_1_hook_error_builders = resolve('hook_error_builders')
-    t_9 = []
+    t_11 = []
     pass
     for (l_2_hook, l_2_builders) in context.call(environment.getattr((undefined(name='hook_error_builders') if l_1_hook_error_builders is missing else l_1_hook_error_builders), 'items')):
         l_2_laid = resolve('laid')
         _loop_vars = {}
         pass
-        t_9.extend((
+        t_11.extend((
             str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', str_join((t_5(l_2_hook), ': ', )), '{', t_2(l_2_builders), closer='}', tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_hook = l_2_builders = l_2_laid = missing
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_9))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_11))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
     l_1_hook_error_builders = missing
     yield str(context.call((undefined(name='braced') if l_0_braced is missing else l_0_braced), '_ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = ', (undefined(name='body') if l_0_body is missing else l_0_body)))
     yield '\n'
     l_1_hook_error_media = resolve('hook_error_media')
-    t_10 = []
+    t_12 = []
     pass
     for (l_2_hook, l_2_media) in context.call(environment.getattr((undefined(name='hook_error_media') if l_1_hook_error_media is missing else l_1_hook_error_media), 'items')):
         l_2_laid = resolve('laid')
         _loop_vars = {}
         pass
-        t_10.extend((
+        t_12.extend((
             str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', str_join((t_5(l_2_hook), ': ', )), '{', t_2(context.call(environment.getattr(l_2_media, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_hook = l_2_media = l_2_laid = missing
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_10))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
     l_1_hook_error_media = missing
     yield str(context.call((undefined(name='braced') if l_0_braced is missing else l_0_braced), '_ERROR_MEDIA: dict[str, dict[str, str]] = ', (undefined(name='body') if l_0_body is missing else l_0_body)))
     yield '\n'
     l_1_hook_statuses = resolve('hook_statuses')
-    t_11 = []
+    t_13 = []
     pass
     for (l_2_hook, l_2_found) in context.call(environment.getattr((undefined(name='hook_statuses') if l_1_hook_statuses is missing else l_1_hook_statuses), 'items')):
         l_2_laid = resolve('laid')
         _loop_vars = {}
         pass
-        t_11.extend((
+        t_13.extend((
             str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', str_join((t_5(l_2_hook), ': ', )), 'Statuses(', t_3(context.eval_ctx, t_4(context, l_2_found, 'string')), tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_hook = l_2_found = l_2_laid = missing
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_11))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_13))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
     l_1_hook_statuses = missing
@@ -229,4 +263,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'imports': block_imports}
-debug_info = '1=52&2=54&14=56&26=58&27=62&33=68&34=78&32=82&37=85&39=87&42=92&43=94&49=101&50=106&48=110&53=114&55=119&56=124&54=128&59=132&61=137&62=142&60=146&65=150&70=152&72=158&73=160&74=162&148=166&150=172&151=174&152=177&153=183&155=188&156=194&159=199&2=204&3=214&14=217&15=226'
+debug_info = '1=61&2=63&13=64&14=67&15=68&16=69&17=71&19=72&20=73&21=74&22=75&23=76&24=77&25=79&27=80&28=87&31=90&43=92&44=96&50=102&51=112&49=116&54=119&56=121&59=126&60=128&66=135&67=140&65=144&70=148&72=153&73=158&71=162&76=166&78=171&79=176&77=180&82=184&87=186&89=192&90=194&91=196&165=200&167=206&168=208&169=211&170=217&172=222&173=228&176=233&2=238&3=248&31=251&32=260'
