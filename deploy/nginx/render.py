@@ -97,6 +97,9 @@ server {{
     }}
 
     location @otari_down {{
+        # The client's body may be unread (it streams): nginx closes the connection after this
+        # answer, so it must say so, or a client reuses it and loses its next request.
+        keepalive_timeout 0;
         add_header Retry-After 5 always;
         return 503 '{{"detail":"the instance holding this session is unavailable"}}\\n';
     }}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import re
 import shutil
 import signal
+import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -15,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from contractgen.project.conformance import run_scenario
-from deploy_support import Nginx, OtariInstance, missing_nginx, wait_until
+from deploy_support import Nginx, OtariInstance, free_port, missing_nginx, wait_until
 from gen_support import OTARI_SPEC
 
 pytestmark = [
@@ -129,6 +131,40 @@ def test_sessions_spread_survive_a_down_instance_and_it_comes_back(cluster: Clus
     assert client.post(f"/sessions/{old}/exec", json=CODE).status_code == 404
     for session_id in sessions + newcomers + landed:
         assert client.delete(f"/sessions/{session_id}").status_code == 204
+
+
+def test_a_down_instances_answer_never_promises_a_connection_it_then_closes() -> None:
+    # nginx answers a down instance's session before reading a body that comes after the head
+    # (httpx writes them apart), then closes the connection: had the 503 said keep-alive, a
+    # pooled client would send its next request into the closing connection and lose it.
+    nginx = Nginx({"otari-0": f"127.0.0.1:{free_port()}"}, ["127.0.0.1:9"])
+    body = b'{"tool": "code_execution", "input": {"code": "print(1)"}}'
+    head = (f"POST /sessions/sbx_otari-0_{'0' * 24}/exec HTTP/1.1\r\nHost: proxy\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    try:
+        with socket.create_connection(("127.0.0.1", nginx.otari_port), timeout=5) as sock:
+            sock.sendall(head)
+            time.sleep(0.2)
+            sock.sendall(body)
+            first = _read_response(sock)
+            assert first.startswith(b"HTTP/1.1 503 "), first
+            if b"\r\nConnection: close\r\n" not in first:
+                sock.sendall(head + body)
+                assert _read_response(sock).startswith(b"HTTP/1.1 503 "), "dropped a request"
+    finally:
+        nginx.stop()
+
+
+def _read_response(sock: socket.socket) -> bytes:
+    """One response, head and body (b"" when the connection is closed)."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+        head, sep, body = data.partition(b"\r\n\r\n")
+        length = re.search(rb"(?i)\r\ncontent-length: (\d+)", head)
+        if sep and length and len(body) >= int(length[1]):
+            break
+    return data
 
 
 def test_a_draining_instance_takes_no_new_sessions_but_serves_its_own(cluster: Cluster) -> None:
