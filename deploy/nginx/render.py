@@ -115,6 +115,11 @@ server {{
 }}
 """
 
+# An upstream's idle connections close below the instances' own idle timeout (5 s,
+# FrontDoorLimits.keep_alive_timeout), so nginx never reuses one an instance is closing (a
+# wrong 503 for a healthy instance's session; a 502 for a POST it may not retry).
+_IDLE = "    keepalive_timeout 4s;\n"
+
 _TPMJS_SERVER = """
 js_import tpmjs from tpmjs.js;
 # packageName@version from the JSON body (read before the upstream is chosen).
@@ -124,6 +129,7 @@ upstream tpmjs {{
     hash $tpmjs_package consistent;
 {zone}{servers}
     keepalive 16;
+    keepalive_timeout 4s;  # below the instances' 5 s idle timeout: nginx closes first
 }}
 
 server {{
@@ -158,10 +164,12 @@ def otari_conf(instances: dict[str, str], listen: str, *, resolve: bool = False)
     any_servers = "\n".join(
         _server(address, resolve, " max_fails=1 fail_timeout=5s") for address in instances.values()
     )
-    parts = [HEADER, f"upstream otari_any {{\n    least_conn;\n{zone}{any_servers}\n    keepalive 16;\n}}\n"]
+    parts = [HEADER, f"upstream otari_any {{\n    least_conn;\n{zone}{any_servers}\n    keepalive 16;\n"
+                     f"{_IDLE}}}\n"]
     for name, address in sorted(instances.items()):
         zone = f"    zone otari__{name} 16k;\n" if resolve else ""
-        parts.append(f"upstream otari__{name} {{\n{zone}{_server(address, resolve)}\n    keepalive 8;\n}}\n")
+        parts.append(f"upstream otari__{name} {{\n{zone}{_server(address, resolve)}\n    keepalive 8;\n"
+                     f"{_IDLE}}}\n")
     targets = "\n".join(f"    {name} otari__{name};" for name in sorted(instances))
     parts.append(_OTARI_SERVER.format(targets=targets, listen=listen))
     return "\n".join(parts)
