@@ -3,6 +3,7 @@ proxy's ConfigMaps against render.py's output, and the sizes against the service
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import yaml
 from deploy_support import ROOT, render
 from otari_sandbox.budget import FDS_PER_SESSION, FDS_RESERVED, sized_capacity
 from otari_sandbox.config import Settings
+from serving_child import load_serving
 
 kubernetes_validate = pytest.importorskip("kubernetes_validate")
 
@@ -101,3 +103,13 @@ def test_tpmjs_scales_on_cpu_behind_the_hash() -> None:
     volume = objects["Deployment", "proxy"]["spec"]["template"]["spec"]["volumes"][0]
     names = {s["configMap"]["name"] for s in volume["projected"]["sources"]}
     assert names == {"proxy-main", "otari-proxy", "tpmjs-proxy"}
+
+
+def test_the_proxy_closes_idle_upstream_connections_before_the_instances_do() -> None:
+    """nginx must never reuse a pooled connection the instance is closing: every upstream's
+    idle timeout is below the instances' own (FrontDoorLimits.keep_alive_timeout)."""
+    instance_idle = load_serving().FrontDoorLimits().keep_alive_timeout
+    for text in render.kubernetes_configmaps().values():
+        for block in re.findall(r"upstream \S+ \{(.*?)\n\s*\}", text, re.S):
+            idle = re.search(r"keepalive_timeout (\d+)s;", block)
+            assert idle is not None and int(idle.group(1)) < instance_idle, block
