@@ -28,17 +28,20 @@ class Verdict:
     text: from a forked child when one was started (`start_validation`), else the problems
     given and the text computed when asked."""
 
-    def __init__(self, document: Document, receiver: Any = None, child: Any = None,
-                 problems: list[Problem] | None = None) -> None:
+    def __init__(self, document: Document, receiver: BinaryIO | None = None,
+                 child: int | None = None, problems: list[Problem] | None = None) -> None:
         self.document, self.receiver, self.child, self.problems = (
             document, receiver, child, problems)
         self._text: str | None = None
         self._text_received = False  # the child's first message is read
 
     def _receive(self) -> Any:
+        """The child's next message (`marshal`); None once it ended (the caller does its part)."""
+        assert self.receiver is not None
         try:
-            return self.receiver.recv()
-        except EOFError:  # the child died: the caller does its part here
+            return marshal.load(self.receiver)
+        except EOFError:
+            self.receiver.close()
             self.receiver = None
             return None
 
@@ -67,8 +70,10 @@ class Verdict:
                 self.problems = validate_document(self.document)
             else:
                 self.problems = problems_of(rows)
+            if self.receiver is not None:
+                self.receiver.close()
             if self.child is not None:
-                self.child.join()
+                os.waitpid(self.child, 0)
         return self.problems
 
 
@@ -97,22 +102,7 @@ def start_validation(document: Document) -> Verdict:
         finally:
             os._exit(0)
     os.close(writing)
-    child = _Child(pid, os.fdopen(reading, "rb"))
-    return Verdict(document, child, child)
-
-
-class _Child:
-    """The forked validator: its messages in order (EOFError once it ended), and its end."""
-
-    def __init__(self, pid: int, pipe: BinaryIO) -> None:
-        self.pid, self.pipe = pid, pipe
-
-    def recv(self) -> Any:
-        return marshal.load(self.pipe)
-
-    def join(self) -> None:
-        self.pipe.close()
-        os.waitpid(self.pid, 0)
+    return Verdict(document, os.fdopen(reading, "rb"), pid)
 
 
 def _validate_into(document: Document, sender: BinaryIO) -> None:
