@@ -84,21 +84,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if args.sdk or args.package_name:
         return _generate_sdk(args)
-    files, warnings = render(args.spec, _options(args),
-                             previous=read_package(out) if out.is_dir() else None)
+    previous = read_package(out) if out.is_dir() else None
+    files, warnings = render(args.spec, _options(args), previous=previous)
     _print_problems(warnings)
-    _write(out, files, args.force)
+    _write(out, files, args.force, previous)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
 
 
-def _write(out: Path, files: dict[str, str], force: bool) -> None:
-    """`write_package`, saying which foreign files a `--force` run accepted for good."""
+def _write(out: Path, files: dict[str, str], force: bool,
+           read: dict[str, str] | None = None) -> None:
+    """`write_package` (`read`: the package as read before), saying which foreign files a
+    `--force` run accepted for good."""
     from .api import write_package
     from .emit.package import accepted_files
 
     before = accepted_files(out)
-    write_package(out, files, force=force)
+    write_package(out, files, force=force, read=read)
     new = [name for name in accepted_files(out) if name not in before]
     if new:
         print(f"{out}: kept {', '.join(new)} (not contractgen's) and recorded them as accepted "

@@ -10,12 +10,14 @@ a warm `watch` it takes ~90 ms of CPU off the caller and adds ~90 ms in all (Twi
 
 from __future__ import annotations
 
+import marshal
 import os
 import threading
-from typing import Any
+from typing import Any, BinaryIO
 
 from .problems import Problem
 from .spec.loader import Document
+from .spec.verdicts import problem_rows, problems_of
 
 # False: always validate in the caller's process (what `bench/layers.py` compares against).
 FORK = True
@@ -26,17 +28,20 @@ class Verdict:
     text: from a forked child when one was started (`start_validation`), else the problems
     given and the text computed when asked."""
 
-    def __init__(self, document: Document, receiver: Any = None, child: Any = None,
-                 problems: list[Problem] | None = None) -> None:
+    def __init__(self, document: Document, receiver: BinaryIO | None = None,
+                 child: int | None = None, problems: list[Problem] | None = None) -> None:
         self.document, self.receiver, self.child, self.problems = (
             document, receiver, child, problems)
         self._text: str | None = None
         self._text_received = False  # the child's first message is read
 
     def _receive(self) -> Any:
+        """The child's next message (`marshal`); None once it ended (the caller does its part)."""
+        assert self.receiver is not None
         try:
-            return self.receiver.recv()
-        except EOFError:  # the child died: the caller does its part here
+            return marshal.load(self.receiver)
+        except EOFError:
+            self.receiver.close()
             self.receiver = None
             return None
 
@@ -58,14 +63,17 @@ class Verdict:
     def __call__(self) -> list[Problem]:
         if self.problems is None:
             self._take_text()
-            problems = self._receive() if self.receiver is not None else None
-            if problems is None:
+            rows = self._receive() if self.receiver is not None else None
+            if rows is None:
                 from .spec.validate import validate_document
 
-                problems = validate_document(self.document)
-            self.problems = problems
+                self.problems = validate_document(self.document)
+            else:
+                self.problems = problems_of(rows)
+            if self.receiver is not None:
+                self.receiver.close()
             if self.child is not None:
-                self.child.join()
+                os.waitpid(self.child, 0)
         return self.problems
 
 
@@ -76,24 +84,28 @@ def start_validation(document: Document) -> Verdict:
     a spare core it overlaps with building the model and rendering (cheap, and stopped by the
     errors it may raise) but never with formatting, which waits for its verdict. The child first
     writes the contract's `openapi.json` text (~40 ms of pure Python on a large contract, off
-    the caller's critical path), which the model takes (`build_api(spec_json=...)`).
+    the caller's critical path), which the model takes (`build_api(spec_json=...)`). A bare
+    fork and pipe, values in `marshal`: importing multiprocessing took ~13 ms of every run.
     """
     if (not FORK or (os.cpu_count() or 1) < 2 or threading.active_count() > 1
             or not hasattr(os, "fork")):
         from .spec.validate import validate_document
 
         return Verdict(document, problems=validate_document(document))
-    import multiprocessing
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(reading)
+            with os.fdopen(writing, "wb") as sender:
+                _validate_into(document, sender)
+        finally:
+            os._exit(0)
+    os.close(writing)
+    return Verdict(document, os.fdopen(reading, "rb"), pid)
 
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_validate_into, args=(document, sender), daemon=True)
-    child.start()
-    sender.close()
-    return Verdict(document, receiver, child)
 
-
-def _validate_into(document: Document, sender: Any) -> None:
+def _validate_into(document: Document, sender: BinaryIO) -> None:
     from .model.jsontext import dumps_indented
     from .spec.validate import validate_document
 
@@ -103,9 +115,8 @@ def _validate_into(document: Document, sender: Any) -> None:
         text = None
     # Sent aside: the pipe holds 64 KiB, and the caller reads the text only when its model is
     # built; meanwhile this process validates.
-    sending = threading.Thread(target=sender.send, args=(text,))
+    sending = threading.Thread(target=marshal.dump, args=(text, sender))
     sending.start()
     problems = validate_document(document)
     sending.join()
-    sender.send(problems)
-    sender.close()
+    marshal.dump(problem_rows(problems), sender)

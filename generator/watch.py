@@ -143,7 +143,7 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
             # watched before stay watched, which costs a stat each.
             if bundled:
                 job.bundled = frozenset(bundled)
-        write_package(job.out, files, force=job.force)
+        write_package(job.out, files, force=job.force, read=previous)
     except SpecError as exc:
         return Outcome(time.perf_counter() - start, problems=list(exc.problems),
                        refused="the contract has errors")

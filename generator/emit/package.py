@@ -61,28 +61,31 @@ def with_manifest(files: dict[str, str], operations: Mapping[str, str] | list[st
 
 def read_package(out: Path) -> dict[str, str]:
     """The generator-owned files of a package directory (and its manifest) as they are now."""
-    found = {p.name: p.read_text(encoding="utf-8") for p in owned_files(out)}
-    if (out / MANIFEST).is_file():
-        found[MANIFEST] = (out / MANIFEST).read_text(encoding="utf-8")
+    manifest = _text_or_none(out / MANIFEST) if (out / MANIFEST).is_file() else None
+    recorded = _parse_manifest(manifest) if manifest is not None else {}
+    found = {p.name: p.read_text(encoding="utf-8") for p in owned_files(out, recorded)}
+    if manifest is not None:
+        found[MANIFEST] = manifest
     return found
 
 
-def write_package(out: Path, files: dict[str, str], *, force: bool = False) -> list[Path]:
+def write_package(out: Path, files: dict[str, str], *, force: bool = False,
+                  read: dict[str, str] | None = None) -> list[Path]:
     """Write files, remove stale ones the generator wrote before, touch nothing else.
 
     Refuses (OwnershipError, nothing written) when `out` holds files the generator did not write,
     or files it wrote that were changed since, unless `force`: then it writes its files (over any
-    of the same name) and leaves the others alone.
+    of the same name) and leaves the others alone. `read`: the package as `read_package` just
+    returned it (the files it made `files` from), not read again.
     """
     if out.exists() and not out.is_dir():
         raise OwnershipError(f"{display_path(out)} is a file, not a folder: give --out the folder "
                              "of the generated package (a new one, or one contractgen wrote)")
     # Each file read once: for the ownership checks and to leave unchanged files untouched.
-    manifest = _text_or_none(out / MANIFEST) if (out / MANIFEST).is_file() else None
+    current: dict[str, str | None] = {**(read_package(out) if read is None else read)}
+    manifest = current.setdefault(MANIFEST, None)
     recorded = _parse_manifest(manifest) if manifest is not None else {}
     owned = owned_files(out, recorded)
-    current = {p.name: _text_or_none(p) for p in owned}
-    current[MANIFEST] = manifest
     accepted = sorted(set(recorded.get("accepted", [])) & _present(out))
     foreign = _foreign(out, current, accepted)
     if not force:

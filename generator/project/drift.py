@@ -12,7 +12,6 @@ annotations (`::error file=...` per stale file).
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from collections.abc import Mapping
@@ -105,6 +104,8 @@ def _code_diff(label: str, spec: str, actual: str | None, wanted: str | None) ->
     if actual is None or wanted is None:
         verb = "new" if actual is None else "no longer generated"
         return f"--- {label}: {verb}\n"
+    import difflib
+
     body = "".join(difflib.unified_diff(
         _body(actual), _body(wanted), fromfile=f"{label} (committed)",
         tofile=f"{label} (from {spec})"))

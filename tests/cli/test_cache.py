@@ -51,3 +51,36 @@ def test_unwritable_cache_degrades_to_no_cache(tmp_path: Path,
     cache.put_many({cache.key("a"): "b"})
     assert cache.get(cache.key("a")) is None
     assert not cache_root().exists()
+
+
+FINGERPRINT = "from contractgen.cache import code_fingerprint; print(code_fingerprint())"
+
+
+@pytest.mark.slow
+def test_the_code_fingerprint_changes_when_a_source_or_template_is_touched(tmp_path: Path) -> None:
+    """A copy of contractgen (its package and the templates beside it, as in a checkout): the
+    fingerprint is the same in each fresh process, and changes when a source or a template is
+    edited (it counts each file's size and mtime, as Python's bytecode cache does)."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "generator", tmp_path / "contractgen",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(root / "templates", tmp_path / "templates",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+
+    def fingerprint() -> str:
+        return subprocess.run([sys.executable, "-c", FINGERPRINT], capture_output=True, text=True,
+                              check=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)}
+                              ).stdout.strip()
+
+    first = fingerprint()
+    assert fingerprint() == first
+    template = tmp_path / "templates" / "models.py.jinja"
+    template.write_text(template.read_text() + "\n")
+    edited = fingerprint()
+    assert edited != first
+    source = tmp_path / "contractgen" / "version.py"
+    stat = source.stat()
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    assert fingerprint() not in (first, edited)

@@ -102,7 +102,7 @@ def test_a_generated_file_edited_by_hand_is_not_overwritten_without_force(tmp_pa
 
 def test_writing_a_package_reads_each_file_once_and_rewrites_only_changed_ones(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from contractgen.api import write_package
+    from contractgen.api import read_package, write_package
     from contractgen.emit.package import with_manifest
 
     out = tmp_path / "api"
@@ -123,6 +123,12 @@ def test_writing_a_package_reads_each_file_once_and_rewrites_only_changed_ones(
     assert (out / "models.py").stat().st_mtime_ns == 10**18  # unchanged: not rewritten
     assert (out / "server.py").stat().st_mtime_ns != 10**18
     assert (out / "server.py").read_text("utf-8") == "B = 3\n"
+    # Given the package as `generate` read it before rendering, it reads nothing again.
+    read = read_package(out)
+    reads.clear()
+    write_package(out, with_manifest({"models.py": "A = 1\n", "server.py": "B = 4\n"}, []),
+                  read=read)
+    assert reads == [] and (out / "server.py").read_text("utf-8") == "B = 4\n"
 
 
 @pytest.mark.slow
