@@ -312,11 +312,6 @@ class Api:
         return path if path.startswith("/") else ""
 
     @property
-    def parses_query(self) -> bool:
-        """True when some query parameter is (de)serialized by the generated code itself."""
-        return any(p.parsed for op in self.operations for p in op.query_params)
-
-    @property
     def uses_excluding(self) -> bool:
         """True when some schema has a `not`, so models.py needs its `Excluding` validator."""
         return self._type_facts[0]
