@@ -100,10 +100,9 @@ def targets_from(config: Path | None = None) -> list[Target]:
     """Targets of the nearest `[tool.contractgen]` (or of `config`)."""
     found = config or find_config()
     if found is None:
-        raise NoConfigError([Problem(
-            Level.ERROR, "no [tool.contractgen] table found in any pyproject.toml here or above",
-            str(Path.cwd()), None, None, "",
-            'add [[tool.contractgen.targets]] with spec = "..." and out = "..."')])
+        raise NoConfigError.at(
+            "no [tool.contractgen] table found in any pyproject.toml here or above", str(Path.cwd()),
+            hint='add [[tool.contractgen.targets]] with spec = "..." and out = "..."')
     return load_targets(found)
 
 

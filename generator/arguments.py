@@ -83,25 +83,33 @@ def _generate(command: Command) -> None:
                 "2  the command line is wrong, no [tool.contractgen] is found, a file or folder cannot "
                 "be used as given, or --out "
                 "holds files contractgen did not write (nothing written; see --force)")
-    p.add_argument("spec", nargs="?", help=f"{SPEC_HELP}; without it, generate every target of "
-                   "[tool.contractgen]")
-    p.add_argument("--out", help="the package folder to write: a new folder or one contractgen "
-                   "wrote (it records its files in .contractgen-manifest.json there)")
-    p.add_argument("--overlay", help=OVERLAY_HELP)
-    p.add_argument("--parts", type=_parts, help=PARTS_HELP)
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--force", action="store_true", help="write even where there are files "
-                   "contractgen did not write, or changed since (it replaces files of the names it writes, and "
-                   "leaves the others alone)")
-    p.add_argument("--lenient", action="store_true",
-                   help="generate despite errors: skip what cannot be understood and list it as "
-                   "located warnings")
-    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides (files "
-                   "named like built-in templates replace them); beats `templates` in the config")
+    _target_arguments(
+        p, "generate", "the package folder to write: a new folder or one contractgen wrote (it "
+        "records its files in .contractgen-manifest.json there)",
+        force="write even where there are files contractgen did not write, or changed since (it "
+        "replaces files of the names it writes, and leaves the others alone)",
+        lenient="generate despite errors: skip what cannot be understood and list it as located "
+        "warnings",
+        templates="a folder of template overrides (files named like built-in templates replace "
+        "them); beats `templates` in the config")
     p.add_argument("--sdk", action="store_true", help="write the client as an installable "
                    "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
     p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "
                    "acme-client (implies --sdk; default: the contract's title + -client)")
+
+
+def _target_arguments(p: argparse.ArgumentParser, verb: str, out: str, *, force: str,
+                      lenient: str, templates: str) -> None:
+    """The arguments `generate` and `watch` share (their help differs): SPEC or the targets."""
+    p.add_argument("spec", nargs="?", help=f"{SPEC_HELP}; without it, {verb} every target of "
+                   "[tool.contractgen]")
+    p.add_argument("--out", help=out)
+    p.add_argument("--overlay", help=OVERLAY_HELP)
+    p.add_argument("--parts", type=_parts, help=PARTS_HELP)
+    p.add_argument("--config", help=CONFIG_HELP)
+    p.add_argument("--force", action="store_true", help=force)
+    p.add_argument("--lenient", action="store_true", help=lenient)
+    p.add_argument("--templates", metavar="DIR", help=templates)
 
 
 def _watch(command: Command) -> None:
@@ -110,18 +118,11 @@ def _watch(command: Command) -> None:
                 "with errors is reported and waited on, not an exit",
                 "2  no [tool.contractgen] to watch, the command line is wrong, or a file or "
                 "folder cannot be used as given")
-    p.add_argument("spec", nargs="?", help=f"{SPEC_HELP}; without it, watch every target of "
-                   "[tool.contractgen]")
-    p.add_argument("--out", help="the package folder to keep up to date, as for `generate`")
-    p.add_argument("--overlay", help=OVERLAY_HELP)
-    p.add_argument("--parts", type=_parts, help=PARTS_HELP)
-    p.add_argument("--config", help=CONFIG_HELP)
-    p.add_argument("--force", action="store_true", help="write even over files changed by "
-                   "hand, as `generate --force` does")
-    p.add_argument("--lenient", action="store_true",
-                   help="generate despite errors, as `generate --lenient` does")
-    p.add_argument("--templates", metavar="DIR", help="a folder of template overrides, as for "
-                   "`generate` (its files are watched too)")
+    _target_arguments(
+        p, "watch", "the package folder to keep up to date, as for `generate`",
+        force="write even over files changed by hand, as `generate --force` does",
+        lenient="generate despite errors, as `generate --lenient` does",
+        templates="a folder of template overrides, as for `generate` (its files are watched too)")
     p.add_argument("--interval", type=float, default=0.1, metavar="SECONDS",
                    help="how often the files are looked at (default: 0.1)")
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from .errors import EXIT_USAGE
 from .options import PARTS, ContractSettings, Options
-from .problems import Level, Problem, SpecError
+from .problems import SpecError
 
 REGEN_COMMAND = "contractgen generate"
 
@@ -61,8 +61,7 @@ def _tool_table(path: Path) -> dict[str, Any]:
         # An OSError's own text is `[Errno 2] No such file or directory: '...'`: its reason only.
         reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
         hint = "check the path" if isinstance(exc, FileNotFoundError) else None
-        raise SpecError([Problem(Level.ERROR, f"cannot read {path.name}: {reason}", str(path),
-                                 None, None, "", hint)]) from exc
+        raise SpecError.at(f"cannot read {path.name}: {reason}", str(path), hint=hint) from exc
     tool = data.get("tool")
     return tool if isinstance(tool, dict) else {}
 
@@ -82,25 +81,24 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
     targets: list[Target] = []
     for index, raw in enumerate(table.get("targets") or []):
         if not isinstance(raw, dict) or "spec" not in raw or "out" not in raw:
-            raise SpecError([Problem(
-                Level.ERROR, f"[[tool.contractgen.targets]] entry {index + 1} needs `spec` and `out`",
-                str(config), None, None, f"/tool/contractgen/targets/{index}",
-                'e.g. spec = "specs/api.yaml", out = "src/pkg/api"')])
+            raise SpecError.at(
+                f"[[tool.contractgen.targets]] entry {index + 1} needs `spec` and `out`",
+                str(config), f"/tool/contractgen/targets/{index}",
+                'e.g. spec = "specs/api.yaml", out = "src/pkg/api"')
         parts = tuple(raw.get("parts") or PARTS)
         unknown = sorted(set(parts) - set(PARTS))
         if unknown:
-            raise SpecError([Problem(
-                Level.ERROR, f"unknown parts {unknown}", str(config), None, None,
-                f"/tool/contractgen/targets/{index}/parts", f"choose from {list(PARTS)}")])
+            raise SpecError.at(f"unknown parts {unknown}", str(config),
+                               f"/tool/contractgen/targets/{index}/parts", f"choose from {list(PARTS)}")
         notes = raw.get("extension_notes") or {}
         if not isinstance(notes, dict) or not all(
             isinstance(k, str) and k.startswith("x-") and isinstance(v, str)
             for k, v in notes.items()
         ):
-            raise SpecError([Problem(
-                Level.ERROR, "extension_notes maps vendor extensions to sentences", str(config),
-                None, None, f"/tool/contractgen/targets/{index}/extension_notes",
-                'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')])
+            raise SpecError.at(
+                "extension_notes maps vendor extensions to sentences", str(config),
+                f"/tool/contractgen/targets/{index}/extension_notes",
+                'e.g. extension_notes = { "x-optional" = "Answering 501 is conforming." }')
         templates = raw.get("templates", table.get("templates"))  # per target, else global
         options = Options(overlay=root / raw["overlay"] if raw.get("overlay") else None,
                           parts=parts, templates=root / templates if templates else None,
@@ -111,8 +109,8 @@ def load_targets(config: Path, _seen: frozenset[Path] = frozenset(),
     for include in table.get("include") or []:
         nested = root / include / "pyproject.toml"
         if not nested.is_file():
-            raise SpecError([Problem(Level.ERROR, f"included project {include} has no pyproject.toml",
-                                     str(config), None, None, "/tool/contractgen/include")])
+            raise SpecError.at(f"included project {include} has no pyproject.toml", str(config),
+                               "/tool/contractgen/include")
         targets.extend(load_targets(nested, _seen | {config}, _regen or table.get("regen_command")))
     return targets
 
@@ -123,15 +121,14 @@ def _settings(raw: dict[str, Any], config: Path, pointer: str) -> ContractSettin
     pagination = raw.get("pagination") or {}
     if not isinstance(pagination, dict) or not all(
             isinstance(v, dict) or v is False for v in pagination.values()):
-        raise SpecError([Problem(
-            Level.ERROR, "pagination maps operationIds to what `x-pagination` takes (a table, "
-            "or false)", str(config), None, None, f"{pointer}/pagination",
-            'e.g. pagination = { listThings = { items = "data", cursor = "after" } }')])
+        raise SpecError.at(
+            "pagination maps operationIds to what `x-pagination` takes (a table, or false)",
+            str(config), f"{pointer}/pagination",
+            'e.g. pagination = { listThings = { items = "data", cursor = "after" } }')
     closed = raw.get("closed_enums") or []
     if not isinstance(closed, list) or not all(isinstance(n, str) for n in closed):
-        raise SpecError([Problem(
-            Level.ERROR, "closed_enums lists schema names (components/schemas)", str(config),
-            None, None, f"{pointer}/closed_enums", 'e.g. closed_enums = ["Status"]')])
+        raise SpecError.at("closed_enums lists schema names (components/schemas)", str(config),
+                           f"{pointer}/closed_enums", 'e.g. closed_enums = ["Status"]')
     if not (pagination or closed):
         return None
     texts = tuple((str(k), json.dumps(v, sort_keys=True)) for k, v in sorted(pagination.items()))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Self
 
 from .errors import ContractgenError
 
@@ -83,3 +84,9 @@ class SpecError(ContractgenError):
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
         super().__init__(format_problems(self.problems))
+
+    @classmethod
+    def at(cls, message: str, file: str, pointer: str = "", hint: str | None = None, *,
+           line: int | None = None, col: int | None = None) -> Self:
+        """The error of one ERROR problem in `file` (at `pointer`, `line`, `col` when known)."""
+        return cls([Problem(Level.ERROR, message, file, line, col, pointer, hint)])

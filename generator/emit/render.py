@@ -68,8 +68,8 @@ def check_overrides(folder: Path) -> None:
     the overrides include), so a misspelt name is an error, not an override silently ignored.
     """
     if not folder.is_dir():
-        raise SpecError([Problem(Level.ERROR, "the templates folder does not exist", str(folder),
-                                 None, None, "", "point `templates` at a folder of overrides")])
+        raise SpecError.at("the templates folder does not exist", str(folder),
+                           hint="point `templates` at a folder of overrides")
     known = set(template_names())
     problems = []
     for path in sorted(folder.rglob("*")):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..emit.package import MANIFEST, display_path, owned_files
-from ..spec.paths import HTTP_METHODS
+from ..spec.paths import iter_operations
 
 
 @dataclass
@@ -143,10 +143,7 @@ def _counted(noun: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[
 
 
 def _operations(document: Mapping[str, Any]) -> dict[str, Any]:
-    paths = document.get("paths") or {}
-    return {f"{method.upper()} {path}": item[method]
-            for path, item in paths.items() if isinstance(item, dict)
-            for method in HTTP_METHODS if method in item}
+    return {f"{s.method.upper()} {s.path}": s.operation for s in iter_operations(document)}
 
 
 def _schemas(document: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..config import Target
 from ..emit.package import recorded_operations, recorded_routes
-from ..problems import Level, Problem, SpecError
+from ..problems import SpecError
 
 # A method left behind: (its likely new name or None, why, in words for the hint).
 Leftover = tuple[str | None, str]
@@ -198,5 +198,5 @@ def _defined_names(node: ast.ClassDef) -> set[str]:
 
 
 def _error(target: Target, message: str) -> SpecError:
-    return SpecError([Problem(Level.ERROR, message, str(target.root / "pyproject.toml"), None,
-                              None, "/tool/contractgen/targets", 'implementation = "pkg.module:Class"')])
+    return SpecError.at(message, str(target.root / "pyproject.toml"), "/tool/contractgen/targets",
+                        'implementation = "pkg.module:Class"')

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, urldefrag, urljoin, urlparse, urlsplit
 
-from ..problems import Level, Problem, SpecError
+from ..problems import SpecError
 from .loader import Document, parse_document
 
 SCHEMES = ("http", "https")
@@ -133,7 +133,7 @@ def _first_line(error: Exception) -> str:
 
 
 def _failure(url: str, message: str, hint: str | None) -> SpecError:
-    return SpecError([Problem(Level.ERROR, f"GET {url}: {message}", url, None, None, "", hint)])
+    return SpecError.at(f"GET {url}: {message}", url, hint=hint)
 
 
 def _as_utf8(text: str) -> str:

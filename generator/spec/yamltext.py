@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import yaml
 
-from ..problems import Level, Problem, SpecError
+from ..problems import SpecError
 from .positions import Pos
 
 _TAG = "tag:yaml.org,2002:"
@@ -77,9 +77,7 @@ def parse_yaml(text: str, path: str | Path) -> tuple[Any, Pos | None]:
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, path, text) from exc
     except yaml.YAMLError as exc:  # unmarked: reader errors such as control characters
-        raise SpecError(
-            [Problem(Level.ERROR, f"YAML syntax error: {exc}", str(path), None, None, "")]
-        ) from exc
+        raise SpecError.at(f"YAML syntax error: {exc}", str(path)) from exc
     if root is None:
         return None, Pos(1, 1)
     data, children = _Builder(path).build(root)
@@ -176,9 +174,8 @@ class _Builder:
 
     def fail(self, node: yaml.Node, message: str, hint: str | None = None) -> SpecError:
         mark = node.start_mark
-        return SpecError(
-            [Problem(Level.ERROR, message, str(self.path), mark.line + 1, mark.column + 1, "", hint)]
-        )
+        return SpecError.at(message, str(self.path), hint=hint, line=mark.line + 1,
+                            col=mark.column + 1)
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, path: str | Path, text: str) -> SpecError:
@@ -192,4 +189,4 @@ def _yaml_error(exc: yaml.MarkedYAMLError, path: str | Path, text: str) -> SpecE
         message += " (a tab)"  # libyaml does not name the character
     hint = next((h for needle, h in _YAML_HINTS if needle in message), None)
     line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
-    return SpecError([Problem(Level.ERROR, message, str(path), line, col, "", hint)])
+    return SpecError.at(message, str(path), hint=hint, line=line, col=col)
