@@ -5,6 +5,7 @@ from the loopback registry (tests/fixtures/packages/hostile-1.0.0)."""
 from __future__ import annotations
 
 import errno
+import logging
 import shutil
 from typing import Any
 
@@ -96,13 +97,31 @@ def test_the_result_channel_cannot_be_forged(mode_settings: Settings, code: str)
     assert patched.error_message == "after patching"
 
 
-def _cgroups_usable() -> bool:
-    limits = Limits(64, 64)
-    limits.remove()
-    return limits.cgroups
+def _cgroups_why_not() -> str | None:
+    """None when runs get cgroups here, else why not (what `Limits` logged), so that a skip
+    says its cause."""
+    said: list[str] = []
+
+    class Said(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    handler = Said()
+    logger = logging.getLogger("tpmjs_executor.limits")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        limits = Limits(64, 64)
+        limits.remove()
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    return None if limits.cgroups else "; ".join(said) or "no cgroup hierarchy to use"
 
 
-needs_cgroups = pytest.mark.skipif(not _cgroups_usable(), reason="no usable cgroups here")
+WHY_NOT = _cgroups_why_not()
+needs_cgroups = pytest.mark.skipif(WHY_NOT is not None, reason=f"no usable cgroups here: {WHY_NOT}")
 MIB = 1024 * 1024
 
 
@@ -113,7 +132,7 @@ def test_memory_of_the_whole_run_is_capped(mode_settings: Settings) -> None:
         small, hostile("bufferTool", params={"mb": 1024}), hostile("bufferTool", params={"mb": 64})
     )
     assert not buffers.success and buffers.error_code == "TOOL_EXECUTION_ERROR", buffers
-    if _cgroups_usable():
+    if WHY_NOT is None:
         assert buffers.error_message == "Tool ran out of memory (limit 256 MB) and was stopped"
     assert fits.success and fits.output == {"allocatedMb": 64}, fits
 
