@@ -124,6 +124,11 @@ def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
     wanted |= {f"{part}.py" for part in api.parts if part in ("server", "client")}
     # server.py and client.py read no model (`memo`): reused after an edit to one.
     memo = RenderMemo(api, header) if templates is None else None
+    # What both read of the models besides the operations: the parameters' defaults as spelled
+    # (and the client a few facts, below).
+    spell = parameter_defaults(api)
+    spelled = [spell(p) for op in api.operations for p in op.keyword_params
+               if p.default is not None] if memo is not None else []
     files: dict[str, str] = {}
     if model_groups.is_lazy(api):
         wanted.discard("models.py")
@@ -135,11 +140,7 @@ def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
             return str(template.render({"api": api, "header": header, **contexts[name](api)}))
 
         if memo is not None and name in ("server.py", "client.py"):
-            # What each reads of the models besides the operations: defaults, the client's facts.
             facts = client_source.definition_facts(api) if name == "client.py" else None
-            spell = parameter_defaults(api)
-            spelled = [spell(p) for op in api.operations for p in op.keyword_params
-                       if p.default is not None]
             files[name] = memo.text(name, (facts, spelled), rendered)
         else:
             files[name] = rendered()
