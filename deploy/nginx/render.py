@@ -129,8 +129,7 @@ upstream tpmjs {{
     hash $tpmjs_package consistent;
 {zone}{servers}
     keepalive 16;
-    keepalive_timeout 4s;  # below the instances' 5 s idle timeout: nginx closes first
-}}
+{idle}}}
 
 server {{
     listen {listen};
@@ -179,7 +178,7 @@ def tpmjs_conf(servers: list[str], listen: str, *, resolve: bool = False) -> str
     """tpmjs.conf: one upstream over ``servers`` (host:port each; a name resolving to all pods)."""
     zone = "    zone tpmjs 64k;\n" if resolve else ""
     lines = "\n".join(_server(address, resolve) for address in servers)
-    return HEADER + _TPMJS_SERVER.format(zone=zone, servers=lines, listen=listen)
+    return HEADER + _TPMJS_SERVER.format(zone=zone, servers=lines, listen=listen, idle=_IDLE)
 
 
 def main_conf(*, js_module: str = DEBIAN_JS_MODULE, resolver: str | None = None,
