@@ -172,7 +172,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     except SpecError as exc:
         # exit 1 means "a change fails the run"; a contract we cannot compare is a usage error
         _print_problems(exc.problems)
-        print("contractgen diff: compares valid contracts only; fix the errors above "
+        print("contractgen diff: compares OpenAPI 3 documents it can read; fix the errors above "
               "(`contractgen validate SPEC` lists them)", file=sys.stderr)
         return EXIT_USAGE
 

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import OptionError
-from ..problems import SpecError, has_errors
-from ..spec import load
 from .compare import _Walk
 from .rules import LEVELS, Change, Level, Side
+from .sides import materialised, read_side, shown
 
 FORMATS = ("text", "json", "markdown")
 FAIL_ON = ("breaking", "warning", "info")  # and `any`, the earlier spelling of `info`
@@ -90,15 +89,17 @@ def format_markdown(changes: Iterable[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _load_valid(path: str | Path, overlay: str | Path | None) -> Mapping[str, Any]:
-    """A contract read like every command reads one; SpecError if `validate` refuses it."""
-    from ..spec.validate import validate_document
-
-    document, problems = load(path, overlay)
-    problems = [*problems, *validate_document(document)]
-    if has_errors(problems):
-        raise SpecError([p for p in problems if p.is_error])
-    return document.data
+def _read(spec: str | Path, overlay: str | Path | None, warn: TextIO) -> Mapping[str, Any]:
+    """One side's data, the errors `validate` finds in it printed as located warnings."""
+    with materialised(str(spec)) as (path, name):
+        data, problems = read_side(path, overlay)
+        problems = shown(problems, path, name)
+    for problem in problems:
+        print(problem.format(), file=warn)
+    if problems:
+        print(f"contractgen diff: {name} is not a valid contract ({len(problems)} "
+              f"problem{'s' * (len(problems) != 1)} above); compared as written", file=warn)
+    return data
 
 
 def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
@@ -107,8 +108,10 @@ def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
     """Diff two spec files and print the report; 1 if a change fails the run, else 0.
 
     Each side is read like every other command reads a contract (`spec.load`): its overlay
-    applied, references to other files inlined. A side that `validate` refuses raises SpecError
-    with its located problems. `fail_on` is the lowest level that fails the run.
+    applied, references to other files inlined; a side may be `REV:PATH`, the file at a git
+    revision (`sides`). A side `validate` finds errors in is compared as written, its errors
+    printed to stderr as warnings; one that is not OpenAPI 3 at all raises SpecError.
+    `fail_on` is the lowest level that fails the run.
     """
     if fmt not in FORMATS:
         raise OptionError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -116,7 +119,8 @@ def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
         fail_on = "info"
     if fail_on not in FAIL_ON:
         raise OptionError(f"unknown fail_on {fail_on!r}: expected one of {', '.join(FAIL_ON)}")
-    changes = diff_documents(_load_valid(old_path, overlay_old), _load_valid(new_path, overlay_new))
+    warn = sys.stderr
+    changes = diff_documents(_read(old_path, overlay_old, warn), _read(new_path, overlay_new, warn))
     formatter = {"text": format_text, "json": format_json, "markdown": format_markdown}[fmt]
     (out or sys.stdout).write(formatter(changes))
     threshold = FAIL_ON.index(fail_on)

@@ -234,7 +234,7 @@ def _merge(into: dict[str, Json], part: Mapping[str, Json]) -> None:
                 merged.setdefault(name, prop)
             into["properties"] = merged
         elif key == "required" and isinstance(value, list):
-            into["required"] = sorted({*into.get("required", []), *value})
+            into["required"] = sorted({*map(str, as_list(into.get("required"))), *map(str, value)})
         else:
             into.setdefault(key, value)
 
@@ -242,10 +242,10 @@ def _merge(into: dict[str, Json], part: Mapping[str, Json]) -> None:
 def types_of(schema: Mapping[str, Json]) -> tuple[frozenset[str] | None, bool]:
     """The non-null types a schema allows (None: any) and whether it allows null."""
     raw = schema.get("type")
-    nullable = schema.get("nullable") is True or None in (schema.get("enum") or ())
+    nullable = schema.get("nullable") is True or None in as_list(schema.get("enum"))
     if raw is None:
         return None, nullable
-    names = {raw} if isinstance(raw, str) else {str(t) for t in raw}
+    names = {raw} if isinstance(raw, str) else {str(t) for t in as_list(raw)}
     return frozenset(names - {"null"}), nullable or "null" in names
 
 
@@ -325,6 +325,11 @@ class Site:
     def child(self, segment: str) -> Site:
         """The site of a nested schema."""
         return replace(self, path=self.path + segment, in_union=False)
+
+
+def as_list(value: Json) -> list[Json]:
+    """The value if it is a list, else an empty one (a malformed document is still compared)."""
+    return value if isinstance(value, list) else []
 
 
 def as_mapping(value: Json) -> Mapping[str, Json]:

@@ -26,6 +26,7 @@ from .rules import (
     _set_effect,
     _show_type,
     _union,
+    as_list,
     as_mapping,
     breaks,
     show,
@@ -104,7 +105,8 @@ class SchemaDiff:
         if old_fmt != new_fmt:
             fmt_effect = ("narrows" if old_fmt is None else "widens" if new_fmt is None
                           else "changes")
-        effect = _combine(_set_effect(old_types, new_types), fmt_effect)
+        effect = _combine(_set_effect(_on_wire(old_types, site), _on_wire(new_types, site)),
+                          fmt_effect)
         if effect == "none":
             return
         breaking = breaks(site.direction, effect) and not site.inert
@@ -150,7 +152,8 @@ class SchemaDiff:
             self.emit(site, site.rule(f"{name}-{action}"), effect, what, n.pointer)
 
     def _pattern(self, o: View, n: View, site: Site) -> None:
-        old, new = o.schema.get("pattern"), n.schema.get("pattern")
+        # An empty pattern matches every string: no pattern at all.
+        old, new = o.schema.get("pattern") or None, n.schema.get("pattern") or None
         if old == new:
             return
         if old is None:
@@ -177,8 +180,8 @@ class SchemaDiff:
     def _object(self, o: View, n: View, site: Site) -> None:
         old_props = as_mapping(o.schema.get("properties"))
         new_props = as_mapping(n.schema.get("properties"))
-        old_req = set(o.schema.get("required") or ())
-        new_req = set(n.schema.get("required") or ())
+        old_req = {str(name) for name in as_list(o.schema.get("required"))}
+        new_req = {str(name) for name in as_list(n.schema.get("required"))}
         for name in sorted(old_props.keys() | new_props.keys()):
             old_ptr = o.property_pointers.get(name, f"{o.pointer}/properties/{escape(name)}")
             new_ptr = n.property_pointers.get(name, f"{n.pointer}/properties/{escape(name)}")
@@ -267,6 +270,14 @@ class SchemaDiff:
             self.compare(old if isinstance(old, Mapping) else {},
                          new if isinstance(new, Mapping) else {},
                          f"{o.pointer}/items", f"{n.pointer}/items", site.child("[]"))
+
+
+def _on_wire(types: frozenset[str] | None, site: Site) -> frozenset[str] | None:
+    """The types a parameter's value takes as sent: a string parameter accepts every number or
+    boolean, which travel as their text (`?limit=10`), so number -> string does not narrow."""
+    if types is None or "string" not in types or site.root != "parameter" or site.path:
+        return types
+    return types | {"number", "integer", "boolean"}
 
 
 def _bound(schema: Mapping[str, Json], kw: str) -> float | None:
