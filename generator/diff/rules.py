@@ -52,6 +52,8 @@ _BOUNDS: tuple[tuple[str, str, bool], ...] = (
     ("minItems", "min-items", False),
     ("maxProperties", "max-properties", True),
     ("minProperties", "min-properties", False),
+    ("maxContains", "max-contains", True),
+    ("minContains", "min-contains", False),
 )
 # A lower bound of 0 on a length or count is no bound at all.
 _ZERO_IS_UNSET = frozenset({"minLength", "minItems", "minProperties"})

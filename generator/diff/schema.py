@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..spec.tree import escape
+from .keywords import compare_keywords
 from .openness import OPEN_ENUM, open_enum
 from .rules import (
     _BOUNDS,
@@ -81,6 +82,7 @@ class SchemaDiff:
             self._default(o, n, site)
             self._object(o, n, site)
             self._items(o, n, site)
+            compare_keywords(self, o, n, site)
         finally:
             self._active.discard(key)
 
