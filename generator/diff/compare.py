@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .bodies import BodyWalk, became
+from .bodies import became
+from .events import EventWalk
 from .operations import _Operation, _operations, _parameter_schema, _parameters
 from .rules import Json, Site, show
 from .security import compare_schemes, compare_security, effective_security
@@ -16,7 +17,7 @@ _Param = tuple[Mapping[str, Json], str]  # a parameter and its pointer
 _Params = dict[_Key, _Param]
 
 
-class _Walk(BodyWalk):
+class _Walk(EventWalk):
     """One comparison: walks the operations of both documents and fills a report."""
 
     def run(self) -> None:
@@ -37,6 +38,7 @@ class _Walk(BodyWalk):
         compare_security(self.add, self.old.data.get("security"), self.new.data.get("security"),
                          prefix="api-global", where="document security", pointer="/security")
         compare_schemes(self.add, self.old, self.new)
+        self.webhooks()
 
     def _operation(self, old: _Operation, new: _Operation) -> None:
         where = new.label
@@ -57,6 +59,8 @@ class _Walk(BodyWalk):
         self._parameters(old, new)
         self._request_body(old, new)
         self._responses(old, new)
+        if "callbacks" in old.node or "callbacks" in new.node:
+            self.callbacks((old.node, old.pointer), (new.node, new.pointer), new.label)
         if "security" in old.node or "security" in new.node:
             compare_security(self.add, effective_security(self.old, old),
                              effective_security(self.new, new), prefix="api", where=where,

@@ -65,7 +65,8 @@ LEVELS: tuple[Level, ...] = ("breaking", "warning", "info")
 # Not breaking, yet worth a look (oasdiff's WARN): typed clients keep working, but code that read
 # or sent the thing silently loses it.
 _WARNINGS = frozenset({"response-optional-property-removed", "request-property-removed",
-                       "request-parameter-removed"})
+                       "request-parameter-removed", "response-link-removed",
+                       "response-link-changed"})
 
 
 def level_of(rule_id: str, breaking: bool) -> Level:
@@ -114,12 +115,14 @@ class Report:
 
     def __init__(self) -> None:
         self.changes: set[Change] = set()
+        self.prefix = ""  # `webhook-`/`callback-` while those are compared
 
     def add(self, rule_id: str, breaking: bool, direction: str, location: str, message: str,
             *, at: str) -> None:
         """Record one change at pointer `at`; `message` is a sentence without its capital and
         full stop."""
         sentence = message[:1].upper() + message[1:] + "."
+        rule_id = self.prefix + rule_id
         self.changes.add(Change(rule_id, level_of(rule_id, breaking), direction, location,
                                 sentence, at, (location,)))
 
