@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..spec.tree import escape
+from .lifecycle import Lifecycle
 from .operations import _JSON, _headers, _items, _Operation
 from .rules import Json, Report, Side, Site, show
 from .schema import SchemaDiff
@@ -31,8 +32,9 @@ def became(old: Mapping[str, Json], new: Mapping[str, Json]) -> bool | None:
 class BodyWalk:
     """The comparison's state (both sides, the report, the schema differ) and the bodies."""
 
-    def __init__(self, old: Side, new: Side) -> None:
+    def __init__(self, old: Side, new: Side, lifecycle: Lifecycle | None = None) -> None:
         self.old, self.new, self.report = old, new, Report()
+        self.lifecycle = lifecycle or Lifecycle()
         self.schemas = SchemaDiff(old, new, self.report)
         self.add = self.report.add
 

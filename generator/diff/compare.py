@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from .bodies import became
 from .events import EventWalk
+from .lifecycle import deprecation, exempt, removal
 from .operations import _Operation, _operations, _parameter_schema, _parameters
 from .rules import Json, Site, show
 from .security import compare_schemes, compare_security, effective_security
@@ -25,10 +26,10 @@ class _Walk(EventWalk):
         new_paths = {path for _, path in new_ops}
         for key in sorted(old_ops.keys() - new_ops.keys()):
             op = old_ops[key]
-            note = " (it was deprecated)" if op.node.get("deprecated") is True else ""
-            self.add("api-path-removed" if key[1] not in new_paths else "api-removed", True,
-                     "operation", op.label,
-                     f"the operation was removed{note}, so clients calling it fail", at=op.pointer)
+            rule, breaking, message = removal(op.node, self.lifecycle, key[1] not in new_paths)
+            self.report.exempt = exempt(op.node, self.lifecycle)
+            self.add(rule, breaking, "operation", op.label, message, at=op.pointer)
+            self.report.exempt = ""
         for key in sorted(new_ops.keys() - old_ops.keys()):
             op = new_ops[key]
             self.add("endpoint-added", False, "operation", op.label,
@@ -42,6 +43,7 @@ class _Walk(EventWalk):
 
     def _operation(self, old: _Operation, new: _Operation) -> None:
         where = new.label
+        self.report.exempt = exempt(old.node, self.lifecycle)
         old_id, new_id = old.node.get("operationId"), new.node.get("operationId")
         if old_id != new_id:
             action = "added" if old_id is None else "removed" if new_id is None else "changed"
@@ -49,13 +51,8 @@ class _Walk(EventWalk):
                      f"the operationId changed from {show(old_id)} to {show(new_id)}; HTTP "
                      "clients are unaffected, but generated clients rename the method",
                      at=f"{new.pointer}/operationId")
-        new_dep = new.node.get("deprecated") is True
-        if (old.node.get("deprecated") is True) != new_dep:
-            self.add("endpoint-deprecated" if new_dep else "endpoint-reactivated", False,
-                     "operation", where,
-                     "the operation was deprecated, which changes no payload" if new_dep else
-                     "the operation is no longer deprecated, which changes no payload",
-                     at=new.pointer)
+        for rule, breaking, message in deprecation(old.node, new.node, self.lifecycle):
+            self.add(rule, breaking, "operation", where, message, at=new.pointer)
         self._parameters(old, new)
         self._request_body(old, new)
         self._responses(old, new)
@@ -65,6 +62,7 @@ class _Walk(EventWalk):
             compare_security(self.add, effective_security(self.old, old),
                              effective_security(self.new, new), prefix="api", where=where,
                              pointer=f"{new.pointer}/security")
+        self.report.exempt = ""
 
     # -- parameters ---------------------------------------------------------------------------
 

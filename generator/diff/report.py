@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from ..errors import OptionError
 from .compare import _Walk
+from .lifecycle import Lifecycle
 from .rules import LEVELS, Change, Level, Side
 from .sides import materialised, read_side, shown
 
@@ -18,13 +19,14 @@ FORMATS = ("text", "json", "markdown")
 FAIL_ON = ("breaking", "warning", "info")  # and `any`, the earlier spelling of `info`
 
 
-def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Change]:
+def diff_documents(old: Mapping[str, Any], new: Mapping[str, Any],
+                   lifecycle: Lifecycle | None = None) -> list[Change]:
     """Every change from `old` to `new`, each once, breaking ones first, in a stable order.
 
     A change found at several places with the same rule, pointer and message (a property of a
     schema that five operations use) is one change listing the five places.
     """
-    walk = _Walk(Side(old), Side(new))
+    walk = _Walk(Side(old), Side(new), lifecycle)
     walk.run()
     groups: dict[tuple[str, Level, str, str, str], set[str]] = {}
     for c in walk.report.changes:

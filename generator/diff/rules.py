@@ -116,11 +116,14 @@ class Report:
     def __init__(self) -> None:
         self.changes: set[Change] = set()
         self.prefix = ""  # `webhook-`/`callback-` while those are compared
+        self.exempt = ""  # why breaking changes are info here (an operation at alpha), or ''
 
     def add(self, rule_id: str, breaking: bool, direction: str, location: str, message: str,
             *, at: str) -> None:
         """Record one change at pointer `at`; `message` is a sentence without its capital and
         full stop."""
+        if breaking and self.exempt:
+            breaking, message = False, f"{message}; but {self.exempt}"
         sentence = message[:1].upper() + message[1:] + "."
         rule_id = self.prefix + rule_id
         self.changes.add(Change(rule_id, level_of(rule_id, breaking), direction, location,

@@ -253,9 +253,9 @@ B, OK = True, False  # breaking / not breaking, for the table below
 # fmt: off
 CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] = [
     ("operation removed", drop(("paths", "/items/{item_id}", "delete")),
-     {("api-removed", B)}, {("endpoint-added", OK)}),
+     {("api-removed-without-deprecation", B)}, {("endpoint-added", OK)}),
     ("path removed", drop(("paths", "/pets")),
-     {("api-path-removed", B)}, {("endpoint-added", OK)}),
+     {("api-path-removed-without-deprecation", B)}, {("endpoint-added", OK)}),
     ("required parameter added",
      append((*SEARCH, "parameters"), {"name": "q", "in": "query", "required": True, "schema": {"type": "string"}}),
      {("new-required-request-parameter", B)}, {("request-parameter-removed", OK)}),
