@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .arguments import build_parser
-from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError
+from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError, OptionError
 from .options import PARTS, Options
 from .problems import Level, Problem, SpecError
 
@@ -168,12 +168,15 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
                         overlay_old=args.overlay_old or args.overlay,
-                        overlay_new=args.overlay_new or args.overlay)
+                        overlay_new=args.overlay_new or args.overlay, policy=args.policy)
     except SpecError as exc:
         # exit 1 means "a change fails the run"; a contract we cannot compare is a usage error
         _print_problems(exc.problems)
         print("contractgen diff: compares OpenAPI 3 documents it can read; fix the errors above "
               "(`contractgen validate SPEC` lists them)", file=sys.stderr)
+        return EXIT_USAGE
+    except OptionError as exc:  # a policy or a git revision it cannot use; 1 is "fails"
+        print(f"contractgen diff: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
 

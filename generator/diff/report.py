@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import OptionError
 from .compare import _Walk
 from .lifecycle import Lifecycle
+from .policy import apply_policy, load_policy
 from .rules import LEVELS, Change, Level, Side
 from .sides import materialised, read_side, shown
 
@@ -105,25 +106,42 @@ def _read(spec: str | Path, overlay: str | Path | None, warn: TextIO) -> Mapping
 
 
 def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
-             fail_on: str = "breaking", out: TextIO | None = None,
-             overlay_old: str | Path | None = None, overlay_new: str | Path | None = None) -> int:
-    """Diff two spec files and print the report; 1 if a change fails the run, else 0.
+             fail_on: str | None = None, out: TextIO | None = None,
+             overlay_old: str | Path | None = None, overlay_new: str | Path | None = None,
+             policy: str | Path | None = None) -> int:
+    """Diff two spec files and print the report; 1 if the policy fails the run, else 0.
 
     Each side is read like every other command reads a contract (`spec.load`): its overlay
     applied, references to other files inlined; a side may be `REV:PATH`, the file at a git
     revision (`sides`). A side `validate` finds errors in is compared as written, its errors
     printed to stderr as warnings; one that is not OpenAPI 3 at all raises SpecError.
-    `fail_on` is the lowest level that fails the run.
+    The policy (`policy`: the file `--policy` names, else the nearest pyproject.toml's
+    `[tool.contractgen.diff]`) sets levels, ignores and deprecation days; `fail_on`, when
+    given, is the lowest level that fails the run instead of the policy's.
     """
     if fmt not in FORMATS:
         raise OptionError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fail_on == "any":
         fail_on = "info"
-    if fail_on not in FAIL_ON:
+    if fail_on is not None and fail_on not in FAIL_ON:
         raise OptionError(f"unknown fail_on {fail_on!r}: expected one of {', '.join(FAIL_ON)}")
+    rules = load_policy(policy)
+    if fail_on is not None:
+        rules = replace(rules, fail_on=fail_on)
     warn = sys.stderr
-    changes = diff_documents(_read(old_path, overlay_old, warn), _read(new_path, overlay_new, warn))
+    old, new = _read(old_path, overlay_old, warn), _read(new_path, overlay_new, warn)
+    outcome = apply_policy(rules, diff_documents(old, new, rules.lifecycle),
+                           (_version(old), _version(new)))
+    for change, ignore in outcome.ignored:
+        print(f"contractgen diff: ignored by {rules.source}: {change.id} at {change.location}: "
+              f"{ignore.reason}", file=warn)
+    for note in outcome.notes:
+        print(f"contractgen diff: {rules.source or 'policy'}: {note}", file=warn)
     formatter = {"text": format_text, "json": format_json, "markdown": format_markdown}[fmt]
-    (out or sys.stdout).write(formatter(changes))
-    threshold = FAIL_ON.index(fail_on)
-    return 1 if any(LEVELS.index(c.level) <= threshold for c in changes) else 0
+    (out or sys.stdout).write(formatter(outcome.changes))
+    return 1 if outcome.failed else 0
+
+
+def _version(document: Mapping[str, Any]) -> Any:
+    info = document.get("info")
+    return info.get("version") if isinstance(info, Mapping) else None
