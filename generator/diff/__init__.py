@@ -13,7 +13,15 @@ reported: they change no payload and no generated signature, and reporting them 
 oasdiff reads them (`lifecycle`).
 """
 
-from .report import diff_documents, format_json, format_markdown, format_text, run_diff
+from .report import (
+    diff_documents,
+    format_json,
+    format_markdown,
+    format_text,
+    run_changelog,
+    run_diff,
+)
 from .rules import Change
 
-__all__ = ["Change", "diff_documents", "format_json", "format_markdown", "format_text", "run_diff"]
+__all__ = ["Change", "diff_documents", "format_json", "format_markdown", "format_text",
+           "run_changelog", "run_diff"]

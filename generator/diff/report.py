@@ -1,22 +1,26 @@
-"""`contractgen diff` reports: the changes between two documents, as text, JSON or Markdown."""
+"""`contractgen diff` reports: the changes between two documents, as text, JSON or Markdown
+(`formats`: YAML, GitHub annotations, JUnit, the changelog), read through the policy."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import OptionError
+from ..spec.loader import Document
 from .compare import _Walk
+from .formats import entry, format_changelog, format_github, format_junit, format_yaml
 from .lifecycle import Lifecycle
-from .policy import apply_policy, load_policy
+from .policy import Outcome, Policy, apply_policy, load_policy
 from .rules import LEVELS, Change, Level, Side
-from .sides import materialised, read_side, shown
+from .sides import materialised, read_side, shown, source_of
 
-FORMATS = ("text", "json", "markdown")
+FORMATS = ("text", "json", "markdown", "yaml", "github", "junit")
 FAIL_ON = ("breaking", "warning", "info")  # and `any`, the earlier spelling of `info`
 
 
@@ -71,7 +75,7 @@ def format_text(changes: Iterable[Change]) -> str:
 def format_json(changes: Iterable[Change]) -> str:
     """A report for tools: `{"changes": [...], "breaking": n, "warning": n, "info": n}`."""
     changes = list(changes)
-    entries = [{**asdict(change), "locations": list(change.locations)} for change in changes]
+    entries = [entry(change) for change in changes]
     return json.dumps({"changes": entries, **_counts(changes)}, indent=2) + "\n"
 
 
@@ -92,17 +96,42 @@ def format_markdown(changes: Iterable[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _read(spec: str | Path, overlay: str | Path | None, warn: TextIO) -> Mapping[str, Any]:
-    """One side's data, the errors `validate` finds in it printed as located warnings."""
+def _read(spec: str | Path, overlay: str | Path | None, warn: TextIO) -> tuple[Document, str]:
+    """One side and its name, the errors `validate` finds in it printed as located warnings."""
     with materialised(str(spec)) as (path, name):
-        data, problems = read_side(path, overlay)
+        document, problems = read_side(path, overlay)
         problems = shown(problems, path, name)
     for problem in problems:
         print(problem.format(), file=warn)
     if problems:
         print(f"contractgen diff: {name} is not a valid contract ({len(problems)} "
               f"problem{'s' * (len(problems) != 1)} above); compared as written", file=warn)
-    return data
+    return document, name
+
+
+def _formatter(fmt: str, fail_on: str) -> Callable[[list[Change]], str]:
+    if fmt == "junit":
+        return partial(format_junit, failing=LEVELS[: LEVELS.index(fail_on) + 1])
+    return {"text": format_text, "json": format_json, "markdown": format_markdown,
+            "yaml": format_yaml, "github": format_github}[fmt]
+
+
+def compare_files(old_path: str | Path, new_path: str | Path, policy: Policy, *,
+                  overlays: tuple[str | Path | None, str | Path | None] = (None, None)
+                  ) -> Outcome:
+    """Read both sides, diff them and apply the policy; each change located (`source`)."""
+    warn = sys.stderr
+    sides = (_read(old_path, overlays[0], warn), _read(new_path, overlays[1], warn))
+    old, new = sides[0][0].data, sides[1][0].data
+    changes = [replace(c, source=source_of(c.pointer, sides))
+               for c in diff_documents(old, new, policy.lifecycle)]
+    outcome = apply_policy(policy, changes, (_version(old), _version(new)))
+    for change, ignore in outcome.ignored:
+        print(f"contractgen diff: ignored by {policy.source}: {change.id} at {change.location}: "
+              f"{ignore.reason}", file=warn)
+    for note in outcome.notes:
+        print(f"contractgen diff: {policy.source or 'policy'}: {note}", file=warn)
+    return outcome
 
 
 def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
@@ -128,20 +157,21 @@ def run_diff(old_path: str | Path, new_path: str | Path, *, fmt: str = "text",
     rules = load_policy(policy)
     if fail_on is not None:
         rules = replace(rules, fail_on=fail_on)
-    warn = sys.stderr
-    old, new = _read(old_path, overlay_old, warn), _read(new_path, overlay_new, warn)
-    outcome = apply_policy(rules, diff_documents(old, new, rules.lifecycle),
-                           (_version(old), _version(new)))
-    for change, ignore in outcome.ignored:
-        print(f"contractgen diff: ignored by {rules.source}: {change.id} at {change.location}: "
-              f"{ignore.reason}", file=warn)
-    for note in outcome.notes:
-        print(f"contractgen diff: {rules.source or 'policy'}: {note}", file=warn)
-    formatter = {"text": format_text, "json": format_json, "markdown": format_markdown}[fmt]
-    (out or sys.stdout).write(formatter(outcome.changes))
+    outcome = compare_files(old_path, new_path, rules, overlays=(overlay_old, overlay_new))
+    (out or sys.stdout).write(_formatter(fmt, rules.fail_on)(outcome.changes))
     return 1 if outcome.failed else 0
 
 
 def _version(document: Mapping[str, Any]) -> Any:
     info = document.get("info")
     return info.get("version") if isinstance(info, Mapping) else None
+
+
+def run_changelog(old_path: str | Path, new_path: str | Path, *, title: str = "API changes",
+                  out: TextIO | None = None, overlay_old: str | Path | None = None,
+                  overlay_new: str | Path | None = None, policy: str | Path | None = None) -> int:
+    """Print the changes from OLD to NEW in Markdown, grouped by operation; 0."""
+    outcome = compare_files(old_path, new_path, load_policy(policy),
+                            overlays=(overlay_old, overlay_new))
+    (out or sys.stdout).write(format_changelog(outcome.changes, title))
+    return 0

@@ -13,6 +13,7 @@ positions on the current path, so the walk always ends.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -91,6 +92,12 @@ class Change:
     message: str
     pointer: str
     locations: tuple[str, ...] = ()
+    source: str = ""  # FILE:LINE where it is written (`run_diff` fills it in)
+
+    @property
+    def key(self) -> str:
+        """A stable id: the same change between other versions of the contract has the same."""
+        return hashlib.sha256(f"{self.id} {self.pointer}".encode()).hexdigest()[:12]
 
     @property
     def breaking(self) -> bool:

@@ -15,23 +15,22 @@ import io
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from ..errors import OptionError
 from ..problems import Level, Problem, SpecError
 from ..spec import load
+from ..spec.loader import Document
 
 # Problems at these pointers say the document is not OpenAPI 3 at all: nothing to compare.
 _NOT_OPENAPI = frozenset({"", "/", "/openapi", "/swagger"})
 
 
-def read_side(path: str | Path, overlay: str | Path | None) -> tuple[Mapping[str, Any],
-                                                                      list[Problem]]:
-    """A contract's data and the errors `validate` found in it, as warnings.
+def read_side(path: str | Path, overlay: str | Path | None) -> tuple[Document, list[Problem]]:
+    """A contract and the errors `validate` found in it, as warnings.
 
     Raises SpecError when the document cannot be read, or is not OpenAPI 3.
     """
@@ -42,7 +41,22 @@ def read_side(path: str | Path, overlay: str | Path | None) -> tuple[Mapping[str
     refused = [p for p in found if p.is_error and p.pointer in _NOT_OPENAPI]
     if refused:
         raise SpecError(refused)
-    return document.data, [replace(p, level=Level.WARNING) for p in found if p.is_error]
+    return document, [replace(p, level=Level.WARNING) for p in found if p.is_error]
+
+
+def source_of(pointer: str, sides: tuple[tuple[Document, str], tuple[Document, str]]) -> str:
+    """`FILE:LINE` of a change's pointer: in the new document where it is there, else in the
+    old one (what was removed), each named as the user named its side."""
+    from ..spec.tree import resolve_pointer
+
+    for document, name in reversed(sides):
+        try:
+            resolve_pointer(document.data, pointer)
+        except (LookupError, ValueError, TypeError):
+            continue
+        at = document.position(pointer)
+        return f"{name}:{at[0]}" if at else name
+    return sides[1][1]
 
 
 def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:

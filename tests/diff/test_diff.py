@@ -712,14 +712,27 @@ def test_json_format(tmp_path: Path) -> None:
     assert len(report["changes"]) == 2
     assert set(report["changes"][0]) == {
         "id",
+        "key",
         "level",
         "direction",
         "location",
         "locations",
         "message",
         "pointer",
+        "source",
     }
     assert len(report["changes"][1]["locations"]) == 3
+    # where each change is written: the removed operation in OLD, at its line
+    removed = report["changes"][0]
+    assert removed["id"] == "api-removed-without-deprecation"
+    line = next(i for i, text in enumerate(old.read_text().splitlines(), 1)
+                if text.strip() == "delete:")
+    assert removed["source"] == f"{old}:{line}"
+    # the key: the same change between two other versions has the same key
+    again = io.StringIO()
+    old2, new2 = _write_pair(tmp_path / "again", mutated(drop(delete)))
+    run_diff(old2, new2, fmt="json", out=again)
+    assert json.loads(again.getvalue())["changes"][0]["key"] == removed["key"]
     assert json.loads(format_json([])) == {"changes": [], "breaking": 0, "warning": 0, "info": 0}
 
 
@@ -825,6 +838,9 @@ def test_otari_removed_optional_response_field_is_a_warning(otari: Doc, tmp_path
     assert run_diff(OTARI, new_path, fail_on="warning", out=io.StringIO()) == 1
     report = json.loads(out.getvalue())
     assert (report["breaking"], report["warning"]) == (0, 1)
+    for change in report["changes"]:
+        assert change.pop("key")
+        assert change.pop("source").startswith(f"{OTARI}:")  # the property, in OLD
     assert report["changes"] == [
         {
             "id": "response-optional-property-removed",
