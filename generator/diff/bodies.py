@@ -35,7 +35,7 @@ class BodyWalk:
     def __init__(self, old: Side, new: Side, lifecycle: Lifecycle | None = None) -> None:
         self.old, self.new, self.report = old, new, Report()
         self.lifecycle = lifecycle or Lifecycle()
-        self.schemas = SchemaDiff(old, new, self.report)
+        self.schemas = SchemaDiff(old, new, self.report, self.lifecycle)
         self.add = self.report.add
 
     # -- request body -------------------------------------------------------------------------

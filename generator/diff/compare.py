@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from .bodies import became
 from .events import EventWalk
-from .lifecycle import deprecation, exempt, removal
+from .lifecycle import deprecated_removal, deprecation, exempt, names_for, removal
 from .operations import _Operation, _operations, _parameter_schema, _parameters
 from .rules import Json, Site, show
 from .security import compare_schemes, compare_security, effective_security
@@ -16,6 +16,7 @@ from .security import compare_schemes, compare_security, effective_security
 _Key = tuple[str, str]  # a parameter's (location, name)
 _Param = tuple[Mapping[str, Json], str]  # a parameter and its pointer
 _Params = dict[_Key, _Param]
+_PARAMETER = names_for("request-parameter")
 
 
 class _Walk(EventWalk):
@@ -97,6 +98,9 @@ class _Walk(EventWalk):
                 self.add("request-parameter-location-changed", True, "request", where,
                          f"the parameter moved from {key[0]} to {elsewhere[0][0]}, so requests "
                          "that send it where it was are rejected", at=news[elsewhere[0]][1])
+            elif param.get("deprecated") is True:
+                rule, breaking, message = deprecated_removal(param, self.lifecycle, _PARAMETER)
+                self.add(rule, breaking, "request", where, message, at=ptr)
             else:
                 self.add("request-parameter-removed", False, "request", where,
                          "the parameter was removed, so servers may reject or ignore clients "
@@ -106,6 +110,9 @@ class _Walk(EventWalk):
     def _parameter(self, old: _Param, new: _Param, label: str) -> None:
         (old_param, old_ptr), (new_param, new_ptr) = old, new
         site = Site("request", f"{label} {new_param.get('name')}", "parameter")
+        for rule, breaking, message in deprecation(old_param, new_param, self.lifecycle,
+                                                   _PARAMETER):
+            self.add(rule, breaking, "request", site.location, message, at=new_ptr)
         new_req = became(old_param, new_param)
         if new_req is not None:
             self.add(f"request-parameter-became-{'required' if new_req else 'optional'}",

@@ -55,6 +55,7 @@ def compare_keywords(diff: SchemaDiff, o: View, n: View, site: Site) -> None:
     _multiple_of(diff, o, n, site)
     _unique_items(diff, o, n, site)
     _exclusivity(diff, o, n, site)
+    _extensible_enum(diff, o, n, site)
 
 
 def _subschema(diff: SchemaDiff, o: View, n: View, site: Site,
@@ -169,6 +170,21 @@ def _exclusivity(diff: SchemaDiff, o: View, n: View, site: Site) -> None:
               "is rejected" if exclusive else
               "the union's members are no longer exclusive (oneOf -> anyOf), so a value may "
               "match several", n.pointer)
+
+
+def _extensible_enum(diff: SchemaDiff, o: View, n: View, site: Site) -> None:
+    """`x-extensible-enum` (Zalando's): values a client must expect more of; one removed no
+    longer accepted in a request."""
+    old = {show(v) for v in as_list(o.schema.get("x-extensible-enum"))}
+    new = {show(v) for v in as_list(n.schema.get("x-extensible-enum"))}
+    for value in sorted(old - new):
+        diff.emit(site, site.rule("x-extensible-enum-value-removed"), "narrows",
+                  f"the x-extensible-enum value {value} was removed", n.pointer)
+    for value in sorted(new - old):
+        diff.emit(site, site.rule("x-extensible-enum-value-added"), "widens",
+                  f"the x-extensible-enum value {value} was added", n.pointer,
+                  why="clients of an extensible enum expect values they do not know",
+                  breaking=False)
 
 
 def _number(value: Json) -> float | None:

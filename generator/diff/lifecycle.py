@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .rules import Json
 
@@ -61,6 +61,45 @@ def sunset(node: Mapping[str, Json]) -> dt.date | str | None:
 Verdict = tuple[str, bool, str]
 
 
+@dataclass(frozen=True)
+class Names:
+    """The rule ids of one kind of thing that is deprecated (an operation, a parameter...)."""
+
+    thing: str  # "operation", "parameter", "property"
+    deprecated: str
+    with_sunset: str
+    reactivated: str
+    missing: str
+    parse: str
+    too_small: str
+    changed_too_small: str
+    deleted: str
+    changed: str
+    removed_with: str = ""
+    removed_before: str = ""
+    removed_after: str = ""
+
+
+OPERATION = Names("operation", "endpoint-deprecated", "endpoint-deprecated-with-sunset",
+                  "endpoint-reactivated", "api-deprecated-sunset-missing",
+                  "api-deprecated-sunset-parse", "api-sunset-date-too-small",
+                  "api-sunset-date-changed-too-small", "sunset-deleted", "api-sunset-date-changed")
+
+
+def names_for(prefix: str) -> Names:
+    """The ids oasdiff gives a parameter's (`request-parameter`) or a property's
+    (`request-property`, `response-property`) deprecation."""
+    thing = "parameter" if prefix.endswith("parameter") else "property"
+    parse = f"{prefix}-sunset-parse" if thing == "parameter" else (
+        f"{prefix}-deprecated-sunset-invalid")
+    return Names(thing, f"{prefix}-deprecated", f"{prefix}-deprecated-with-sunset",
+                 f"{prefix}-reactivated", f"{prefix}-deprecated-sunset-missing", parse,
+                 f"{prefix}-sunset-date-too-small", f"{prefix}-sunset-date-changed-too-small",
+                 f"{prefix}-sunset-deleted", f"{prefix}-sunset-date-changed",
+                 f"{prefix}-removed-with-deprecation", f"{prefix}-removed-before-sunset",
+                 f"{prefix}-removed-after-sunset")
+
+
 def removal(node: Mapping[str, Json], policy: Lifecycle, whole_path: bool) -> Verdict:
     """What removing this operation means for its clients."""
     prefix = "api-path" if whole_path else "api"
@@ -68,63 +107,80 @@ def removal(node: Mapping[str, Json], policy: Lifecycle, whole_path: bool) -> Ve
         return (f"{prefix}-removed-without-deprecation", True,
                 "the operation was removed without being deprecated first, so clients calling "
                 "it fail")
-    date = sunset(node)
+    names = replace(names_for(prefix), thing="operation", parse="api-path-sunset-parse")
+    return deprecated_removal(node, policy, names)
+
+
+def deprecated_removal(node: Mapping[str, Json], policy: Lifecycle, names: Names) -> Verdict:
+    """What removing a deprecated operation or parameter means, by its `x-sunset`."""
+    date, thing = sunset(node), names.thing
     if date is None:
-        return (f"{prefix}-removed-with-deprecation", False,
-                "the deprecated operation was removed (it named no sunset date)")
+        return (names.removed_with, False,
+                f"the deprecated {thing} was removed (it named no sunset date)")
     if isinstance(date, str):
-        return ("api-path-sunset-parse", True,
-                f"the operation was removed, and its x-sunset {date!r} is not a date")
+        return (names.parse, True, f"the {thing} was removed, and its x-sunset {date!r} is not "
+                "a date")
     if policy.today < date:
-        return (f"{prefix}-removed-before-sunset", True,
-                f"the deprecated operation was removed before its sunset date {date}, so "
+        return (names.removed_before, True,
+                f"the deprecated {thing} was removed before its sunset date {date}, so "
                 "clients promised it until then fail")
-    return (f"{prefix}-removed-after-sunset", False,
-            f"the deprecated operation was removed after its sunset date {date}")
+    return (names.removed_after, False,
+            f"the deprecated {thing} was removed after its sunset date {date}")
 
 
-def deprecation(old: Mapping[str, Json], new: Mapping[str, Json], policy: Lifecycle
-                ) -> list[Verdict]:
-    """What an operation's deprecation, sunset and stability changes mean for its clients."""
-    found = _stability(old, new)
-    was, now = old.get("deprecated") is True, new.get("deprecated") is True
+def deprecation(old: Mapping[str, Json], new: Mapping[str, Json], policy: Lifecycle,
+                names: Names = OPERATION) -> list[Verdict]:
+    """What an operation's (or parameter's, property's) deprecation, sunset and stability
+    changes mean for its clients."""
+    found = _stability(old, new) if names is OPERATION else []
+    was, now, thing = old.get("deprecated") is True, new.get("deprecated") is True, names.thing
     if was and not now:
-        found.append(("endpoint-reactivated", False,
-                      "the operation is no longer deprecated, which changes no payload"))
+        found.append((names.reactivated, False,
+                      f"the {thing} is no longer deprecated, which changes no payload"))
     if not now:
         return found
-    date, days = sunset(new), policy.days(stability(new) or "stable")
-    if isinstance(date, str):
-        found.append(("api-deprecated-sunset-parse", True,
-                      f"the x-sunset {date!r} is not a date (RFC 3339, e.g. 2027-06-30)"))
+    date, before = sunset(new), sunset(old) if was else None
+    days = policy.days(stability(new) or "stable")
+    if isinstance(date, str) or (date is not None and isinstance(before, str)):
+        bad = date if isinstance(date, str) else before
+        found.append((names.parse, True,
+                      f"the x-sunset {bad!r} is not a date (RFC 3339, e.g. 2027-06-30)"))
+    elif date is None and isinstance(before, dt.date):
+        found.append((names.deleted, True, f"the sunset date {before} was removed"))
     elif date is None and not was:
-        found.append(("api-deprecated-sunset-missing", True,
-                      f"the operation was deprecated without an x-sunset date, and the policy "
+        found.append((names.missing, True,
+                      f"the {thing} was deprecated without an x-sunset date, and the policy "
                       f"asks for one {days} days ahead") if days else
-                     ("endpoint-deprecated", False,
-                      "the operation was deprecated, which changes no payload"))
-    elif date is not None and date != sunset(old):
-        if (date - policy.today).days < days:
-            found.append(("api-sunset-date-too-small", True,
-                          f"the sunset date {date} is less than the policy's {days} days ahead"))
-        elif not was:
-            found.append(("endpoint-deprecated-with-sunset", False,
-                          f"the operation was deprecated, to be removed on {date}"))
-        elif isinstance(before := sunset(old), dt.date) and date < before:
-            found.append(("api-sunset-date-changed-too-small", True,
-                          f"the sunset date moved earlier, from {before} to {date}"))
-        else:
-            found.append(("api-sunset-date-changed", False, f"the sunset date is now {date}"))
+                     (names.deprecated, False,
+                      f"the {thing} was deprecated, which changes no payload"))
+    elif date is not None and date != before:
+        found.append(_sunset_moved(date, before, days, names, was=was, today=policy.today))
     return found
+
+
+def _sunset_moved(date: dt.date, before: dt.date | str | None, days: int, names: Names, *,
+                  was: bool, today: dt.date) -> Verdict:
+    """A new sunset date: too close, moved earlier, or fine."""
+    if (date - today).days < days:
+        return (names.too_small, True,
+                f"the sunset date {date} is less than the policy's {days} days ahead")
+    if not was:
+        return (names.with_sunset, False,
+                f"the {names.thing} was deprecated, to be removed on {date}")
+    if isinstance(before, dt.date) and date < before:
+        return (names.changed_too_small, True,
+                f"the sunset date moved earlier, from {before} to {date}")
+    return (names.changed, False, f"the sunset date is now {date}")
 
 
 def _stability(old: Mapping[str, Json], new: Mapping[str, Json]) -> list[Verdict]:
     before, after = stability(old), stability(new)
-    if after is None:
+    if after is None or before is None:
+        # oasdiff's reading: a level it cannot read, on either side, fails the check
+        bad = (new if after is None else old).get("x-stability-level")
         return [("api-invalid-stability-level", True,
-                 f"x-stability-level {new.get('x-stability-level')!r} is not one of "
-                 f"{', '.join(STABILITY)}")]
-    if before is None or before == after:
+                 f"x-stability-level {bad!r} is not one of {', '.join(STABILITY)}")]
+    if before == after:
         return []
     if STABILITY.index(after) < STABILITY.index(before):
         return [("api-stability-decreased", True,

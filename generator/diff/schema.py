@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ..spec.tree import escape
 from .keywords import compare_keywords
+from .lifecycle import Lifecycle, deprecation, names_for
 from .openness import OPEN_ENUM, open_enum
 from .rules import (
     _BOUNDS,
@@ -40,8 +41,10 @@ from .unions import compare_unions
 class SchemaDiff:
     """Compares schemas of two documents and adds what differs to a report."""
 
-    def __init__(self, old: Side, new: Side, report: Report) -> None:
+    def __init__(self, old: Side, new: Side, report: Report,
+                 lifecycle: Lifecycle | None = None) -> None:
         self.old, self.new, self.report = old, new, report
+        self.lifecycle = lifecycle or Lifecycle()
         self._active: set[tuple[str, str, str, str]] = set()
         self._unchanged = Unchanged(old, new)
 
@@ -175,9 +178,14 @@ class SchemaDiff:
             return
         action = ("added" if "default" not in o.schema
                   else "removed" if "default" not in n.schema else "changed")
+        # A parameter's default is what the server does when a request omits it (oasdiff: ERR);
+        # a property's default only documents a value.
+        omitted = site.direction == "request" and site.root == "parameter" and not site.path
         self.emit(site, site.rule(f"default-value-{action}"), "none",
                   f"the default value changed from {show(old)} to {show(new)}", n.pointer,
-                  why="payloads stay valid, but an omitted value now means something else")
+                  why="requests that omit the parameter now ask for something else" if omitted
+                  else "payloads stay valid, but an omitted value now means something else",
+                  breaking=omitted)
 
     def _object(self, o: View, n: View, site: Site) -> None:
         old_props = as_mapping(o.schema.get("properties"))
@@ -196,6 +204,7 @@ class SchemaDiff:
                 views = [self.old.view(old_props[name], old_ptr),
                          self.new.view(new_props[name], new_ptr)]
                 child = self._property_site(site, name, views)
+                self._deprecation(views, child, new_ptr)
                 if (name in old_req) != (name in new_req):
                     became = "required" if name in new_req else "optional"
                     self.emit(child, f"{site.direction}-property-became-{became}",
@@ -204,6 +213,13 @@ class SchemaDiff:
                               why=_REQUIREDNESS.get((site.direction, became), ""))
                 self.compare(old_props[name], new_props[name], old_ptr, new_ptr, child)
         self._additional(o, n, site)
+
+    def _deprecation(self, views: list[View], site: Site, pointer: str) -> None:
+        """A property's deprecation and `x-sunset`, read as an operation's (`lifecycle`)."""
+        names = names_for(f"{site.direction}-property")
+        for rule, breaking, message in deprecation(views[0].schema, views[1].schema,
+                                                   self.lifecycle, names):
+            self.report.add(rule, breaking, site.direction, site.location, message, at=pointer)
 
     def _property_site(self, site: Site, name: str, views: list[View]) -> Site:
         """The site of a property, inert when its readOnly/writeOnly keeps it out of the flow."""
