@@ -43,6 +43,7 @@ _LOAD = re.compile(r'(\w+)(?:, \w+)? :?= (?:open\("([^"]+)"|l\(t, (\d+)|loadFrom
 # the data folders of oasdiff's `dataFileFn` helpers (checker/helpers_test.go)
 _FOLDERS = {"deprecation": "deprecation", "paramDeprecation": "param-deprecation",
             "requiredProperty": "required-properties", "stability": "stability"}
+_NEGATIVE = re.compile(r"^.*\b(?:require|assert)\.(?:Not\w*|False)\(.*$", re.M)
 CATEGORIES = ("agree", "we miss", "we over-call", "level differs", "refused", "crash")
 
 
@@ -91,6 +92,29 @@ def _spec_path(match: re.Match[str]) -> str:
     return f"{prefix}spec{version}.yaml"
 
 
+def _segments(body: str) -> list[tuple[re.Match[str], re.Match[str], str]]:
+    """A test's pairs: each two specs it loads, and its text up to the next pair's loading."""
+    loads = list(_LOAD.finditer(body))
+    found = []
+    for index in range(0, len(loads) - 1, 2):
+        stop = loads[index + 2].start() if index + 2 < len(loads) else len(body)
+        found.append((loads[index], loads[index + 1], body[loads[index].start():stop]))
+    return found
+
+
+def _expect(pair: Pair, text: str, names: dict[str, str], levels: dict[str, str]) -> None:
+    """Record the ids a test's text expects of oasdiff, at their levels."""
+    # ids the test asserts absent (`require.NotEqual`, `NotContains`, `False`) are not expected
+    said = _NEGATIVE.sub("", text)
+    explicit = re.findall(r"Level:\s*checker\.(ERR|WARN|INFO)", said)
+    ids = list(dict.fromkeys(re.findall(r"\bchecker\.(\w+Id)\b", said)))
+    for index, name in enumerate(ids):
+        rule = names.get(name, name)
+        level = explicit[index] if len(explicit) == len(ids) else levels.get(rule, "INFO")
+        if _LEVEL_RANK[level] > _LEVEL_RANK[pair.expected.get(rule, "")]:
+            pair.expected[rule] = level
+
+
 def collect(root: Path) -> tuple[dict[tuple[object, ...], Pair], Counter[str]]:
     """The pairs of oasdiff's checker tests, with the ids each expects; why others were left."""
     names, levels = _rules(root)
@@ -98,34 +122,26 @@ def collect(root: Path) -> tuple[dict[tuple[object, ...], Pair], Counter[str]]:
     skipped: Counter[str] = Counter()
     for path in sorted((root / "checker").glob("*_test.go")):
         for test, body in _TEST.findall(path.read_text()):
-            loads = list(_LOAD.finditer(body))
-            if len(loads) < 2:
+            segments = _segments(body)
+            if not segments:
                 skipped["no two specs loaded from files"] += 1
-                continue
-            variables = {m.group(1) for m in loads[:2]}
-            if any(re.search(rf"\b{v}\.Spec\b", body) for v in variables):
-                skipped["specs edited in Go code"] += 1
-                continue
-            if re.search(r"diff\.NewConfig\(\)\.With|ExcludeElements", body):
-                skipped["diff configured otherwise"] += 1
-                continue
-            key = (_spec_path(loads[0]), _spec_path(loads[1]))
-            if key[0] == key[1] or key[0].endswith("/"):
-                skipped["one spec on both sides, edited elsewhere, or a path built in code"] += 1
-                continue
-            days = re.search(r"WithDeprecation\((\d+), (\d+)\)", body)
-            pair = pairs.setdefault((*key, days.groups() if days else ()), Pair(*key))
-            if days:
-                pair.deprecation_days = (int(days.group(1)), int(days.group(2)))
-            pair.tests.append(f"{path.name}:{test}")
-            explicit = re.findall(r"Level:\s*checker\.(ERR|WARN|INFO)", body)
-            ids = list(dict.fromkeys(re.findall(r"\bchecker\.(\w+Id)\b", body)))
-            for index, name in enumerate(ids):
-                rule = names.get(name, name)
-                level = (explicit[index] if len(explicit) == len(ids) else
-                         levels.get(rule, "INFO"))
-                if _LEVEL_RANK[level] > _LEVEL_RANK[pair.expected.get(rule, "")]:
-                    pair.expected[rule] = level
+            for first, second, text in segments:
+                if any(re.search(rf"\b{m.group(1)}\.Spec\b", text) for m in (first, second)):
+                    skipped["specs edited in Go code"] += 1
+                    continue
+                if re.search(r"diff\.NewConfig\(\)\.With|ExcludeElements", text):
+                    skipped["diff configured otherwise"] += 1
+                    continue
+                key = (_spec_path(first), _spec_path(second))
+                if key[0] == key[1] or key[0].endswith("/"):
+                    skipped["one spec on both sides, edited elsewhere, or a path built in code"] += 1
+                    continue
+                days = re.search(r"WithDeprecation\((\d+), (\d+)\)", text)
+                pair = pairs.setdefault((*key, days.groups() if days else ()), Pair(*key))
+                if days:
+                    pair.deprecation_days = (int(days.group(1)), int(days.group(2)))
+                pair.tests.append(f"{path.name}:{test}")
+                _expect(pair, text, names, levels)
     return pairs, skipped
 
 
@@ -141,7 +157,7 @@ def judge(root: Path, pair: Pair) -> None:
     try:
         beta, stable = pair.deprecation_days
         changes = diff_documents(old.data, new.data, Lifecycle(beta, stable))
-    except Exception:  # noqa: BLE001  (a crash is what this bench counts)
+    except Exception:  # a crash is what this bench counts
         pair.category, pair.error = "crash", traceback.format_exc().splitlines()[-1]
         return
     for change in changes:

@@ -180,8 +180,8 @@ def _stability(old: Mapping[str, Json], new: Mapping[str, Json]) -> list[Verdict
         bad = (new if after is None else old).get("x-stability-level")
         return [("api-invalid-stability-level", True,
                  f"x-stability-level {bad!r} is not one of {', '.join(STABILITY)}")]
-    if before == after:
-        return []
+    if before == after or "x-stability-level" not in old:
+        return []  # as oasdiff: a level first stated is no change of one
     if STABILITY.index(after) < STABILITY.index(before):
         return [("api-stability-decreased", True,
                  f"the stability level went down from {before} to {after}, which promises less")]

@@ -104,3 +104,23 @@ def test_keyword_rule(old: dict[str, Any], new: dict[str, Any],
 def test_unchanged_keywords_are_no_change() -> None:
     for _, old, _, _ in CASES:
         assert _kinds(old, copy.deepcopy(old)) == set()
+
+
+def test_extensible_enum_values_may_be_added_and_not_removed_from_requests() -> None:
+    old = {"type": "string", "x-extensible-enum": ["a", "b"]}
+    new = {"type": "string", "x-extensible-enum": ["a"]}
+    assert _kinds(old, new) == {("request-body-x-extensible-enum-value-removed", True),
+                                ("response-body-x-extensible-enum-value-removed", False)}
+    assert _kinds(new, old) == {("request-body-x-extensible-enum-value-added", False),
+                                ("response-body-x-extensible-enum-value-added", False)}
+
+
+def test_wrapped_in_a_one_of_whose_members_overlap() -> None:
+    # {a, b} was valid; it matches both members now, which a oneOf rejects
+    old = {"type": "object", "required": ["a", "b"]}
+    overlapping = {"oneOf": [{"type": "object", "required": ["a"]},
+                             {"type": "object", "required": ["b"]}]}
+    assert ("request-body-wrapped-in-one-of", True) in _kinds(old, overlapping)
+    disjoint = {"oneOf": [{"type": "object"}, {"type": "string"}]}
+    assert {rule for rule, _ in _kinds({"type": "object"}, disjoint)} == {
+        "request-body-one-of-added", "response-body-one-of-added"}

@@ -82,6 +82,9 @@ def test_stability_levels() -> None:
     assert _ids(beta, stable) == {("api-stability-increased", "info")}
     assert _ids(stable, _with(**{"x-stability-level": "gold"})) == {
         ("api-invalid-stability-level", "breaking")}
+    assert _ids(_with(**{"x-stability-level": "gold"}), stable) == {
+        ("api-invalid-stability-level", "breaking")}
+    assert _ids(_with(), beta) == set()  # a level first stated is no change of one
 
 
 def test_an_alpha_operations_breaking_changes_are_info_unless_the_policy_says_otherwise() -> None:
@@ -94,3 +97,37 @@ def test_an_alpha_operations_breaking_changes_are_info_unless_the_policy_says_ot
     assert "stability level alpha" in changes[0].message
     assert _ids(alpha, required, exempt_stability=frozenset()) == {
         ("new-required-request-parameter", "breaking")}
+
+
+def _param(**fields: Any) -> dict[str, Any]:
+    doc = copy.deepcopy(DOC)
+    doc["paths"]["/items"]["post"]["parameters"][0].update(fields)
+    return doc
+
+
+def test_parameter_deprecation_and_removal() -> None:
+    future = _param(deprecated=True, **{"x-sunset": "2027-06-01"})
+    gone = copy.deepcopy(DOC)
+    del gone["paths"]["/items"]["post"]["parameters"]
+    assert _ids(_param(), future) == {("request-parameter-deprecated-with-sunset", "info")}
+    assert _ids(future, gone) == {("request-parameter-removed-before-sunset", "breaking")}
+    assert _ids(_param(deprecated=True), gone) == {
+        ("request-parameter-removed-with-deprecation", "info")}
+    assert _ids(_param(), gone) == {("request-parameter-removed", "warning")}
+    assert _ids(future, _param(deprecated=True)) == {
+        ("request-parameter-sunset-deleted", "breaking")}
+    assert _ids(future, _param(deprecated=True, **{"x-sunset": "junk"})) == {
+        ("request-parameter-sunset-parse", "breaking")}
+
+
+def test_property_deprecation() -> None:
+    def body(**fields: Any) -> dict[str, Any]:
+        doc = copy.deepcopy(DOC)
+        doc["paths"]["/items"]["post"]["requestBody"] = {"content": {"application/json": {
+            "schema": {"type": "object", "properties": {"a": {"type": "string", **fields}}}}}}
+        return doc
+    assert _ids(body(), body(deprecated=True)) == {("request-property-deprecated", "info")}
+    assert _ids(body(), body(deprecated=True), deprecation_days_stable=10) == {
+        ("request-property-deprecated-sunset-missing", "breaking")}
+    assert _ids(body(), body(deprecated=True, **{"x-sunset": "later"})) == {
+        ("request-property-deprecated-sunset-invalid", "breaking")}
