@@ -117,11 +117,17 @@ def show(value: Json) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+# What `Report.add` was told: rule id, breaking, direction, location, message, pointer.
+Said = tuple[str, bool, str, str, str, str]
+
+
 class Report:
-    """The changes found so far, each recorded once."""
+    """The changes found so far, each recorded once; `said`: every `add`, as it was called
+    (`SchemaDiff` says a walk's part again elsewhere)."""
 
     def __init__(self) -> None:
         self.changes: set[Change] = set()
+        self.said: list[Said] = []
         self.prefix = ""  # `webhook-`/`callback-` while those are compared
         self.exempt = ""  # why breaking changes are info here (an operation at alpha), or ''
 
@@ -129,6 +135,7 @@ class Report:
             *, at: str) -> None:
         """Record one change at pointer `at`; `message` is a sentence without its capital and
         full stop."""
+        self.said.append((rule_id, breaking, direction, location, message, at))
         if breaking and self.exempt:
             breaking, message = False, f"{message}; but {self.exempt}"
         sentence = message[:1].upper() + message[1:] + "."

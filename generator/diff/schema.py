@@ -19,6 +19,7 @@ from .rules import (
     Effect,
     Json,
     Report,
+    Said,
     Side,
     Site,
     View,
@@ -47,6 +48,9 @@ class SchemaDiff:
         self.lifecycle = lifecycle or Lifecycle()
         self._active: set[tuple[str, str, str, str]] = set()
         self._unchanged = Unchanged(old, new)
+        # (old, new, site kind) -> what the walk said there; `_cuts`: walks cut by recursion
+        self._memo: dict[tuple[object, ...], list[Said]] = {}
+        self._cuts = 0
 
     def emit(self, site: Site, rule_id: str, effect: Effect, what: str, pointer: str, *,
              why: str = "", breaking: bool | None = None) -> None:
@@ -61,33 +65,58 @@ class SchemaDiff:
         self.report.add(rule_id, breaking, site.direction, site.location, message, at=pointer)
 
     def compare(self, old: Json, new: Json, old_ptr: str, new_ptr: str, site: Site) -> None:
-        """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`)."""
+        """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`).
+
+        A pair of schemas compared at one kind of site is walked once: what it found is kept
+        (`_memo`) and said again, at the new site's location, wherever the pair comes back (a
+        shared schema of a large contract is reached from hundreds of operations). A walk cut
+        short by recursion is not kept, as it depends on where it started.
+        """
         if self._unchanged.same(old, new):  # no rule fires on what reads the same
             return
         o, n = self.old.view(old, old_ptr), self.new.view(new, new_ptr)
+        memo = (o.pointer, n.pointer, site.direction, site.inert, site.root, bool(site.path),
+                site.in_union)
+        if (found := self._memo.get(memo)) is not None:
+            for rule_id, breaking, direction, suffix, message, at in found:
+                self.report.add(rule_id, breaking, direction, site.location + suffix, message,
+                                at=at)
+            return
         key = (o.pointer, n.pointer, site.direction, site.inert)
         if key in self._active or len(self._active) >= _MAX_DEPTH:
+            self._cuts += 1
             return
         self._active.add(key)
+        cuts, start = self._cuts, len(self.report.said)
         try:
-            if not site.in_union:
-                self._nullability(o, n, site)
-            if _union(o) or _union(n):
-                members = replace(site, in_union=True)
-                compare_unions(self, (old, new), (old_ptr, new_ptr), (o, n), members)
-                if not (_union(o) and _union(n)):
-                    return
-            self._unresolved(o, n, site)
-            self._types(o, n, site)
-            self._enum(o, n, site)
-            self._bounds(o, n, site)
-            self._pattern(o, n, site)
-            self._default(o, n, site)
-            self._object(o, n, site)
-            self._items(o, n, site)
-            compare_keywords(self, o, n, site)
+            self._walk((old, new), (old_ptr, new_ptr), (o, n), site)
         finally:
             self._active.discard(key)
+        if self._cuts == cuts:
+            here = len(site.location)
+            self._memo[memo] = [(r, b, d, where[here:], m, at) for r, b, d, where, m, at
+                                in self.report.said[start:]]
+
+    def _walk(self, raw: tuple[Json, Json], ptrs: tuple[str, str], views: tuple[View, View],
+              site: Site) -> None:
+        """Every rule on one pair of schema views (`compare` without its bookkeeping)."""
+        o, n = views
+        if not site.in_union:
+            self._nullability(o, n, site)
+        if _union(o) or _union(n):
+            members = replace(site, in_union=True)
+            compare_unions(self, raw, ptrs, views, members)
+            if not (_union(o) and _union(n)):
+                return
+        self._unresolved(o, n, site)
+        self._types(o, n, site)
+        self._enum(o, n, site)
+        self._bounds(o, n, site)
+        self._pattern(o, n, site)
+        self._default(o, n, site)
+        self._object(o, n, site)
+        self._items(o, n, site)
+        compare_keywords(self, o, n, site)
 
     def _unresolved(self, o: View, n: View, site: Site) -> None:
         old_ref, new_ref = o.schema.get("$ref"), n.schema.get("$ref")
