@@ -158,13 +158,18 @@ class Side:
 
     def __init__(self, data: Mapping[str, Json]) -> None:
         self.data = data
+        self._found: dict[str, Json | None] = {}  # pointer -> node: a `$ref` is looked up once
 
     def lookup(self, pointer: str) -> Json | None:
         """The node at a JSON pointer, or None."""
+        if pointer in self._found:
+            return self._found[pointer]
         try:
-            return resolve_pointer(self.data, pointer)
-        except (LookupError, ValueError):
-            return None
+            node = resolve_pointer(self.data, pointer)
+        except (LookupError, ValueError, TypeError):
+            node = None
+        self._found[pointer] = node
+        return node
 
     def resolve(self, node: Json, pointer: str) -> tuple[Json, str]:
         """Follow local `$ref`s to the node they name and its pointer; others stay as written."""
