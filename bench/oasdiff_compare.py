@@ -107,7 +107,8 @@ def _expect(pair: Pair, text: str, names: dict[str, str], levels: dict[str, str]
     # ids the test asserts absent (`require.NotEqual`, `NotContains`, `False`) are not expected
     said = _NEGATIVE.sub("", text)
     explicit = re.findall(r"Level:\s*checker\.(ERR|WARN|INFO)", said)
-    ids = list(dict.fromkeys(re.findall(r"\bchecker\.(\w+Id)\b", said)))
+    ids = list(dict.fromkeys(re.findall(r"\bchecker\.(\w+Id)\b", said)
+                             + [i for i in re.findall(r'"([a-z]+(?:-[a-z]+)+)"', said) if i in levels]))
     for index, name in enumerate(ids):
         rule = names.get(name, name)
         level = explicit[index] if len(explicit) == len(ids) else levels.get(rule, "INFO")
