@@ -65,6 +65,8 @@ def format_text(changes: Iterable[Change]) -> str:
     for change in changes:
         lines.append(f"{change.level.upper():<9}{change.location}  [{change.id}]")
         lines.append(f"{'':<9}{change.message}")
+        if change.source:
+            lines.append(f"{'':<9}at {change.source}")
         if len(change.locations) > 1:
             lines.append(f"{'':<9}In {len(change.locations)} places ({change.pointer}):")
             lines.extend(f"{'':<11}{where}" for where in change.locations)

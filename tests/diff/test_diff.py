@@ -670,6 +670,15 @@ def test_text_format() -> None:
     assert lines[-1] == "2 changes: 0 breaking, 1 warning, 1 info."
 
 
+def test_text_format_says_where_each_change_is_written(tmp_path: Path) -> None:
+    old, new = _write_pair(tmp_path, mutated(drop(("paths", "/items/{item_id}", "delete"))))
+    out = io.StringIO()
+    run_diff(old, new, out=out)
+    line = next(i for i, text in enumerate(old.read_text().splitlines(), 1)
+                if text.strip() == "delete:")
+    assert f"         at {old}:{line}" in out.getvalue().splitlines()
+
+
 def test_shared_schema_change_is_one_entry_listing_its_uses() -> None:
     new = mutated(put((*ITEM, "extra"), {"type": "string"}))
     (change,) = diff_documents(BASE, new)
