@@ -115,6 +115,7 @@ class FormField:
     is_file_list: bool = False
     description: str | None = None
     json: bool = False  # a multipart part carrying JSON (an object, an array of them, a union)
+    deep: bool = False  # a urlencoded field in deepObject style (`encoding`): `a[k]=v`, `a[0]=v`
 
 
 @dataclass(frozen=True)

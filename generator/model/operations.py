@@ -13,6 +13,7 @@ from ..spec.media import (
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape
 from .access import access
+from .encoding import deep_fields
 from .ir import (
     AliasDef,
     BodyKind,
@@ -266,19 +267,22 @@ class OperationBuilder(ResponseReader):
         for media, kind in forms:
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
+                deep = deep_fields(content[media], kind, f"{at}/content/{escape(media)}",
+                                   self.schemas.notes.warn)
                 fields = self._form_fields(schema, prefix, kind,
-                                           f"{at}/content/{escape(media)}/schema")
+                                           f"{at}/content/{escape(media)}/schema", deep)
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,
                                    description)
         media = media_types[0]
         return RequestBody("text" if media.startswith("text/") else "binary", media, required,
                            description=description)
 
-    def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str
-                     ) -> tuple[FormField, ...]:
+    def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str,
+                     deep: frozenset[str] = frozenset()) -> tuple[FormField, ...]:
         """The fields of a form body. A structured field (an object, an array of objects, a
         union) of a multipart body is a JSON part, OpenAPI's default for it; of a urlencoded one
-        it is read as its text, with a warning."""
+        it is in deepObject style where its `encoding` says so (`deep`: their wire names), else
+        read as its text, with a warning."""
         required = set(required_names(schema))
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
@@ -295,19 +299,19 @@ class OperationBuilder(ResponseReader):
             else:
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
-                structured = self._structured(type_ref)
+                structured = "" if wire in deep else self._structured(type_ref)
                 json_part = kind == "multipart" and bool(structured)
                 if structured and not json_part:
                     self.schemas.notes.warn(
                         f"form field `{wire}` is structured ({structured}): read and sent as "
                         "its text, not validated as its schema (hint: a multipart body carries "
                         "it as a JSON part)", at)
-                if not json_part and (type_ref.kind not in ("builtin", "literal", "model", "list")
+                if not json_part and wire not in deep and (type_ref.kind not in ("builtin", "literal", "model", "list")
                                       or (type_ref.kind == "model" and not self._is_enum(type_ref))):
                     type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
                                     is_file, is_list, _plain(prop.get("description")),
-                                    json=json_part))
+                                    json=json_part, deep=wire in deep))
         return tuple(fields)
 
     def _structured(self, type_ref: TypeRef) -> str:

@@ -1,0 +1,249 @@
+"""Constructs of real contracts that went wrong on the wire (issue 37), each a minimal
+reproduction, driven through the generated client and the generated server over loopback
+HTTP, the request checked on the wire with openapi-core where it can judge it:
+
+- Stripe's form bodies with `encoding` deepObject (`metadata[k]=v`, `expand[0]=x`, lists of
+  objects) and its deepObject query parameters that are arrays or `anyOf[object, integer]`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+import httpx
+import pytest
+from gen_support import Generated, generate_package, openapi, serve
+
+FORM = "application/x-www-form-urlencoded"
+DEEP = {"style": "deepObject", "explode": True}
+_ERROR = {"description": "refused", "content": {"application/json": {"schema": {
+    "$ref": "#/components/schemas/Error"}}}}
+_ECHO = {"description": "what the service read", "content": {"application/json": {
+    "schema": {"type": "object", "additionalProperties": True}}}}
+_OR_EMPTY = {"type": "string", "enum": [""]}  # Stripe's way to clear a value
+
+# Stripe's POST /v1/customers and GET /v1/customers, cut to the shapes that matter.
+CUSTOMER_FORM = {
+    "type": "object",
+    "properties": {
+        "address": {"anyOf": [{"type": "object", "title": "optional_fields_address",
+                               "properties": {"city": {"type": "string"},
+                                              "line1": {"type": "string"}}}, _OR_EMPTY]},
+        "balance": {"type": "integer"},
+        "email": {"type": "string"},
+        "expand": {"type": "array", "items": {"type": "string"}},
+        "metadata": {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}},
+                               _OR_EMPTY]},
+        "tax_id_data": {"type": "array", "items": {
+            "type": "object", "required": ["type", "value"],
+            "properties": {"type": {"type": "string", "enum": ["eu_vat", "gb_vat"]},
+                           "value": {"type": "string"}}}},
+        "invoice_settings": {"type": "object", "properties": {
+            "custom_fields": {"anyOf": [{"type": "array", "items": {
+                "type": "object", "required": ["name", "value"],
+                "properties": {"name": {"type": "string"}, "value": {"type": "string"}}}},
+                _OR_EMPTY]},
+            "footer": {"type": "string"}}},
+    },
+}
+STRIPE = openapi({"/v1/customers": {
+    "get": {
+        "operationId": "GetCustomers",
+        "parameters": [
+            {"name": "created", "in": "query", **DEEP, "schema": {"anyOf": [
+                {"type": "object", "title": "range_query_specs", "properties": {
+                    "gt": {"type": "integer"}, "lte": {"type": "integer"}}},
+                {"type": "integer"}]}},
+            {"name": "expand", "in": "query", **DEEP,
+             "schema": {"type": "array", "items": {"type": "string"}}},
+            {"name": "limit", "in": "query", "style": "form", "schema": {"type": "integer"}},
+        ],
+        "responses": {"200": _ECHO, "400": _ERROR},
+    },
+    "post": {
+        "operationId": "PostCustomers",
+        "requestBody": {"content": {FORM: {
+            "schema": CUSTOMER_FORM,
+            "encoding": {name: DEEP for name in ("address", "expand", "metadata",
+                                                 "tax_id_data", "invoice_settings")}}}},
+        "responses": {"200": _ECHO, "400": _ERROR},
+    },
+}}, {"Error": {"type": "object", "required": ["error"], "properties": {"error": {
+    "type": "object", "properties": {"message": {"type": "string"}}}}}}, version="3.0.0")
+
+
+def plain(value: Any) -> Any:
+    """What a service received, as JSON: models as they were sent, forms as their fields."""
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", exclude_unset=True)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+class Recorder(httpx.HTTPTransport):
+    """An HTTP transport that keeps every request it sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        self.sent.append(request)
+        return super().handle_request(request)
+
+
+def judged(spec: dict[str, Any], request: httpx.Request) -> list[Exception]:
+    """openapi-core's errors for a request as it went on the wire (none: it agrees)."""
+    from openapi_core import OpenAPI
+    from openapi_core.datatypes import RequestParameters
+    from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+    class Wire:
+        parameters = RequestParameters(
+            query=ImmutableMultiDict(parse_qsl(request.url.query.decode(),
+                                               keep_blank_values=True)),
+            header=Headers(dict(request.headers)), cookie=ImmutableMultiDict())
+        host_url = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        path = request.url.path
+        method = request.method.lower()
+        body = request.content
+        content_type = request.headers.get("content-type", "")
+
+    return list(OpenAPI.from_dict(spec).unmarshal_request(Wire()).errors)
+
+
+@pytest.fixture(scope="module")
+def stripe(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generate_package(STRIPE, tmp_path_factory.mktemp("stripe"))
+
+
+@pytest.fixture(scope="module")
+def stripe_url(stripe: Generated) -> Iterator[str]:
+    class Service(stripe.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def post_customers(self, body: Any = None) -> Any:
+            return plain(body)
+
+        async def get_customers(self, **kwargs: Any) -> Any:
+            return plain(kwargs)
+
+    with serve(stripe.server.create_app(Service())) as url:
+        yield url
+
+
+def _pairs(request: httpx.Request) -> list[tuple[str, str]]:
+    text = request.content.decode() or request.url.query.decode()
+    return [(unquote(k), v) for k, v in parse_qsl(text, keep_blank_values=True)]
+
+
+def test_form_deep_objects_go_as_stripe_sends_them(stripe: Generated, stripe_url: str) -> None:
+    models, recorder = stripe.models, Recorder()
+    with stripe.client.Client(stripe_url, transport=recorder) as client:
+        read = client.post_customers(
+            address=models.PostCustomersFormAddressOptionalFieldsAddress(city="Paris"),
+            balance=5, expand=["customer", "tax"], metadata={"order": "6735"},
+            tax_id_data=[models.PostCustomersFormTaxIdDataItem(type="eu_vat", value="FR1")],
+            invoice_settings=models.PostCustomersFormInvoiceSettings(
+                custom_fields=[{"name": "po", "value": "7"}], footer="thanks"))
+        cleared = client.post_customers(metadata="", address="")
+    assert _pairs(recorder.sent[0]) == [
+        ("address[city]", "Paris"), ("balance", "5"), ("expand[0]", "customer"),
+        ("expand[1]", "tax"), ("metadata[order]", "6735"), ("tax_id_data[0][type]", "eu_vat"),
+        ("tax_id_data[0][value]", "FR1"), ("invoice_settings[custom_fields][0][name]", "po"),
+        ("invoice_settings[custom_fields][0][value]", "7"),
+        ("invoice_settings[footer]", "thanks")]
+    assert read == {
+        "address": {"city": "Paris"}, "balance": 5, "email": None,
+        "expand": ["customer", "tax"], "metadata": {"order": "6735"},
+        "tax_id_data": [{"type": "eu_vat", "value": "FR1"}],
+        "invoice_settings": {"custom_fields": [{"name": "po", "value": "7"}],
+                             "footer": "thanks"}}
+    assert _pairs(recorder.sent[1]) == [("address", ""), ("metadata", "")]
+    assert cleared["metadata"] == "" and cleared["address"] == ""
+
+
+@pytest.mark.parametrize(("body", "where"), [
+    ("balance=five", "balance"),
+    ("tax_id_data[0][type]=us_ein&tax_id_data[0][value]=1", "tax_id_data"),
+    ("metadata[a][b]=1", "metadata"),
+    ("metadata=x&metadata[a]=1", "metadata"),
+    ("invoice_settings[custom_fields][0][name]=po", "invoice_settings"),
+])
+def test_a_bad_form_field_is_the_declared_400(stripe_url: str, body: str, where: str) -> None:
+    answer = httpx.post(f"{stripe_url}/v1/customers", content=body.encode(),
+                        headers={"content-type": FORM})
+    assert answer.status_code == 400, answer.text
+    assert where in answer.json()["error"]["message"]
+
+
+def test_other_spellings_of_deep_keys_are_read(stripe_url: str) -> None:
+    body = "expand[]=a&expand[]=b&metadata[0]=zero&tax_id_data[1][type]=gb_vat" \
+           "&tax_id_data[1][value]=2&tax_id_data[0][type]=eu_vat&tax_id_data[0][value]=1"
+    answer = httpx.post(f"{stripe_url}/v1/customers", content=body.encode(),
+                        headers={"content-type": FORM})
+    assert answer.status_code == 200, answer.text
+    read = answer.json()
+    assert read["expand"] == ["a", "b"]
+    assert read["metadata"] == {"0": "zero"}  # a map whose key is a number stays a map
+    assert read["tax_id_data"] == [{"type": "eu_vat", "value": "1"},
+                                   {"type": "gb_vat", "value": "2"}]
+
+
+def test_deep_object_query_arrays_and_integers(stripe: Generated, stripe_url: str) -> None:
+    recorder = Recorder()
+    range_ = stripe.models.GetCustomersCreatedRangeQuerySpecs(gt=1, lte=9)
+    with stripe.client.Client(stripe_url, transport=recorder) as client:
+        assert client.get_customers(created=1700000000, expand=["data.tax"], limit=3) == {
+            "created": 1700000000, "expand": ["data.tax"], "limit": 3}
+        assert client.get_customers(created=range_) == {
+            "created": {"gt": 1, "lte": 9}, "expand": None, "limit": None}
+    assert _pairs(recorder.sent[0]) == [("created", "1700000000"), ("expand[0]", "data.tax"),
+                                        ("limit", "3")]
+    assert _pairs(recorder.sent[1]) == [("created[gt]", "1"), ("created[lte]", "9")]
+    for query in ("created[gt]=soon", "created=soon", "expand[x]=1", "created[gt]=1&created=2"):
+        answer = httpx.get(f"{stripe_url}/v1/customers?{query}")
+        assert answer.status_code == 400, (query, answer.text)
+
+
+# openapi-core reads deepObject only one level deep and only where the schema is `type:
+# object` (`deep_object_loads`; python-openapi/openapi-core#250, #379): it refuses Stripe's
+# arrays (`expand[0]`), nesting and `anyOf` members, which OpenAPI leaves undefined for the
+# style. It judges the shape it defines: a flat map, in a form body and in a query.
+JUDGED = openapi({"/v1/charges": {"post": {
+    "operationId": "PostCharges",
+    "parameters": [{"name": "filter", "in": "query", **DEEP, "schema": {
+        "type": "object", "properties": {"status": {"type": "string"},
+                                         "limit": {"type": "integer"}}}}],
+    "requestBody": {"content": {FORM: {
+        "schema": {"type": "object", "properties": {
+            "amount": {"type": "integer"},
+            "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}},
+        "encoding": {"metadata": DEEP}}}},
+    "responses": {"200": _ECHO},
+}}}, version="3.0.0")
+
+
+def test_openapi_core_agrees_with_the_deep_objects_on_the_wire(
+        tmp_path: Any) -> None:
+    judged_pkg = generate_package(JUDGED, tmp_path)
+
+    class Service(judged_pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def post_charges(self, body: Any = None, **kwargs: Any) -> Any:
+            return {"body": plain(body), **plain(kwargs)}
+
+    recorder = Recorder()
+    with serve(judged_pkg.server.create_app(Service())) as url, \
+            judged_pkg.client.Client(url, transport=recorder) as client:
+        read = client.post_charges(amount=100, metadata={"order": "6735", "team": "a"},
+                                   filter=judged_pkg.models.PostChargesFilter(limit=2))
+    assert read == {"body": {"amount": 100, "metadata": {"order": "6735", "team": "a"}},
+                    "filter": {"limit": 2}}
+    assert judged(JUDGED, recorder.sent[0]) == []
