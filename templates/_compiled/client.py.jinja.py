@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'ce59654733f7fc882dece867b9148dbc'
+KEY = '397b25d77c779c557e9f4cd04cb39f22'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -224,6 +224,7 @@ def root(context, missing=missing):
         l_2_content_type_name = resolve('content_type_name')
         l_2_plain = resolve('plain')
         l_2_form_entries = resolve('form_entries')
+        l_2_form_styles = resolve('form_styles')
         l_2_client_path = resolve('client_path')
         l_2_query_entries = resolve('query_entries')
         l_2_styled_entries = resolve('styled_entries')
@@ -324,7 +325,7 @@ def root(context, missing=missing):
                 pass
                 context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_queries', _loop_vars=_loop_vars)
                 t_16.extend((
-                    str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_data = ', '_queries(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_entries') if l_2_form_entries is missing else l_2_form_entries), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
+                    str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_data = ', '_queries(', ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_entries') if l_2_form_entries is missing else l_2_form_entries), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] + ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_styles') if l_2_form_styles is missing else l_2_form_styles), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] if t_5(context.eval_ctx, t_13(context, (undefined(name='plain') if l_2_plain is missing else l_2_plain), 'deep')) else [])), _loop_vars=_loop_vars)),
                     '\n',
                 ))
             else:
@@ -540,7 +541,7 @@ def root(context, missing=missing):
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', 'raise ', '_error(', [t_10(environment.getattr(l_2_op, 'id')), 'response'], _loop_vars=_loop_vars)),
                 '\n',
             ))
-    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_plain = l_2_form_entries = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
+    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_plain = l_2_form_entries = l_2_form_styles = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
     t_16.append(
         '\n',
     )
@@ -891,4 +892,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=105&2=107&11=108&12=111&13=114&16=126&18=127&19=128&20=129&21=130&22=132&40=134&41=137&52=141&59=146&60=151&65=162&76=180&77=184&75=188&80=190&81=193&82=194&83=202&84=203&87=206&89=210&90=212&92=213&93=214&94=232&95=233&98=236&99=239&100=243&102=246&103=248&104=250&106=252&107=254&108=256&109=259&112=264&113=266&115=270&116=275&117=277&122=286&123=288&124=290&125=293&126=295&127=296&128=300&133=307&136=310&139=314&141=317&142=319&143=321&144=323&145=325&147=330&150=334&151=336&154=340&155=347&156=350&157=352&159=358&160=367&161=370&162=374&164=383&170=391&171=393&172=396&173=398&175=399&176=401&177=403&179=406&182=411&184=416&188=421&190=426&194=431&195=435&197=440&198=443&199=445&200=449&202=453&203=462&207=469&210=473&211=476&212=481&213=485&215=492&217=495&218=497&219=498&220=500&222=502&223=505&224=507&225=509&226=512&227=514&228=516&229=519&231=524&234=533&237=538&241=545&242=546&243=547&244=548&248=551&304=554&305=564&306=567&307=571&308=572&309=574&310=575&311=576&312=578&316=581&317=583&318=586&320=590&321=592&323=594&325=597&326=600&327=602&328=605&330=609&331=610&332=612&334=613&335=615&337=617&338=620&339=624&341=628&342=630&343=633&344=637&345=641&346=644&348=648&352=657&353=659&354=662&355=666&356=670&357=673&358=677&359=679&361=686&362=688&364=691&365=694&366=696&367=699&373=704&429=707&430=717&431=720&433=726&434=728&435=731&437=735&438=737&440=739&442=742&443=745&444=747&445=750&447=755&448=758&449=762&451=766&452=768&453=771&454=775&455=779&456=782&458=786&462=795&463=797&464=800&465=804&466=808&467=811&468=815&469=817&471=824&472=826&474=829&475=832&476=834&477=837&481=842&14=845&484=850&488=852&490=854&2=857&3=867&481=870&484=879&485=888'
+debug_info = '1=105&2=107&11=108&12=111&13=114&16=126&18=127&19=128&20=129&21=130&22=132&40=134&41=137&52=141&59=146&60=151&65=162&76=180&77=184&75=188&80=190&81=193&82=194&83=202&84=203&87=206&89=210&90=212&92=213&93=214&94=233&95=234&98=237&99=240&100=244&102=247&103=249&104=251&106=253&107=255&108=257&109=260&112=265&113=267&115=271&116=276&117=278&122=287&123=289&124=291&125=294&126=296&127=297&128=301&133=308&136=311&139=315&141=318&142=320&143=322&144=324&145=326&147=331&150=335&151=337&154=341&155=348&156=351&157=353&159=359&160=368&161=371&162=375&164=384&170=392&171=394&172=397&173=399&175=400&176=402&177=404&179=407&182=412&184=417&188=422&190=427&194=432&195=436&197=441&198=444&199=446&200=450&202=454&203=463&207=470&210=474&211=477&212=482&213=486&215=493&217=496&218=498&219=499&220=501&222=503&223=506&224=508&225=510&226=513&227=515&228=517&229=520&231=525&234=534&237=539&241=546&242=547&243=548&244=549&248=552&304=555&305=565&306=568&307=572&308=573&309=575&310=576&311=577&312=579&316=582&317=584&318=587&320=591&321=593&323=595&325=598&326=601&327=603&328=606&330=610&331=611&332=613&334=614&335=616&337=618&338=621&339=625&341=629&342=631&343=634&344=638&345=642&346=645&348=649&352=658&353=660&354=663&355=667&356=671&357=674&358=678&359=680&361=687&362=689&364=692&365=695&366=697&367=700&373=705&429=708&430=718&431=721&433=727&434=729&435=732&437=736&438=738&440=740&442=743&443=746&444=748&445=751&447=756&448=759&449=763&451=767&452=769&453=772&454=776&455=780&456=783&458=787&462=796&463=798&464=801&465=805&466=809&467=812&468=816&469=818&471=825&472=827&474=830&475=833&476=835&477=838&481=843&14=846&484=851&488=853&490=855&2=858&3=868&481=871&484=880&485=889'

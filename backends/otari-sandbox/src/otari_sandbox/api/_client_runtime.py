@@ -97,17 +97,33 @@ def _styled(
         return {name: _dump(value).decode()}
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if style == "deepObject":
+        return _deep(name, value)
     if exploded:
         return {key: _query(item) for key, item in value.items() if item is not None}
-    if style == "deepObject":
-        return {
-            f"{name}[{key}]": _text(item)
-            for key, item in value.items()
-            if item is not None
-        }
     separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
     items = [x for pair in value.items() for x in pair] if shape == "object" else value
     return {name: separator.join(_text(item) for item in items)}
+
+
+def _deep(name: str, value: Any) -> dict[str, str]:
+    """`value` in deepObject style, nested as Stripe (and PHP's `http_build_query`) write it:
+    `name[key]=v`, `name[key][0][field]=v`, a list's items by index (`name[0]=v`), a value
+    that is neither a map nor a list as `name=v`; None is left out."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    items: Any
+    if isinstance(value, Mapping):
+        items = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return {name: _text(value)}
+    out: dict[str, str] = {}
+    for key, item in items:
+        if item is not None:
+            out.update(_deep(f"{name}[{key}]", item))
+    return out
 
 
 def _queries(
