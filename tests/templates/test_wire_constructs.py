@@ -3,7 +3,9 @@ reproduction, driven through the generated client and the generated server over 
 HTTP, the request checked on the wire with openapi-core where it can judge it:
 
 - Stripe's form bodies with `encoding` deepObject (`metadata[k]=v`, `expand[0]=x`, lists of
-  objects) and its deepObject query parameters that are arrays or `anyOf[object, integer]`.
+  objects) and its deepObject query parameters that are arrays or `anyOf[object, integer]`;
+- a path parameter whose value holds `/`, sent as `%2F` (GitHub `contents/{path}`, Xero,
+  Sentry): Starlette decodes the path before it matches routes, so the server answered 404.
 """
 
 from __future__ import annotations
@@ -113,7 +115,7 @@ def judged(spec: dict[str, Any], request: httpx.Request) -> list[Exception]:
                                                keep_blank_values=True)),
             header=Headers(dict(request.headers)), cookie=ImmutableMultiDict())
         host_url = f"{request.url.scheme}://{request.url.netloc.decode()}"
-        path = request.url.path
+        path = request.url.raw_path.split(b"?")[0].decode()
         method = request.method.lower()
         body = request.content
         content_type = request.headers.get("content-type", "")
@@ -247,3 +249,51 @@ def test_openapi_core_agrees_with_the_deep_objects_on_the_wire(
     assert read == {"body": {"amount": 100, "metadata": {"order": "6735", "team": "a"}},
                     "filter": {"limit": 2}}
     assert judged(JUDGED, recorder.sent[0]) == []
+
+
+# GitHub's `contents/{path}` (its last segment) and Xero's `{ItemID}` (one in the middle).
+SLASHES = openapi({
+    "/repos/{owner}/{repo}/contents/{path}": {"get": {
+        "operationId": "repos/get-content",
+        "parameters": [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+                       for n in ("owner", "repo", "path")],
+        "responses": {"200": _ECHO}}},
+    "/Items/{ItemID}/History": {"get": {
+        "operationId": "getItemHistory",
+        "parameters": [{"name": "ItemID", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": _ECHO}}},
+    "/Items/{ItemID}": {"get": {
+        "operationId": "getItem",
+        "parameters": [{"name": "ItemID", "in": "path", "required": True,
+                        "schema": {"type": "string"}}],
+        "responses": {"200": _ECHO}}},
+})
+
+
+def test_a_path_parameter_holding_slashes_is_routed_and_decoded(tmp_path: Any) -> None:
+    pkg = generate_package(SLASHES, tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def repos_get_content(self, owner: str, repo: str, path: str) -> Any:
+            return {"owner": owner, "repo": repo, "path": path}
+
+        async def get_item_history(self, item_id: str) -> Any:
+            return {"history": item_id}
+
+        async def get_item(self, item_id: str) -> Any:
+            return {"item": item_id}
+
+    recorder = Recorder()
+    with serve(pkg.server.create_app(Service())) as url, \
+            pkg.client.Client(url, transport=recorder) as client:
+        assert client.repos_get_content("octo", "hello", "docs/a b/README.md") == {
+            "owner": "octo", "repo": "hello", "path": "docs/a b/README.md"}
+        assert client.get_item_history("A/B 100%") == {"history": "A/B 100%"}
+        assert client.get_item("A/B") == {"item": "A/B"}
+        assert client.get_item("plain") == {"item": "plain"}
+        # Unencoded, `/` still separates segments: no operation has three of them here.
+        assert httpx.get(f"{url}/Items/A/B/History").status_code == 404
+    assert [r.url.raw_path.decode() for r in recorder.sent[:2]] == [
+        "/repos/octo/hello/contents/docs%2Fa%20b%2FREADME.md", "/Items/A%2FB%20100%25/History"]
+    assert [judged(SLASHES, r) for r in recorder.sent] == [[], [], [], []]
