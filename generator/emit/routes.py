@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from ..model.ir import Operation
 from ..model.literal import literal
@@ -26,6 +27,11 @@ def route_path(op: Operation) -> str:
     for param in op.path_params:
         path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
     return path
+
+
+def server_path(op: Operation) -> str:
+    """The path of the operation's own server: where the stub routes it instead of the API's."""
+    return urlsplit(op.server or "").path.rstrip("/")
 
 
 def route_signature(op: Operation, spell: Spell) -> str:

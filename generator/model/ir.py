@@ -173,6 +173,7 @@ class Operation:
     # `<method>_events` (its `success` keeps the other media types, called by `<method>`)
     also_events: Representation | None = None
     paging: Paging | None = None  # how it pages, when it does
+    server: str | None = None  # its own server's URL (`servers` on it or its path item)
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:

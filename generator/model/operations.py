@@ -33,6 +33,7 @@ from .responses import ResponseReader
 from .schema_facts import example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
+from .servers import own_server
 from .typeref import ANY, TypeRef
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
@@ -51,9 +52,15 @@ class OperationBuilder(ResponseReader):
 
     def build(self) -> list[Operation]:
         sites = iter_operations(self.document, lambda item, at: (self._deref(item), at))
-        return [self._operation(site.path, site.method, dict(site.operation),
-                                site.item.get("parameters") or [])
-                for site in sites]
+        operations = []
+        for site in sites:
+            operation = self._operation(site.path, site.method, dict(site.operation),
+                                        site.item.get("parameters") or [])
+            server = own_server(self.document, site.item, site.operation,
+                                f"/paths/{escape(site.path)}/{site.method}",
+                                self.schemas.notes.warn)
+            operations.append(replace(operation, server=server) if server else operation)
+        return operations
 
     def model_only(self, path: str, method: str, raw: dict[str, Any], shared: list[Any],
                    name: str) -> Operation:

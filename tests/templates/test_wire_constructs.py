@@ -4,6 +4,8 @@ HTTP, the request checked on the wire with openapi-core where it can judge it:
 
 - Stripe's form bodies with `encoding` deepObject (`metadata[k]=v`, `expand[0]=x`, lists of
   objects) and its deepObject query parameters that are arrays or `anyOf[object, integer]`;
+- GitHub's asset upload: `servers` of its own (`uploads.github.com`; GitHub Enterprise's
+  `/api/uploads` beside `/api/v3`) and a body declared as `*/*`;
 - a path parameter whose value holds `/`, sent as `%2F` (GitHub `contents/{path}`, Xero,
   Sentry): Starlette decodes the path before it matches routes, so the server answered 404.
 """
@@ -297,3 +299,118 @@ def test_a_path_parameter_holding_slashes_is_routed_and_decoded(tmp_path: Any) -
     assert [r.url.raw_path.decode() for r in recorder.sent[:2]] == [
         "/repos/octo/hello/contents/docs%2Fa%20b%2FREADME.md", "/Items/A%2FB%20100%25/History"]
     assert [judged(SLASHES, r) for r in recorder.sent] == [[], [], [], []]
+
+
+# GitHub Enterprise Server's shape: the API under /api/v3, uploads under /api/uploads.
+UPLOADS = openapi({
+    "/repos/{owner}/{repo}/releases/{release_id}/assets": {"post": {
+        "operationId": "repos/upload-release-asset",
+        "servers": [{"url": "{protocol}://{hostname}/api/uploads", "variables": {
+            "protocol": {"default": "https"}, "hostname": {"default": "github.example.com"}}}],
+        "parameters": [
+            {"name": "owner", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "repo", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "release_id", "in": "path", "required": True, "schema": {"type": "integer"}},
+            {"name": "name", "in": "query", "required": True, "schema": {"type": "string"}}],
+        "requestBody": {"required": False, "content": {"*/*": {"schema": {
+            "type": "string", "description": "The raw file data"}}}},
+        "responses": {"201": _ECHO}}},
+    "/repos/{owner}/{repo}/releases/{release_id}": {"get": {
+        "operationId": "repos/get-release",
+        "parameters": [
+            {"name": "owner", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "repo", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "release_id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+        "responses": {"200": _ECHO}}},
+}, servers=[{"url": "{protocol}://{hostname}/api/v3", "variables": {
+    "protocol": {"default": "https"}, "hostname": {"default": "github.example.com"}}}])
+
+
+@pytest.fixture(scope="module")
+def github(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    return generate_package(UPLOADS, tmp_path_factory.mktemp("github"))
+
+
+def test_an_operation_with_its_own_server_is_sent_and_routed_there(github: Generated) -> None:
+    class Service(github.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def repos_upload_release_asset(self, owner: str, repo: str, release_id: int,
+                                             body: bytes | None = None, *, name: str) -> Any:
+            return {"name": name, "size": len(body or b""), "release": release_id}
+
+        async def repos_get_release(self, owner: str, repo: str, release_id: int) -> Any:
+            return {"release": release_id}
+
+    app = github.server.create_app(Service())
+    paths = sorted(getattr(r, "path", "") for r in app.routes)
+    assert "/api/uploads/repos/{owner}/{repo}/releases/{release_id}/assets" in paths
+    assert "/api/v3/repos/{owner}/{repo}/releases/{release_id}" in paths
+    recorder = Recorder()
+    with serve(app) as url:
+        # A deployment of the whole API (base_url is none of the contract's servers): the
+        # upload goes to its host, under the upload server's path, where the stub routes it.
+        with github.client.Client(url + "/api/v3", transport=recorder) as client:
+            assert client.repos_get_release("o", "r", 1) == {"release": 1}
+            assert client.repos_upload_release_asset("o", "r", 1, b"PK\x03\x04", name="a.zip",
+                                                     content_type="application/zip") == {
+                "name": "a.zip", "size": 4, "release": 1}
+            assert client.repos_upload_release_asset("o", "r", 1, b"x", name="b") == {
+                "name": "b", "size": 1, "release": 1}
+        moved = {"https://github.example.com/api/uploads": url + "/api/uploads"}
+        with github.client.Client(github.client.SERVERS[0], servers=moved,
+                                  transport=recorder) as client:
+            client.repos_upload_release_asset("o", "r", 2, b"y", name="c")
+    assert [str(r.url).removeprefix(url) for r in recorder.sent] == [
+        "/api/v3/repos/o/r/releases/1", "/api/uploads/repos/o/r/releases/1/assets?name=a.zip",
+        "/api/uploads/repos/o/r/releases/1/assets?name=b",
+        "/api/uploads/repos/o/r/releases/2/assets?name=c"]
+    assert [r.headers.get("content-type") for r in recorder.sent[1:]] == [
+        "application/zip", "application/octet-stream", "application/octet-stream"]
+    with pytest.raises(ValueError, match="unknown servers"):
+        github.client.Client(url, servers={"https://uploads.github.com": url})
+
+
+def test_from_the_contracts_servers_the_upload_goes_to_its_own(github: Generated) -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        return httpx.Response(201, json={})
+
+    for base_url in (github.client.SERVERS[0], github.client.server_url(hostname="ghe.corp")):
+        with github.client.Client(base_url, transport=httpx.MockTransport(answer)) as client:
+            client.repos_upload_release_asset("o", "r", 1, b"x", name="n")
+    # The second host is no server of the contract as written (its variables at their
+    # defaults): a deployment of the whole API, as with a local one.
+    assert seen == ["https://github.example.com/api/uploads/repos/o/r/releases/1/assets?name=n",
+                    "https://ghe.corp/api/uploads/repos/o/r/releases/1/assets?name=n"]
+
+
+def test_what_is_not_written_as_declared_is_warned_about_where_it_is(tmp_path: Any) -> None:
+    import json
+
+    import contractgen.api
+
+    spec = openapi({"/a": {
+        "servers": [{"url": "/uploads"}],
+        "post": {
+            "operationId": "postA",
+            "requestBody": {"content": {FORM: {
+                "schema": {"type": "object", "properties": {
+                    "ids": {"type": "array", "items": {"type": "integer"}},
+                    "tags": {"type": "array", "items": {"type": "string"}}}},
+                "encoding": {"ids": {"style": "form", "explode": False},
+                             "tags": {"style": "pipeDelimited"}}}}},
+            "responses": {"200": _ECHO}}}})
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    files, problems = contractgen.api.render(path)
+    found = {p.pointer: p for p in problems if "encoding style" in p.message
+             or "server URL" in p.message}
+    media = "/paths/~1a/post/requestBody/content/application~1x-www-form-urlencoded"
+    assert sorted(found) == sorted(["/paths/~1a/servers/0", f"{media}/encoding/ids",
+                                    f"{media}/encoding/tags"])
+    assert all(p.line is not None for p in found.values())
+    assert "sent as `form` explodes it" in found[f"{media}/encoding/ids"].message
+    assert "sent to, and served at, the API's own" in found["/paths/~1a/servers/0"].message
+    assert [line for line in files["server.py"].splitlines() if "@_route(" in line] == [
+        '    @_route("postA", "POST", "/a", ("application/json",))']  # no server_path
