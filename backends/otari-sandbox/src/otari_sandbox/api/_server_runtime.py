@@ -120,7 +120,9 @@ class LazyRoute(APIRoute):
         return getattr(self, name)
 
 
-_SLASH = "\ue000"  # a private-use character: a `/` sent as `%2F` while routes are matched
+_SLASH = (
+    "\ue000"  # a private-use character: a `/` sent as `%2F` while routes are matched
+)
 _ENCODED_SLASH = re.compile(b"%2[fF]")
 
 

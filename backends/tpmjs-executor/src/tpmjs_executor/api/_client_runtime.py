@@ -15,7 +15,7 @@ import inspect
 import typing
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -145,6 +145,57 @@ def _queries(
 def _texts(values: dict[str, Any]) -> dict[str, str]:
     """Headers by wire name: each value set, as text."""
     return {name: _text(value) for name, value in values.items() if value is not None}
+
+
+def _own_servers(
+    base_url: str,
+    chosen: Mapping[str, str] | None,
+    main: tuple[str, ...],
+    own: tuple[str, ...],
+) -> dict[str, str]:
+    """Where the calls of operations that declare a server of their own go, by its URL:
+    where `chosen` says; to that server when `base_url` is one of the contract's; else (a
+    deployment of the whole API: a local or staging one) to `base_url`'s origin, under the
+    server's path, where the generated server routes them."""
+    unknown = sorted(set(chosen or {}) - set(own))
+    if unknown:
+        raise ValueError(
+            f"unknown servers {unknown}; operations declare: {sorted(own)}"
+        )
+    at_home = base_url.rstrip("/") in {url.rstrip("/") for url in main}
+    scheme, host, *_ = urlsplit(base_url)
+    return {
+        url: (chosen or {}).get(
+            url, url if at_home else f"{scheme}://{host}{urlsplit(url).path}"
+        )
+        for url in own
+    }
+
+
+def _rebased(url: httpx.URL, servers: Mapping[str, str]) -> httpx.URL:
+    text = str(url)
+    for declared, actual in servers.items():
+        if text == declared or text.startswith(declared + "/"):
+            return httpx.URL(actual.rstrip("/") + text[len(declared) :])
+    return url
+
+
+def _server_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """httpx's event hooks sending each call to its operation's server (`_own_servers`)."""
+
+    def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
+
+
+def _aserver_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """`_server_hooks`, for an async client."""
+
+    async def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
 
 
 def _authorize(request: _Request, auth: Mapping[str, tuple[Scheme, Any]]) -> _Request:
