@@ -7,7 +7,9 @@ HTTP, the request checked on the wire with openapi-core where it can judge it:
 - GitHub's asset upload: `servers` of its own (`uploads.github.com`; GitHub Enterprise's
   `/api/uploads` beside `/api/v3`) and a body declared as `*/*`;
 - a path parameter whose value holds `/`, sent as `%2F` (GitHub `contents/{path}`, Xero,
-  Sentry): Starlette decodes the path before it matches routes, so the server answered 404.
+  Sentry): Starlette decodes the path before it matches routes, so the server answered 404;
+- errors declared as `text/event-stream` (TGI): one event whose data is the declared body,
+  where the server answered FastAPI's `{"detail"}`.
 """
 
 from __future__ import annotations
@@ -414,3 +416,54 @@ def test_what_is_not_written_as_declared_is_warned_about_where_it_is(tmp_path: A
     assert "sent to, and served at, the API's own" in found["/paths/~1a/servers/0"].message
     assert [line for line in files["server.py"].splitlines() if "@_route(" in line] == [
         '    @_route("postA", "POST", "/a", ("application/json",))']  # no server_path
+
+
+# Hugging Face text-generation-inference's /generate_stream, cut to its shapes.
+_EVENT_ERROR = {"text/event-stream": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
+TGI = openapi({"/generate_stream": {"post": {
+    "operationId": "generate_stream",
+    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "required": ["inputs"], "properties": {"inputs": {"type": "string"}}}}}},
+    "responses": {
+        "200": {"description": "Generated Text", "content": {"text/event-stream": {"schema": {
+            "$ref": "#/components/schemas/StreamResponse"}}}},
+        **{status: {"description": text, "content": _EVENT_ERROR} for status, text in (
+            ("422", "Input validation error"), ("424", "Generation Error"),
+            ("429", "Model is overloaded"), ("500", "Incomplete generation"))}}}}},
+    {"StreamResponse": {"type": "object", "required": ["token"],
+                        "properties": {"token": {"type": "string"}}},
+     "ErrorResponse": {"type": "object", "required": ["error", "error_type"], "properties": {
+         "error": {"type": "string"}, "error_type": {"type": "string"}}}}, version="3.0.3")
+
+
+def test_errors_declared_as_events_are_one_event_of_the_declared_shape(tmp_path: Any) -> None:
+    import json
+
+    pkg = generate_package(TGI, tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def generate_stream(self, body: Any) -> Any:
+            if body.inputs == "busy":
+                raise pkg.errors.ApiError({"error": "Model is overloaded",
+                                           "error_type": "overloaded"}, status_code=429)
+
+            async def tokens() -> Any:
+                yield pkg.models.StreamResponse(token="Hello")
+            return tokens()
+
+    with serve(pkg.server.create_app(Service())) as url:
+        refused = httpx.post(f"{url}/generate_stream", json={"inputs": 5})
+        busy = httpx.post(f"{url}/generate_stream", json={"inputs": "busy"})
+        with pkg.client.Client(url) as client:
+            assert [e.data.token for e in client.generate_stream(
+                pkg.models.GenerateStreamRequest(inputs="hi"))] == ["Hello"]
+            with pytest.raises(pkg.errors.GenerateStreamTooManyRequests) as caught:
+                list(client.generate_stream(pkg.models.GenerateStreamRequest(inputs="busy")))
+    for answer in (refused, busy):
+        assert answer.headers["content-type"].startswith("text/event-stream")
+        data = answer.text.removeprefix("data: ").removesuffix("\n\n")
+        assert answer.text == f"data: {data}\n\n"
+        assert sorted(json.loads(data)) == ["error", "error_type"]
+    assert refused.status_code == 422 and "inputs" in json.loads(refused.text[6:])["error"]
+    assert busy.status_code == 429
+    assert caught.value.body.error_type == "overloaded"
