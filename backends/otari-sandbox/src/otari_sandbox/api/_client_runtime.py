@@ -293,8 +293,23 @@ def _validated(kind: Any, response: httpx.Response) -> Any:
     and (open enums) unknown enum values kept."""
     if kind is Any and not response.content:
         return None
+    content = response.content
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        content = _event_data(content)  # an error declared as events: TGI's
     with responses(_extension(response, "contractgen_open_enums", True)):
-        return _json_typed(kind).validate_json(response.content)
+        return _json_typed(kind).validate_json(content)
+
+
+def _event_data(stream: bytes) -> bytes:
+    """The data of the first event of a text/event-stream body."""
+    lines: list[bytes] = []
+    for line in stream.splitlines():
+        if not line.strip() and lines:
+            break
+        if line.startswith(b"data:"):
+            value = line[5:]
+            lines.append(value[1:] if value.startswith(b" ") else value)
+    return b"\n".join(lines)
 
 
 @functools.cache

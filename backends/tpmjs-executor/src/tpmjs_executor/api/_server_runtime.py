@@ -262,6 +262,14 @@ def error_response(
 ) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
+    if media_type.split(";")[0].strip().lower() == "text/event-stream":
+        # One event whose data is the declared body (TGI's errors, after its tokens').
+        return Response(
+            b"data: " + dump(error.body) + b"\n\n",
+            status_code=error.status_code,
+            media_type=media_type,
+            headers=error.headers,
+        )
     if isinstance(error.body, str) and not is_json(media_type):
         return Response(
             error.body,
