@@ -467,3 +467,61 @@ def test_errors_declared_as_events_are_one_event_of_the_declared_shape(tmp_path:
     assert refused.status_code == 422 and "inputs" in json.loads(refused.text[6:])["error"]
     assert busy.status_code == 429
     assert caught.value.body.error_type == "overloaded"
+
+
+def _stripe_customers() -> dict[str, Any]:
+    """Stripe's own /v1/customers (list and create) from ../shared/corpus, their requests as
+    published; their answers an echo of what the service read (the point is the request)."""
+    import gzip
+
+    import yaml
+    from shared_corpus import CORPUS
+
+    source = CORPUS / "stripe-spec3.yaml.gz"
+    if not source.exists():
+        pytest.skip(f"corpus contract {source} is not here")
+    whole = yaml.load(gzip.decompress(source.read_bytes()), Loader=yaml.CSafeLoader)
+    item = whole["paths"]["/v1/customers"]
+    for operation in item.values():
+        operation["responses"] = {"200": _ECHO, "400": _ERROR}
+    return openapi({"/v1/customers": item}, STRIPE["components"]["schemas"],
+                   version=whole["openapi"])
+
+
+@pytest.mark.slow
+def test_stripes_own_customer_requests_round_trip(tmp_path: Any) -> None:
+    pkg = generate_package(_stripe_customers(), tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def post_customers(self, body: Any = None) -> Any:
+            return plain(body)
+
+        async def get_customers(self, body: Any = None, **kwargs: Any) -> Any:
+            return plain(kwargs)  # Stripe declares an (empty) form body on its GETs
+
+    recorder = Recorder()
+    with serve(pkg.server.create_app(Service())) as url, \
+            pkg.client.Client(url, transport=recorder) as client:
+        created = client.post_customers(
+            email="jenny@example.com", metadata={"order_id": "6735"}, expand=["tax"],
+            preferred_locales=["fr", "en"],
+            tax_id_data=[{"type": "eu_vat", "value": "FR12345678901"}],
+            invoice_settings={"custom_fields": [{"name": "PO", "value": "7"}]})
+        listed = client.get_customers(created={"gte": 1700000000}, expand=["data.tax"], limit=3)
+        exact = client.get_customers(created=1700000000)
+    assert _pairs(recorder.sent[0]) == [
+        ("email", "jenny@example.com"), ("expand[0]", "tax"),
+        ("invoice_settings[custom_fields][0][name]", "PO"),
+        ("invoice_settings[custom_fields][0][value]", "7"),
+        ("metadata[order_id]", "6735"), ("preferred_locales[0]", "fr"),
+        ("preferred_locales[1]", "en"), ("tax_id_data[0][type]", "eu_vat"),
+        ("tax_id_data[0][value]", "FR12345678901")]
+    assert {k: v for k, v in created.items() if v is not None} == {
+        "email": "jenny@example.com", "expand": ["tax"],
+        "invoice_settings": {"custom_fields": [{"name": "PO", "value": "7"}]},
+        "metadata": {"order_id": "6735"}, "preferred_locales": ["fr", "en"],
+        "tax_id_data": [{"type": "eu_vat", "value": "FR12345678901"}]}
+    assert listed["created"] == {"gte": 1700000000} and listed["expand"] == ["data.tax"]
+    assert exact["created"] == 1700000000
+    assert _pairs(recorder.sent[1])[:2] == [("created[gte]", "1700000000"),
+                                            ("expand[0]", "data.tax")]
