@@ -262,7 +262,7 @@ def error_response(
 ) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
-    if media_type.split(";")[0].strip().lower() == "text/event-stream":
+    if media_type.partition(";")[0].strip().lower() == "text/event-stream":
         # One event whose data is the declared body (TGI's errors, after its tokens').
         return Response(
             b"data: " + dump(error.body) + b"\n\n",
