@@ -410,7 +410,9 @@ def test_what_is_not_written_as_declared_is_warned_about_where_it_is(tmp_path: A
                     "tags": {"type": "array", "items": {"type": "string"}}}},
                 "encoding": {"ids": {"style": "form", "explode": False},
                              "tags": {"style": "pipeDelimited"}}}}},
-            "responses": {"200": _ECHO}}}})
+            "responses": {"200": _ECHO}}},
+        "/b": {"servers": [{"url": "https://files.example.com/v2/"}],
+               "get": {"operationId": "getB", "responses": {"200": _ECHO}}}})
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
     files, problems = contractgen.api.render(path)
@@ -423,7 +425,9 @@ def test_what_is_not_written_as_declared_is_warned_about_where_it_is(tmp_path: A
     assert "sent as `form` explodes it" in found[f"{media}/encoding/ids"].message
     assert "sent to, and served at, the API's own" in found["/paths/~1a/servers/0"].message
     assert [line for line in files["server.py"].splitlines() if "@_route(" in line] == [
-        '    @_route("postA", "POST", "/a", ("application/json",))']  # no server_path
+        '    @_route("postA", "POST", "/a", ("application/json",))',  # no server_path
+        '    @_route("getB", "GET", "/b", ("application/json",), server_path="/v2")']
+    assert '"https://files.example.com/v2/b",' in files["client.py"]  # a path item's server
 
 
 # Hugging Face text-generation-inference's /generate_stream, cut to its shapes.
