@@ -15,6 +15,7 @@ HTTP, the request checked on the wire with openapi-core where it can judge it:
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 from collections.abc import Iterator
 from typing import Any
@@ -370,6 +371,16 @@ def test_an_operation_with_its_own_server_is_sent_and_routed_there(github: Gener
         "application/zip", "application/octet-stream", "application/octet-stream"]
     with pytest.raises(ValueError, match="unknown servers"):
         github.client.Client(url, servers={"https://uploads.github.com": url})
+    # openapi-core finds each request's operation by its servers: here, where they were served.
+    local = copy.deepcopy(UPLOADS)
+    local["servers"] = [{"url": url + "/api/v3"}]
+    local["paths"]["/repos/{owner}/{repo}/releases/{release_id}/assets"]["post"]["servers"] = [
+        {"url": url + "/api/uploads"}]
+    assert judged(local, recorder.sent[0]) == []
+    # The uploads' server, path and parameters agree; their bytes openapi-core checks as a
+    # `type: string` value, which bytes never are (python-openapi/openapi-core#854).
+    assert [[type(e).__name__ for e in judged(local, r)] for r in recorder.sent[1:]] == [
+        ["InvalidRequestBody"]] * 3
 
 
 def test_from_the_contracts_servers_the_upload_goes_to_its_own(github: Generated) -> None:
