@@ -1,4 +1,4 @@
-"""A form body's `encoding` as the generated code honours it: the urlencoded fields in
+"""A form body's `encoding` as the generated code honours it: the fields in
 deepObject style (Stripe: `metadata[key]=v`, `expand[0]=x`, `items[0][price]=p`), and a
 located warning for each style it does not write."""
 
@@ -13,12 +13,12 @@ Warn = Callable[[str, str], None]
 
 
 def deep_fields(media: Any, kind: str, at: str, warn: Warn) -> frozenset[str]:
-    """The wire names of a urlencoded body's fields whose `encoding` says `style: deepObject`
-    (`at`: the media type object's pointer). A multipart body's parts follow their
-    `contentType` (OpenAPI 3.0 applies `style` to urlencoded bodies only). Any other style, or
+    """The wire names of a form body's fields whose `encoding` says `style: deepObject` (`at`:
+    the media type object's pointer): in a multipart body too (as OpenAPI 3.1 reads `style`,
+    and Stripe's file upload means it), each key its own text part. Any other style, or
     `explode: false`, is warned about: such a field is sent as repeated keys (`a=1&a=2`)."""
     encoding = media.get("encoding") if isinstance(media, dict) else None
-    if kind != "form" or not isinstance(encoding, dict):
+    if kind not in ("form", "multipart") or not isinstance(encoding, dict):
         return frozenset()
     deep = set()
     for wire, spec in encoding.items():

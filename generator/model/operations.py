@@ -286,10 +286,10 @@ class OperationBuilder(ResponseReader):
 
     def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str,
                      deep: frozenset[str] = frozenset()) -> tuple[FormField, ...]:
-        """The fields of a form body. A structured field (an object, an array of objects, a
-        union) of a multipart body is a JSON part, OpenAPI's default for it; of a urlencoded one
-        it is in deepObject style where its `encoding` says so (`deep`: their wire names), else
-        read as its text, with a warning."""
+        """The fields of a form body. A field whose `encoding` says deepObject (`deep`: their
+        wire names) is in that style; else a structured field (an object, an array of objects,
+        a union) of a multipart body is a JSON part, OpenAPI's default for it, and of a
+        urlencoded one is read as its text, with a warning."""
         required = set(required_names(schema))
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():

@@ -221,6 +221,48 @@ def test_deep_object_query_arrays_and_integers(stripe: Generated, stripe_url: st
         assert answer.status_code == 400, (query, answer.text)
 
 
+# Stripe's POST /v1/files: a multipart body whose `encoding` puts its object in deepObject style.
+FILES = openapi({"/v1/files": {"post": {
+    "operationId": "PostFiles",
+    "requestBody": {"required": True, "content": {"multipart/form-data": {
+        "schema": {"type": "object", "required": ["file", "purpose"], "properties": {
+            "file": {"type": "string", "format": "binary"},
+            "purpose": {"type": "string", "enum": ["dispute_evidence", "identity_document"]},
+            "expand": {"type": "array", "items": {"type": "string"}},
+            "file_link_data": {"type": "object", "title": "file_link_creation_params",
+                               "required": ["create"], "properties": {
+                                   "create": {"type": "boolean"},
+                                   "expires_at": {"type": "integer"}}}}},
+        "encoding": {"expand": DEEP, "file_link_data": DEEP}}}},
+    "responses": {"200": _ECHO, "400": _ERROR}}}},
+    STRIPE["components"]["schemas"], version="3.0.0")
+
+
+def test_multipart_deep_objects_are_parts_of_their_own(tmp_path: Any) -> None:
+    pkg = generate_package(FILES, tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def post_files(self, form: Any) -> Any:
+            return {**plain(form), "file": None, "size": len(await form.file.read())}
+
+    recorder = Recorder()
+    with serve(pkg.server.create_app(Service())) as url, \
+            pkg.client.Client(url, transport=recorder) as client:
+        read = client.post_files(
+            file=("evidence.pdf", b"%PDF-1.4"), purpose="dispute_evidence", expand=["links"],
+            file_link_data=pkg.models.PostFilesFormFileLinkData(
+                create=True, expires_at=1700000000))
+        refused = httpx.post(f"{url}/v1/files", files={"file": ("a", b"x")}, data={
+            "purpose": "dispute_evidence", "file_link_data[create]": "maybe"})
+    assert read == {"size": 8, "file": None, "purpose": "dispute_evidence", "expand": ["links"],
+                    "file_link_data": {"create": True, "expires_at": 1700000000}}
+    body = recorder.sent[0].content
+    for name, value in (("expand[0]", b"links"), ("file_link_data[create]", b"true"),
+                        ("file_link_data[expires_at]", b"1700000000")):
+        assert f'name="{name}"\r\n\r\n'.encode() + value + b"\r\n" in body, name
+    assert refused.status_code == 400 and "file_link_data" in refused.json()["error"]["message"]
+
+
 # openapi-core reads deepObject only one level deep and only where the schema is `type:
 # object` (`deep_object_loads`; python-openapi/openapi-core#250, #379): it refuses Stripe's
 # arrays (`expand[0]`), nesting and `anyOf` members, which OpenAPI leaves undefined for the
