@@ -220,8 +220,10 @@ def test_check_names_an_override_left_behind_by_a_renamed_operation(tmp_path: Pa
     assert cli("generate", cwd=tmp_path).returncode == 0
     checked = cli("check", cwd=tmp_path)
     assert checked.returncode == 1, checked.stderr
+    # fetchPet is at another route (/fetchpet/...): a close name there is no rename (issue 38)
     assert ("error: pets.service:Service.get_pet overrides no operation any more "
-            "(was it renamed to fetch_pet? ") in checked.stderr
+            "(no operation has its route (GET /getpet/{pet_id}) now: removed?)") in checked.stderr
+    assert "renamed to" not in checked.stderr
     assert "error: pets.service:Service.list_toys overrides no operation any more" in checked.stderr
     assert "describe" not in checked.stderr  # a helper, never an operation
 
