@@ -13,11 +13,14 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from contractgen import __version__
+from contractgen.project.provenance import DEFAULT_REPOSITORY
 from gen_support import OTARI_SPEC, ROOT, pets
 from gen_support import cli as cli_in_process
 from test_scaffold import answers, files, run
@@ -335,22 +338,44 @@ def test_copier_copy_records_the_spec_inside_the_project(tmp_path: Path) -> None
 
 # --- 5. new records a template source and version copier can update from ---------------------------
 
+def _public_repository(tmp_path: Path) -> dict[str, str]:
+    """The environment of a machine where the public repository's URL serves this checkout's
+    commits: git sends the URL to a bare clone of it (no network)."""
+    public = tmp_path / "public"
+    run("git", "clone", "-q", "--bare", ROOT, public / "contractgen.git", cwd=tmp_path)
+    config = tmp_path / "gitconfig"
+    run("git", "config", "--file", config, f"url.{public.as_uri()}/.insteadOf",
+        DEFAULT_REPOSITORY.rsplit("/", 1)[0] + "/", cwd=tmp_path)
+    return {"GIT_CONFIG_GLOBAL": str(config)}
+
+
 @pytest.mark.slow
-def test_a_new_project_can_be_updated_by_copier(tmp_path: Path) -> None:
-    run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path)
-    project = tmp_path / "pets"
+def test_a_new_project_can_be_updated_by_copier_from_a_clone_elsewhere(tmp_path: Path) -> None:
+    """Issue 38: the answers recorded this checkout's path as `_src_path`. They record the
+    public repository and the revision (`git describe`), and `copier update` works from a
+    clone of the project in another folder, where no path of the machine that made it is."""
+    (tmp_path / "made").mkdir()
+    run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path / "made")
+    project = tmp_path / "made" / "pets"
     recorded = answers(project)
-    assert recorded["_src_path"] == str(ROOT)
+    assert recorded["_src_path"] == DEFAULT_REPOSITORY
     described = run("git", "describe", "--tags", "--match", "v[0-9]*", "--always", "HEAD",
                     cwd=ROOT).stdout.strip()
     assert recorded["_commit"] == described
+    for path in project.rglob("*"):
+        if path.is_file() and ".git" not in path.parts and path.suffix != ".whl":
+            text = path.read_text("utf-8", errors="replace")
+            assert str(ROOT) not in text and str(tmp_path) not in text, path
     # Made from a checkout: the hook runs the project's own contractgen (vendor/), not a path.
     [hook] = yaml.safe_load((project / ".pre-commit-config.yaml").read_text("utf-8"))["repos"]
     assert hook["repo"] == "local" and hook["hooks"][0]["entry"] == "make check"
-    updated = run(BIN / "copier", "update", "--trust", "--defaults", "--vcs-ref", "HEAD",
-                  cwd=project, check=False)
+    elsewhere = tmp_path / "elsewhere" / "pets"
+    run("git", "clone", "-q", project, elsewhere, cwd=tmp_path)
+    updated = run(BIN / "copier", "update", "--trust", "--defaults", "--vcs-ref",
+                  recorded["_commit"], cwd=elsewhere, check=False, **_public_repository(tmp_path))
     assert updated.returncode == 0, updated.stderr
-    assert "CONTRACTGEN ?= vendor/contractgen-" in (project / "Makefile").read_text("utf-8")
+    assert "CONTRACTGEN ?= vendor/contractgen-" in (elsewhere / "Makefile").read_text("utf-8")
+    assert answers(elsewhere)["_src_path"] == DEFAULT_REPOSITORY
 
 
 def test_release_tag_matches_the_version() -> None:
@@ -453,20 +478,18 @@ def test_auth_is_wired_in_service_py(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_new_project_sets_up_tests_and_checks_in_a_fresh_venv(tmp_path: Path) -> None:
     made = run(BIN / "contractgen", "new", "pets", "--spec", OTARI_SPEC, cwd=tmp_path)
-    assert "its setup and CI install contractgen from vendor/contractgen-0.1.0-py3-none-any.whl" in (
-        made.stdout)
+    wheel = f"vendor/contractgen-{__version__}-py3-none-any.whl"
+    assert f"its setup and CI install contractgen from {wheel}" in made.stdout
     # Set up from a second clean folder, as a clone elsewhere would be: nothing names the
     # checkout it was made from (the Makefile, the pre-commit hook, the CI workflow).
     project = tmp_path / "elsewhere" / "pets"
     shutil.copytree(tmp_path / "pets", project)
     shutil.rmtree(tmp_path / "pets")
     for path in project.rglob("*"):
-        # (.copier-answers.yml names the template's source, for `copier update` on that machine)
-        if path.is_file() and path.suffix != ".whl" and ".git" not in path.parts and (
-                path.name != ".copier-answers.yml"):
+        if path.is_file() and path.suffix != ".whl" and ".git" not in path.parts:
             assert str(ROOT) not in path.read_text("utf-8"), path
     makefile = (project / "Makefile").read_text("utf-8")
-    assert "CONTRACTGEN ?= vendor/contractgen-0.1.0-py3-none-any.whl" in makefile
+    assert f"CONTRACTGEN ?= {wheel}" in makefile
     # No variable set; only the interpreter to build the venv from is this one's (no download).
     environ = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     base = Path(sys.base_prefix) / "bin"
@@ -480,3 +503,13 @@ def test_a_new_project_sets_up_tests_and_checks_in_a_fresh_venv(tmp_path: Path) 
                            capture_output=True, text=True, check=True, cwd=tmp_path)
     assert str(project / ".venv") in where.stdout  # its own copy, not this checkout's
     assert shutil.which("contractgen", path=str(project / ".venv/bin"))
+    # `pip install -e '.[dev]'` alone works too: the dev extra asks no index for contractgen
+    # (issue 38); `make setup` installs the vendored wheel beside it (docs/projects.md).
+    extra = tomllib.loads((project / "pyproject.toml").read_text("utf-8"))[
+        "project"]["optional-dependencies"]["dev"]
+    assert not [r for r in extra if r.startswith("contractgen")], extra
+    bare = tmp_path / "bare"
+    run(sys.executable, "-m", "venv", "--without-pip", bare, cwd=tmp_path)
+    installer = ["uv", "pip", "install", "--python", bare / "bin/python"] if shutil.which("uv") \
+        else [sys.executable, "-m", "pip", "--python", bare / "bin/python", "install", "-q"]
+    run(*installer, "-e", ".[dev]", cwd=project)
