@@ -47,9 +47,15 @@ def corpus_file(name: str) -> Path:
 
 
 def corpus_files(pattern: str) -> list[Path]:
-    """The corpus files matching `pattern`, for parametrizing ([] when the corpus is not here:
-    pytest then skips the test as an empty parameter set)."""
+    """The corpus files matching `pattern` ([] when the corpus is not here)."""
     return sorted(CORPUS.glob(pattern)) if CORPUS.is_dir() else []
+
+
+def corpus_params(pattern: str) -> list[Any]:
+    """`corpus_files(pattern)` to parametrize a test with: one skipped case saying why when the
+    corpus is not here (not pytest's "got empty parameter set")."""
+    found = corpus_files(pattern)
+    return list(found) or [pytest.param(None, marks=pytest.mark.skip(reason=NOT_HERE))]
 
 
 def corpus_bytes(name: str) -> bytes:

@@ -21,7 +21,7 @@ from contractgen.emit import blocks
 from contractgen.emit.formatting import format_source
 from contractgen.emit.render import CLIENT_VERBATIM, MODELS_VERBATIM
 from contractgen.emit.render import VERBATIM as SERVER_VERBATIM
-from shared_corpus import corpus_file, corpus_files
+from shared_corpus import corpus_file, corpus_params
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -186,7 +186,7 @@ def test_seed_modules_block_wise_equal_whole(spec: str, name: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.corpus  # whole-module black over 40k-line modules: minutes; `make test-corpus`
-@pytest.mark.parametrize("packed", corpus_files("*.json.gz"), ids=lambda p: p.name)
+@pytest.mark.parametrize("packed", corpus_params("*.json.gz"), ids=lambda p: getattr(p, "name", "none"))
 def test_corpus_modules_block_wise_equal_whole(packed: Path, tmp_path: Path) -> None:
     from contractgen.api import load
     from contractgen.emit.render import render_package
