@@ -68,6 +68,10 @@ def forced_write(out: Path, files: dict[str, str], *, read: dict[str, str] | Non
     contractgen's header (a hand-written `models.py`) and `overwrite` does not name it. Returns
     the paths written and the names of the files it overwrote that were not as contractgen left
     them (edited by hand, or named in `overwrite`): the caller says which."""
+    unknown = sorted(set(overwrite) - set(files))
+    if unknown:
+        raise OptionError(f"--overwrite {unknown[0]}: contractgen writes no such file in "
+                          f"{display_path(out)} (it writes {', '.join(sorted(files))})")
     replaced = _replaced(out, files, read_package(out) if read is None else read)
     refused = [name for name, ours in replaced if not ours and name not in overwrite]
     if refused:

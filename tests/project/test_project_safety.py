@@ -123,6 +123,10 @@ def test_force_refuses_a_hand_written_module_of_a_generated_name_unless_named(
             in refused.stderr), refused.stderr
     assert "--overwrite models.py" in refused.stderr and "main.py" not in refused.stderr
     assert {p.name: p.read_text("utf-8") for p in package.iterdir()} == mine  # nothing written
+    unknown = cli_in_process(capsys, "generate", str(spec), "--out", "pkg", "--overwrite",
+                             "main.py", cwd=tmp_path)
+    assert unknown.returncode == 1 and "--overwrite main.py: contractgen writes no such" in (
+        unknown.stderr)
     named = cli_in_process(capsys, "generate", str(spec), "--out", "pkg", "--overwrite",
                            "models.py", cwd=tmp_path)
     assert named.returncode == 0, named.stderr
