@@ -1,4 +1,4 @@
-# Named verbs: setup | run | test | test-fast | test-corpus | images | test-images | check | regen | lint | bench | clean
+# Named verbs: setup | run | test | test-fast | test-corpus | images | test-images | check | regen | lint | bench | release | clean
 SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.stamp-setup
 # the environment says PYTHONDONTWRITEBYTECODE, or each process compiles them all again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup run test test-fast test-corpus images test-images check regen lint bench clean
+.PHONY: setup run test test-fast test-corpus images test-images check regen lint bench release clean
 
 setup: $(STAMP)
 
@@ -88,7 +88,7 @@ check: setup
 
 # mypy on the backends is what flags hand-written code that no longer matches a changed contract.
 lint: setup
-	$(BIN)/ruff check generator tests backends bench
+	$(BIN)/ruff check generator tests backends bench tools
 	$(BIN)/mypy
 	cd backends/otari-sandbox && ../../$(BIN)/mypy
 	cd backends/tpmjs-executor && ../../$(BIN)/mypy
@@ -100,6 +100,10 @@ regen: setup
 	$(BIN)/python -m contractgen.emit.environment
 	$(BIN)/contractgen generate
 	$(BIN)/python -m tests.invalid_specs.regen
+
+# `make release VERSION=X.Y.Z`: the version everywhere, regen, commit, tag (docs/releasing.md).
+release: setup
+	$(BIN)/python tools/release.py $(VERSION)
 
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'

@@ -87,12 +87,16 @@ def _generate(command: Command) -> None:
     _target_arguments(
         p, "generate", "the package folder to write: a new folder or one contractgen wrote (it "
         "records its files in .contractgen-manifest.json there)",
-        force="write even where there are files contractgen did not write, or changed since (it "
-        "replaces files of the names it writes, and leaves the others alone)",
+        force="write even where there are files contractgen did not write, or changed since: it "
+        "replaces the files it wrote (listing those changed by hand), refuses to replace one of "
+        "the same name it did not write (see --overwrite), and leaves the others alone",
         lenient="generate despite errors: skip what cannot be understood and list it as located "
         "warnings",
         templates="a folder of template overrides (files named like built-in templates replace "
         "them); beats `templates` in the config")
+    p.add_argument("--overwrite", action="append", metavar="FILE",
+                   help="replace FILE of the package folder even though contractgen did not write "
+                   "it (--force alone refuses that; implies --force; repeatable)")
     p.add_argument("--sdk", action="store_true", help="write the client as an installable "
                    "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
     p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "

@@ -75,7 +75,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "one, the targets of [tool.contractgen] are generated)", file=sys.stderr)
             return EXIT_USAGE
         for target in _targets(args):
-            _write(target.out_path, render_target(target), args.force)
+            _write(target.out_path, render_target(target), args)
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
     if args.out is None:
@@ -87,20 +87,26 @@ def cmd_generate(args: argparse.Namespace) -> int:
     previous = read_package(out) if out.is_dir() else None
     files, warnings = render(args.spec, _options(args), previous=previous)
     _print_problems(warnings)
-    _write(out, files, args.force, previous)
+    _write(out, files, args, previous)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
 
 
-def _write(out: Path, files: dict[str, str], force: bool,
+def _write(out: Path, files: dict[str, str], args: argparse.Namespace,
            read: dict[str, str] | None = None) -> None:
-    """`write_package` (`read`: the package as read before), saying which foreign files a
-    `--force` run accepted for good."""
-    from .api import write_package
+    """`write_package` (`read`: the package as read before); with `--force`, saying which files
+    it overwrote and which foreign files it accepted for good."""
+    from .api import forced_write, write_package
     from .emit.package import accepted_files
 
+    if not (args.force or args.overwrite):
+        write_package(out, files, read=read)
+        return
     before = accepted_files(out)
-    write_package(out, files, force=force, read=read)
+    _, replaced = forced_write(out, files, read=read, overwrite=args.overwrite or ())
+    if replaced:
+        print(f"{out}: overwrote {', '.join(replaced)} (changed since contractgen "
+              "wrote them, or not its own)", file=sys.stderr)
     new = [name for name in accepted_files(out) if name not in before]
     if new:
         print(f"{out}: kept {', '.join(new)} (not contractgen's) and recorded them as accepted "
