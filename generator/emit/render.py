@@ -276,7 +276,7 @@ def client_context(api: Api) -> dict[str, Any]:
                           for s in api.security_schemes),
         **_bound(spell, signatures.client_signature, signatures.method_signature,
                  signatures.client_params, signatures.method_params, signatures.accept_overloads,
-                 client_source.iter_params),
+                 signatures.build_call, client_source.iter_params),
         **client_source.ENTRIES,
         "client_path": signatures.client_path,
         "result_annotation": source.result_annotation,
@@ -290,9 +290,14 @@ def _init_context(api: Api) -> dict[str, Any]:
     # The names the package exports, by the module that defines them: imported for type
     # checkers only, and at run time on first use (the template's `__getattr__`).
     modules = {"errors": ".errors", "models": ".models", "ApiError": ".errors",
-               "UnexpectedStatus": ".errors"}
+               "UnexpectedStatus": ".errors", "UnknownMember": "._enums",
+               "is_unknown": "._enums"}
     if "client" in api.parts:
-        modules |= {"AsyncClient": ".client", "Client": ".client"}
+        modules |= {"AsyncClient": ".client", "Client": ".client", "Retry": "._client_retry",
+                    "NO_RETRY": "._client_retry"}
+    if api.hooks:
+        modules |= {"StandardWebhooks": "._webhook_signing",
+                    "SignatureError": "._webhook_signing"}
     if "server" in api.parts:
         modules |= {name: ".server" for name in ("ServiceBase", "create_app", "create_router")}
     return {"lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}
