@@ -29,12 +29,8 @@ from ._client_runtime import (
     REQUEST_ID_HEADERS,
     Answer,
     Scheme,
-    _acall,
-    _acall_detailed,
-    _arguments,
+    _answer,
     _authorize,
-    _call,
-    _call_detailed,
     _credentials,
     _dump,
     _error,
@@ -109,12 +105,6 @@ _SCHEMES: dict[str, Scheme] = {
 
 
 def _build_create_session(body: models.CreateSessionRequest | None = None) -> _Request:
-    """Lease a session
-
-    Leases a session and returns a handle. A backend MAY accept the
-    lifetime hints or clamp them to its own ceilings, and reports what is in
-    force. A client MUST NOT assume a session outlives the values the handle
-    reports."""
     _headers: dict[str, str] = {}
     _content: bytes | None = None
     if body is not None:
@@ -138,17 +128,6 @@ def _parse_create_session(response: httpx.Response) -> models.SessionHandle:
 
 
 def _build_destroy_session(session_id: str) -> _Request:
-    """Release a session
-
-    Releases the session and destroys its state. Releasing a session that
-    does not exist is not an error worth distinguishing: it is already in
-    the desired state, so a backend MAY answer `204` for an unknown id.
-
-    A backend SHOULD reclaim sessions that are never released, which is what
-    the lifetime bounds on the handle are for.
-
-    Args:
-        session_id: The id from the session handle, used verbatim."""
     return _Request(
         "DELETE",
         f"/sessions/{_path(session_id)}",
@@ -164,21 +143,6 @@ def _parse_destroy_session(response: httpx.Response) -> None:
 
 
 def _build_execute(session_id: str, body: models.ExecRequest) -> _Request:
-    """Run one tool call in a session
-
-    Runs one tool call against a leased session and returns its result.
-
-    `timeout_seconds` bounds the backend's execution, not the client's
-    patience. A client MUST allow more wall-clock than it grants, since its
-    own budget also covers transport and the backend's teardown; otherwise a
-    legitimate near-limit execution is reported as an unreachable backend.
-
-    A client is not required to exercise every tool kind (Otari drives only
-    `code_execution` today), but a backend MUST accept the kind it is asked
-    for and MUST refuse an unknown one.
-
-    Args:
-        session_id: The id from the session handle, used verbatim."""
     _headers: dict[str, str] = {}
     _headers["Content-Type"] = "application/json"
     _content: bytes | None = _dump(body)
@@ -199,14 +163,6 @@ def _parse_execute(response: httpx.Response) -> models.ExecResponse:
 
 
 def _build_list_files(session_id: str, *, path: str = ".") -> _Request:
-    """Enumerate a session's workspace
-
-    Optional. Confined to the addressed session's own workspace: a path
-    escaping it MUST be refused rather than served.
-
-    Args:
-        session_id: The id from the session handle, used verbatim.
-        path: A directory relative to the workspace root."""
     return _Request(
         "GET",
         f"/sessions/{_path(session_id)}/files/list",
@@ -223,14 +179,6 @@ def _parse_list_files(response: httpx.Response) -> models.FileList:
 
 
 def _build_get_file(session_id: str, *, path: str) -> _Request:
-    """Read one file from the workspace
-
-    Optional. Returns the file's bytes, typed with whatever media type the
-    backend derived. Confined to the addressed session's own workspace.
-
-    Args:
-        session_id: The id from the session handle, used verbatim.
-        path: A file relative to the workspace root."""
     return _Request(
         "GET",
         f"/sessions/{_path(session_id)}/files",
@@ -249,14 +197,6 @@ def _parse_get_file(response: httpx.Response) -> bytes:
 def _build_put_file(
     session_id: str, *, file: FileContent, path: str | None = None
 ) -> _Request:
-    """Write one file into the workspace
-
-    Optional. Seeds an input file for later calls in the session. A backend
-    MAY cap the size of a written file and MUST refuse one over the cap
-    rather than truncating it.
-
-    Args:
-        session_id: The id from the session handle, used verbatim."""
     _data = _queries({"path": path})
     _files: list[tuple[str, Any]] = []
     if file is not None:
@@ -335,24 +275,108 @@ class Client(_Configurable):
     def _send(self, request: _Request) -> httpx.Response:
         return _send(self._http, _authorize(request, self._auth), self._options)
 
-    create_session = _call(_build_create_session, _parse_create_session)
-    create_session_detailed = _call_detailed(
-        _build_create_session, _parse_create_session, None
-    )
+    def create_session(
+        self, body: models.CreateSessionRequest | None = None
+    ) -> models.SessionHandle:
+        """Lease a session
 
-    destroy_session = _call(_build_destroy_session, _parse_destroy_session)
-    destroy_session_detailed = _call_detailed(
-        _build_destroy_session, _parse_destroy_session, None
-    )
+        Leases a session and returns a handle. A backend MAY accept the
+        lifetime hints or clamp them to its own ceilings, and reports what is in
+        force. A client MUST NOT assume a session outlives the values the handle
+        reports."""
+        return _parse_create_session(self._send(_build_create_session(body)))
 
-    execute = _call(_build_execute, _parse_execute)
-    execute_detailed = _call_detailed(_build_execute, _parse_execute, None)
+    def create_session_detailed(
+        self, body: models.CreateSessionRequest | None = None
+    ) -> Answer[models.SessionHandle, None]:
+        """`create_session`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_create_session(body)), _parse_create_session, None
+        )
 
-    list_files = _call(_build_list_files, _parse_list_files)
-    list_files_detailed = _call_detailed(_build_list_files, _parse_list_files, None)
+    def destroy_session(self, session_id: str) -> None:
+        """Release a session
 
-    get_file = _call(_build_get_file, _parse_get_file)
-    get_file_detailed = _call_detailed(_build_get_file, _parse_get_file, None)
+        Releases the session and destroys its state. Releasing a session that
+        does not exist is not an error worth distinguishing: it is already in
+        the desired state, so a backend MAY answer `204` for an unknown id.
+
+        A backend SHOULD reclaim sessions that are never released, which is what
+        the lifetime bounds on the handle are for.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_destroy_session(self._send(_build_destroy_session(session_id)))
+
+    def destroy_session_detailed(self, session_id: str) -> Answer[None, None]:
+        """`destroy_session`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_destroy_session(session_id)), _parse_destroy_session, None
+        )
+
+    def execute(self, session_id: str, body: models.ExecRequest) -> models.ExecResponse:
+        """Run one tool call in a session
+
+        Runs one tool call against a leased session and returns its result.
+
+        `timeout_seconds` bounds the backend's execution, not the client's
+        patience. A client MUST allow more wall-clock than it grants, since its
+        own budget also covers transport and the backend's teardown; otherwise a
+        legitimate near-limit execution is reported as an unreachable backend.
+
+        A client is not required to exercise every tool kind (Otari drives only
+        `code_execution` today), but a backend MUST accept the kind it is asked
+        for and MUST refuse an unknown one.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_execute(self._send(_build_execute(session_id, body)))
+
+    def execute_detailed(
+        self, session_id: str, body: models.ExecRequest
+    ) -> Answer[models.ExecResponse, None]:
+        """`execute`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_execute(session_id, body)), _parse_execute, None
+        )
+
+    def list_files(self, session_id: str, *, path: str = ".") -> models.FileList:
+        """Enumerate a session's workspace
+
+        Optional. Confined to the addressed session's own workspace: a path
+        escaping it MUST be refused rather than served.
+
+        Args:
+            session_id: The id from the session handle, used verbatim.
+            path: A directory relative to the workspace root."""
+        return _parse_list_files(self._send(_build_list_files(session_id, path=path)))
+
+    def list_files_detailed(
+        self, session_id: str, *, path: str = "."
+    ) -> Answer[models.FileList, None]:
+        """`list_files`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_list_files(session_id, path=path)),
+            _parse_list_files,
+            None,
+        )
+
+    def get_file(self, session_id: str, *, path: str) -> bytes:
+        """Read one file from the workspace
+
+        Optional. Returns the file's bytes, typed with whatever media type the
+        backend derived. Confined to the addressed session's own workspace.
+
+        Args:
+            session_id: The id from the session handle, used verbatim.
+            path: A file relative to the workspace root."""
+        return _parse_get_file(self._send(_build_get_file(session_id, path=path)))
+
+    def get_file_detailed(self, session_id: str, *, path: str) -> Answer[bytes, None]:
+        """`get_file`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_get_file(session_id, path=path)), _parse_get_file, None
+        )
 
     def get_file_stream(self, session_id: str, *, path: str) -> Iterator[bytes]:
         """`get_file`, its body streamed: chunks as they arrive, never buffered whole
@@ -360,12 +384,34 @@ class Client(_Configurable):
         exhausting or closing the iterator releases the connection."""
         return iter_bytes(
             self._http,
-            _authorize(_build_get_file(**_arguments(locals())), self._auth),
+            _authorize(_build_get_file(session_id, path=path), self._auth),
             functools.partial(_error, "GetFile"),
         )
 
-    put_file = _call(_build_put_file, _parse_put_file)
-    put_file_detailed = _call_detailed(_build_put_file, _parse_put_file, None)
+    def put_file(
+        self, session_id: str, *, file: FileContent, path: str | None = None
+    ) -> models.FileUploadResult:
+        """Write one file into the workspace
+
+        Optional. Seeds an input file for later calls in the session. A backend
+        MAY cap the size of a written file and MUST refuse one over the cap
+        rather than truncating it.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_put_file(
+            self._send(_build_put_file(session_id, file=file, path=path))
+        )
+
+    def put_file_detailed(
+        self, session_id: str, *, file: FileContent, path: str | None = None
+    ) -> Answer[models.FileUploadResult, None]:
+        """`put_file`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_put_file(session_id, file=file, path=path)),
+            _parse_put_file,
+            None,
+        )
 
 
 class AsyncClient(_Configurable):
@@ -426,24 +472,120 @@ class AsyncClient(_Configurable):
     async def _send(self, request: _Request) -> httpx.Response:
         return await _asend(self._http, _authorize(request, self._auth), self._options)
 
-    create_session = _acall(_build_create_session, _parse_create_session)
-    create_session_detailed = _acall_detailed(
-        _build_create_session, _parse_create_session, None
-    )
+    async def create_session(
+        self, body: models.CreateSessionRequest | None = None
+    ) -> models.SessionHandle:
+        """Lease a session
 
-    destroy_session = _acall(_build_destroy_session, _parse_destroy_session)
-    destroy_session_detailed = _acall_detailed(
-        _build_destroy_session, _parse_destroy_session, None
-    )
+        Leases a session and returns a handle. A backend MAY accept the
+        lifetime hints or clamp them to its own ceilings, and reports what is in
+        force. A client MUST NOT assume a session outlives the values the handle
+        reports."""
+        return _parse_create_session(await self._send(_build_create_session(body)))
 
-    execute = _acall(_build_execute, _parse_execute)
-    execute_detailed = _acall_detailed(_build_execute, _parse_execute, None)
+    async def create_session_detailed(
+        self, body: models.CreateSessionRequest | None = None
+    ) -> Answer[models.SessionHandle, None]:
+        """`create_session`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_create_session(body)), _parse_create_session, None
+        )
 
-    list_files = _acall(_build_list_files, _parse_list_files)
-    list_files_detailed = _acall_detailed(_build_list_files, _parse_list_files, None)
+    async def destroy_session(self, session_id: str) -> None:
+        """Release a session
 
-    get_file = _acall(_build_get_file, _parse_get_file)
-    get_file_detailed = _acall_detailed(_build_get_file, _parse_get_file, None)
+        Releases the session and destroys its state. Releasing a session that
+        does not exist is not an error worth distinguishing: it is already in
+        the desired state, so a backend MAY answer `204` for an unknown id.
+
+        A backend SHOULD reclaim sessions that are never released, which is what
+        the lifetime bounds on the handle are for.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_destroy_session(
+            await self._send(_build_destroy_session(session_id))
+        )
+
+    async def destroy_session_detailed(self, session_id: str) -> Answer[None, None]:
+        """`destroy_session`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_destroy_session(session_id)),
+            _parse_destroy_session,
+            None,
+        )
+
+    async def execute(
+        self, session_id: str, body: models.ExecRequest
+    ) -> models.ExecResponse:
+        """Run one tool call in a session
+
+        Runs one tool call against a leased session and returns its result.
+
+        `timeout_seconds` bounds the backend's execution, not the client's
+        patience. A client MUST allow more wall-clock than it grants, since its
+        own budget also covers transport and the backend's teardown; otherwise a
+        legitimate near-limit execution is reported as an unreachable backend.
+
+        A client is not required to exercise every tool kind (Otari drives only
+        `code_execution` today), but a backend MUST accept the kind it is asked
+        for and MUST refuse an unknown one.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_execute(await self._send(_build_execute(session_id, body)))
+
+    async def execute_detailed(
+        self, session_id: str, body: models.ExecRequest
+    ) -> Answer[models.ExecResponse, None]:
+        """`execute`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_execute(session_id, body)), _parse_execute, None
+        )
+
+    async def list_files(self, session_id: str, *, path: str = ".") -> models.FileList:
+        """Enumerate a session's workspace
+
+        Optional. Confined to the addressed session's own workspace: a path
+        escaping it MUST be refused rather than served.
+
+        Args:
+            session_id: The id from the session handle, used verbatim.
+            path: A directory relative to the workspace root."""
+        return _parse_list_files(
+            await self._send(_build_list_files(session_id, path=path))
+        )
+
+    async def list_files_detailed(
+        self, session_id: str, *, path: str = "."
+    ) -> Answer[models.FileList, None]:
+        """`list_files`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_list_files(session_id, path=path)),
+            _parse_list_files,
+            None,
+        )
+
+    async def get_file(self, session_id: str, *, path: str) -> bytes:
+        """Read one file from the workspace
+
+        Optional. Returns the file's bytes, typed with whatever media type the
+        backend derived. Confined to the addressed session's own workspace.
+
+        Args:
+            session_id: The id from the session handle, used verbatim.
+            path: A file relative to the workspace root."""
+        return _parse_get_file(await self._send(_build_get_file(session_id, path=path)))
+
+    async def get_file_detailed(
+        self, session_id: str, *, path: str
+    ) -> Answer[bytes, None]:
+        """`get_file`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_get_file(session_id, path=path)),
+            _parse_get_file,
+            None,
+        )
 
     def get_file_stream(self, session_id: str, *, path: str) -> AsyncIterator[bytes]:
         """`get_file`, its body streamed: chunks as they arrive, never buffered whole
@@ -451,9 +593,31 @@ class AsyncClient(_Configurable):
         exhausting or closing the iterator releases the connection."""
         return aiter_bytes(
             self._http,
-            _authorize(_build_get_file(**_arguments(locals())), self._auth),
+            _authorize(_build_get_file(session_id, path=path), self._auth),
             functools.partial(_error, "GetFile"),
         )
 
-    put_file = _acall(_build_put_file, _parse_put_file)
-    put_file_detailed = _acall_detailed(_build_put_file, _parse_put_file, None)
+    async def put_file(
+        self, session_id: str, *, file: FileContent, path: str | None = None
+    ) -> models.FileUploadResult:
+        """Write one file into the workspace
+
+        Optional. Seeds an input file for later calls in the session. A backend
+        MAY cap the size of a written file and MUST refuse one over the cap
+        rather than truncating it.
+
+        Args:
+            session_id: The id from the session handle, used verbatim."""
+        return _parse_put_file(
+            await self._send(_build_put_file(session_id, file=file, path=path))
+        )
+
+    async def put_file_detailed(
+        self, session_id: str, *, file: FileContent, path: str | None = None
+    ) -> Answer[models.FileUploadResult, None]:
+        """`put_file`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_put_file(session_id, file=file, path=path)),
+            _parse_put_file,
+            None,
+        )

@@ -29,11 +29,8 @@ from ._client_runtime import (
     REQUEST_ID_HEADERS,
     Answer,
     Scheme,
-    _acall,
-    _acall_detailed,
+    _answer,
     _authorize,
-    _call,
-    _call_detailed,
     _credentials,
     _dump,
     _error,
@@ -132,14 +129,6 @@ class OptionsInfoHeaders(OptionsHealthHeaders):
 
 
 def _build_get_health() -> _Request:
-    """Health check and protocol discovery
-
-    Verify the executor is running and discover the supported protocol version.
-
-    **Requirements:**
-    - MUST respond within 1 second
-    - MUST return 200 OK if healthy
-    - MUST include `protocolVersion`"""
     return _Request(
         "GET",
         "/health",
@@ -154,7 +143,6 @@ def _parse_get_health(response: httpx.Response) -> models.HealthResponse:
 
 
 def _build_options_health() -> _Request:
-    """CORS preflight for health endpoint"""
     return _Request(
         "OPTIONS",
         "/health",
@@ -171,32 +159,6 @@ def _parse_options_health(response: httpx.Response) -> None:
 def _build_execute_tool(
     body: models.ExecuteToolRequest, *, x_tpmjs_protocol_version: str | None = None
 ) -> _Request:
-    """Execute a TPMJS tool synchronously
-
-    Execute a single TPMJS tool and return the result.
-
-    **Execution Lifecycle:**
-    1. Parse JSON body, validate required fields
-    2. Verify API key if configured
-    3. Create temporary execution environment
-    4. Install npm package (`npm install <package>@<version>`)
-    5. Import package, resolve named export
-    6. Call `tool.execute(params)` with environment
-    7. Capture output or error
-    8. Cleanup temporary files/processes
-    9. Return JSON response
-
-    **Tool Resolution Order:**
-    1. `pkg[name]` - Direct named export
-    2. `pkg.default?.[name]` - Named property on default export
-    3. `pkg.default` - Default export itself (if `name` matches)
-
-    Args:
-        x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution
-
-    Examples:
-        body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params": {"greeting": "Hello"}, "version": "latest"}
-    """
     _headers = _texts({"X-TPMJS-Protocol-Version": x_tpmjs_protocol_version})
     _headers["Content-Type"] = "application/json"
     _content: bytes | None = _dump(body)
@@ -219,7 +181,6 @@ def _parse_execute_tool(response: httpx.Response) -> models.ExecuteToolResponse:
 
 
 def _build_options_execute_tool() -> _Request:
-    """CORS preflight for execute-tool endpoint"""
     return _Request(
         "OPTIONS",
         "/execute-tool",
@@ -234,19 +195,6 @@ def _parse_options_execute_tool(response: httpx.Response) -> None:
 
 
 def _build_get_info(*, x_tpmjs_protocol_version: str | None = None) -> _Request:
-    """Get executor capabilities
-
-    Advertise executor capabilities for intelligent routing.
-
-    This endpoint allows TPMJS to make informed decisions about
-    which executor to use based on:
-    - Isolation level (none, process, container, vm)
-    - Maximum execution time
-    - Request size limits
-    - Future capabilities (streaming, callbacks, caching)
-
-    Args:
-        x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution"""
     _headers = _texts({"X-TPMJS-Protocol-Version": x_tpmjs_protocol_version})
     return _Request(
         "GET",
@@ -263,7 +211,6 @@ def _parse_get_info(response: httpx.Response) -> models.InfoResponse:
 
 
 def _build_options_info() -> _Request:
-    """CORS preflight for info endpoint"""
     return _Request(
         "OPTIONS",
         "/info",
@@ -335,35 +282,145 @@ class Client(_Configurable):
     def _send(self, request: _Request) -> httpx.Response:
         return _send(self._http, _authorize(request, self._auth), self._options)
 
-    get_health = _call(_build_get_health, _parse_get_health)
-    get_health_detailed = _call_detailed(_build_get_health, _parse_get_health, None)
+    def get_health(self) -> models.HealthResponse:
+        """Health check and protocol discovery
 
-    options_health = _call(_build_options_health, _parse_options_health)
-    options_health_detailed = _call_detailed(
-        _build_options_health, _parse_options_health, OptionsHealthHeaders
-    )
+        Verify the executor is running and discover the supported protocol version.
 
-    execute_tool = _call(_build_execute_tool, _parse_execute_tool)
-    execute_tool_detailed = _call_detailed(
-        _build_execute_tool, _parse_execute_tool, None
-    )
+        **Requirements:**
+        - MUST respond within 1 second
+        - MUST return 200 OK if healthy
+        - MUST include `protocolVersion`"""
+        return _parse_get_health(self._send(_build_get_health()))
 
-    options_execute_tool = _call(
-        _build_options_execute_tool, _parse_options_execute_tool
-    )
-    options_execute_tool_detailed = _call_detailed(
-        _build_options_execute_tool,
-        _parse_options_execute_tool,
-        OptionsExecuteToolHeaders,
-    )
+    def get_health_detailed(self) -> Answer[models.HealthResponse, None]:
+        """`get_health`, answering the status, declared headers and body together."""
+        return _answer(self._send(_build_get_health()), _parse_get_health, None)
 
-    get_info = _call(_build_get_info, _parse_get_info)
-    get_info_detailed = _call_detailed(_build_get_info, _parse_get_info, None)
+    def options_health(self) -> None:
+        """CORS preflight for health endpoint"""
+        return _parse_options_health(self._send(_build_options_health()))
 
-    options_info = _call(_build_options_info, _parse_options_info)
-    options_info_detailed = _call_detailed(
-        _build_options_info, _parse_options_info, OptionsInfoHeaders
-    )
+    def options_health_detailed(self) -> Answer[None, OptionsHealthHeaders]:
+        """`options_health`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_options_health()),
+            _parse_options_health,
+            OptionsHealthHeaders,
+        )
+
+    def execute_tool(
+        self,
+        body: models.ExecuteToolRequest,
+        *,
+        x_tpmjs_protocol_version: str | None = None,
+    ) -> models.ExecuteToolResponse:
+        """Execute a TPMJS tool synchronously
+
+        Execute a single TPMJS tool and return the result.
+
+        **Execution Lifecycle:**
+        1. Parse JSON body, validate required fields
+        2. Verify API key if configured
+        3. Create temporary execution environment
+        4. Install npm package (`npm install <package>@<version>`)
+        5. Import package, resolve named export
+        6. Call `tool.execute(params)` with environment
+        7. Capture output or error
+        8. Cleanup temporary files/processes
+        9. Return JSON response
+
+        **Tool Resolution Order:**
+        1. `pkg[name]` - Direct named export
+        2. `pkg.default?.[name]` - Named property on default export
+        3. `pkg.default` - Default export itself (if `name` matches)
+
+        Args:
+            x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution
+
+        Examples:
+            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params": {"greeting": "Hello"}, "version": "latest"}
+        """
+        return _parse_execute_tool(
+            self._send(
+                _build_execute_tool(
+                    body, x_tpmjs_protocol_version=x_tpmjs_protocol_version
+                )
+            )
+        )
+
+    def execute_tool_detailed(
+        self,
+        body: models.ExecuteToolRequest,
+        *,
+        x_tpmjs_protocol_version: str | None = None,
+    ) -> Answer[models.ExecuteToolResponse, None]:
+        """`execute_tool`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(
+                _build_execute_tool(
+                    body, x_tpmjs_protocol_version=x_tpmjs_protocol_version
+                )
+            ),
+            _parse_execute_tool,
+            None,
+        )
+
+    def options_execute_tool(self) -> None:
+        """CORS preflight for execute-tool endpoint"""
+        return _parse_options_execute_tool(self._send(_build_options_execute_tool()))
+
+    def options_execute_tool_detailed(self) -> Answer[None, OptionsExecuteToolHeaders]:
+        """`options_execute_tool`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_options_execute_tool()),
+            _parse_options_execute_tool,
+            OptionsExecuteToolHeaders,
+        )
+
+    def get_info(
+        self, *, x_tpmjs_protocol_version: str | None = None
+    ) -> models.InfoResponse:
+        """Get executor capabilities
+
+        Advertise executor capabilities for intelligent routing.
+
+        This endpoint allows TPMJS to make informed decisions about
+        which executor to use based on:
+        - Isolation level (none, process, container, vm)
+        - Maximum execution time
+        - Request size limits
+        - Future capabilities (streaming, callbacks, caching)
+
+        Args:
+            x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution"""
+        return _parse_get_info(
+            self._send(
+                _build_get_info(x_tpmjs_protocol_version=x_tpmjs_protocol_version)
+            )
+        )
+
+    def get_info_detailed(
+        self, *, x_tpmjs_protocol_version: str | None = None
+    ) -> Answer[models.InfoResponse, None]:
+        """`get_info`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(
+                _build_get_info(x_tpmjs_protocol_version=x_tpmjs_protocol_version)
+            ),
+            _parse_get_info,
+            None,
+        )
+
+    def options_info(self) -> None:
+        """CORS preflight for info endpoint"""
+        return _parse_options_info(self._send(_build_options_info()))
+
+    def options_info_detailed(self) -> Answer[None, OptionsInfoHeaders]:
+        """`options_info`, answering the status, declared headers and body together."""
+        return _answer(
+            self._send(_build_options_info()), _parse_options_info, OptionsInfoHeaders
+        )
 
 
 class AsyncClient(_Configurable):
@@ -424,32 +481,148 @@ class AsyncClient(_Configurable):
     async def _send(self, request: _Request) -> httpx.Response:
         return await _asend(self._http, _authorize(request, self._auth), self._options)
 
-    get_health = _acall(_build_get_health, _parse_get_health)
-    get_health_detailed = _acall_detailed(_build_get_health, _parse_get_health, None)
+    async def get_health(self) -> models.HealthResponse:
+        """Health check and protocol discovery
 
-    options_health = _acall(_build_options_health, _parse_options_health)
-    options_health_detailed = _acall_detailed(
-        _build_options_health, _parse_options_health, OptionsHealthHeaders
-    )
+        Verify the executor is running and discover the supported protocol version.
 
-    execute_tool = _acall(_build_execute_tool, _parse_execute_tool)
-    execute_tool_detailed = _acall_detailed(
-        _build_execute_tool, _parse_execute_tool, None
-    )
+        **Requirements:**
+        - MUST respond within 1 second
+        - MUST return 200 OK if healthy
+        - MUST include `protocolVersion`"""
+        return _parse_get_health(await self._send(_build_get_health()))
 
-    options_execute_tool = _acall(
-        _build_options_execute_tool, _parse_options_execute_tool
-    )
-    options_execute_tool_detailed = _acall_detailed(
-        _build_options_execute_tool,
-        _parse_options_execute_tool,
-        OptionsExecuteToolHeaders,
-    )
+    async def get_health_detailed(self) -> Answer[models.HealthResponse, None]:
+        """`get_health`, answering the status, declared headers and body together."""
+        return _answer(await self._send(_build_get_health()), _parse_get_health, None)
 
-    get_info = _acall(_build_get_info, _parse_get_info)
-    get_info_detailed = _acall_detailed(_build_get_info, _parse_get_info, None)
+    async def options_health(self) -> None:
+        """CORS preflight for health endpoint"""
+        return _parse_options_health(await self._send(_build_options_health()))
 
-    options_info = _acall(_build_options_info, _parse_options_info)
-    options_info_detailed = _acall_detailed(
-        _build_options_info, _parse_options_info, OptionsInfoHeaders
-    )
+    async def options_health_detailed(self) -> Answer[None, OptionsHealthHeaders]:
+        """`options_health`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_options_health()),
+            _parse_options_health,
+            OptionsHealthHeaders,
+        )
+
+    async def execute_tool(
+        self,
+        body: models.ExecuteToolRequest,
+        *,
+        x_tpmjs_protocol_version: str | None = None,
+    ) -> models.ExecuteToolResponse:
+        """Execute a TPMJS tool synchronously
+
+        Execute a single TPMJS tool and return the result.
+
+        **Execution Lifecycle:**
+        1. Parse JSON body, validate required fields
+        2. Verify API key if configured
+        3. Create temporary execution environment
+        4. Install npm package (`npm install <package>@<version>`)
+        5. Import package, resolve named export
+        6. Call `tool.execute(params)` with environment
+        7. Capture output or error
+        8. Cleanup temporary files/processes
+        9. Return JSON response
+
+        **Tool Resolution Order:**
+        1. `pkg[name]` - Direct named export
+        2. `pkg.default?.[name]` - Named property on default export
+        3. `pkg.default` - Default export itself (if `name` matches)
+
+        Args:
+            x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution
+
+        Examples:
+            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params": {"greeting": "Hello"}, "version": "latest"}
+        """
+        return _parse_execute_tool(
+            await self._send(
+                _build_execute_tool(
+                    body, x_tpmjs_protocol_version=x_tpmjs_protocol_version
+                )
+            )
+        )
+
+    async def execute_tool_detailed(
+        self,
+        body: models.ExecuteToolRequest,
+        *,
+        x_tpmjs_protocol_version: str | None = None,
+    ) -> Answer[models.ExecuteToolResponse, None]:
+        """`execute_tool`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(
+                _build_execute_tool(
+                    body, x_tpmjs_protocol_version=x_tpmjs_protocol_version
+                )
+            ),
+            _parse_execute_tool,
+            None,
+        )
+
+    async def options_execute_tool(self) -> None:
+        """CORS preflight for execute-tool endpoint"""
+        return _parse_options_execute_tool(
+            await self._send(_build_options_execute_tool())
+        )
+
+    async def options_execute_tool_detailed(
+        self,
+    ) -> Answer[None, OptionsExecuteToolHeaders]:
+        """`options_execute_tool`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_options_execute_tool()),
+            _parse_options_execute_tool,
+            OptionsExecuteToolHeaders,
+        )
+
+    async def get_info(
+        self, *, x_tpmjs_protocol_version: str | None = None
+    ) -> models.InfoResponse:
+        """Get executor capabilities
+
+        Advertise executor capabilities for intelligent routing.
+
+        This endpoint allows TPMJS to make informed decisions about
+        which executor to use based on:
+        - Isolation level (none, process, container, vm)
+        - Maximum execution time
+        - Request size limits
+        - Future capabilities (streaming, callbacks, caching)
+
+        Args:
+            x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution"""
+        return _parse_get_info(
+            await self._send(
+                _build_get_info(x_tpmjs_protocol_version=x_tpmjs_protocol_version)
+            )
+        )
+
+    async def get_info_detailed(
+        self, *, x_tpmjs_protocol_version: str | None = None
+    ) -> Answer[models.InfoResponse, None]:
+        """`get_info`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(
+                _build_get_info(x_tpmjs_protocol_version=x_tpmjs_protocol_version)
+            ),
+            _parse_get_info,
+            None,
+        )
+
+    async def options_info(self) -> None:
+        """CORS preflight for info endpoint"""
+        return _parse_options_info(await self._send(_build_options_info()))
+
+    async def options_info_detailed(self) -> Answer[None, OptionsInfoHeaders]:
+        """`options_info`, answering the status, declared headers and body together."""
+        return _answer(
+            await self._send(_build_options_info()),
+            _parse_options_info,
+            OptionsInfoHeaders,
+        )

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from types import SimpleNamespace
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     ForwardRef,
@@ -37,6 +38,9 @@ from typing import (
 )
 
 from . import models  # noqa: F401 (named in the strings of DeclaredError[...])
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "ERRORS",
@@ -94,7 +98,7 @@ class ApiError(Exception):
         if status_code is not None:
             self.status_code = status_code
         self.body = body
-        self.headers: dict[str, str] = dict(headers or {})
+        self.headers = _case_insensitive(headers)
         self.operation: str | None = self.operation_id
         self.raw: bytes | None = None
         self.request_id: str | None = None
@@ -227,19 +231,29 @@ def status_error(status_code: int) -> type[ApiError]:
 
 def with_status(cls: type[ErrorT], status_code: int) -> type[ErrorT]:
     """`cls`, or its subclass that is also the status's class (a `default` answer's 404 is then
-    a NotFound too)."""
+    a NotFound too). An undeclared status's error is named after its status (a 503 raises
+    `ServiceUnavailable`, still an UnexpectedStatus), a declared one after its response."""
     family = status_error(status_code)
     if issubclass(cls, family):
         return cls
     made = _MADE.get((cls, family))
     if made is None:
-        named = {"__module__": cls.__module__, "__qualname__": cls.__qualname__}
-        made = _MADE[(cls, family)] = type(cls.__name__, (cls, family), named)
+        named = family if cls is UnexpectedStatus else cls
+        where = {"__module__": cls.__module__, "__qualname__": named.__qualname__}
+        made = _MADE[(cls, family)] = type(named.__name__, (cls, family), where)
     return cast(type[ErrorT], made)
 
 
 ErrorT = TypeVar("ErrorT", bound=ApiError)
 _MADE: dict[tuple[type[ApiError], type[ApiError]], type[ApiError]] = {}
+
+
+def _case_insensitive(headers: Mapping[str, str] | None) -> httpx.Headers:
+    """`error.headers["X-Request-Id"]` whatever case the answer used; httpx is imported when
+    the first error is made, so a server that only serves does not load it at start."""
+    import httpx
+
+    return httpx.Headers(headers)
 
 
 def describe(error: ApiError) -> str:
@@ -259,7 +273,7 @@ def describe(error: ApiError) -> str:
         notes.append(f"request id {error.request_id}")
     if error.attempts > 1:
         notes.append(f"after {error.attempts} attempts")
-    retry_after = {k.lower(): v for k, v in error.headers.items()}.get("retry-after")
+    retry_after = error.headers.get("retry-after")
     if retry_after:
         notes.append(f"retry after {retry_after}")
     return where + what + (f" ({'; '.join(notes)})" if notes else "")
