@@ -336,6 +336,8 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
     if _UNSPLITTABLE.fullmatch(item):
         return [indent + head + item + tail]  # too long, and black cannot split it either
     if isinstance(parsed := subscript(item), Group):  # a call or subscript spelled as text
+        if not (parsed.items or head):
+            return [indent + item + tail]  # `f()`: black has nothing inside to split
         return _lay(indent, head, parsed, tail)
     if head:
         return None

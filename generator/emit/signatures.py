@@ -143,7 +143,7 @@ def method_params(op: Operation, spell: Spell) -> list[str]:
     return ["self", *client_params(op, spell)]
 
 
-def build_call(op: Operation, spell: Spell) -> blackstyle.Group:
+def build_call(op: Operation, spell: Spell) -> blackstyle.Expr:
     """A client method's call of its request builder, each argument passed as it came
     (`_build_execute(session_id, body)`, keyword parameters by keyword)."""
     arguments, keyword = [], False
@@ -153,6 +153,8 @@ def build_call(op: Operation, spell: Spell) -> blackstyle.Group:
             keyword = True
         else:
             arguments.append(f"{name}={name}" if keyword else name)
+    if not arguments:  # `()`: nothing black could split
+        return f"_build_{op.method_name}()"
     return blackstyle.call(f"_build_{op.method_name}(", arguments)
 
 
