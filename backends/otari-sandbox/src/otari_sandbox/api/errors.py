@@ -244,9 +244,9 @@ def status_error(status_code: int) -> type[ApiError]:
 
 
 def with_status(cls: type[ErrorT], status_code: int) -> type[ErrorT]:
-    """`cls`, or its subclass that is also the status's class (a `default` answer's 404 is then
-    a NotFound too). An undeclared status's error is named after its status (a 503 raises
-    `ServiceUnavailable`, still an UnexpectedStatus), a declared one after its response."""
+    """`cls`, or its subclass that is also the status's class (a `default` answer's 404 is
+    then a NotFound too), named after the response, or after the status when undeclared
+    (a 503: `ServiceUnavailable`, still an UnexpectedStatus)."""
     family = status_error(status_code)
     if issubclass(cls, family):
         return cls
