@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import functools
 import keyword
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
+from ..model.naming import snake_case
 from ..problems import Level, Problem, SpecError
 from ..version import generated_header
 from . import (
@@ -212,10 +214,19 @@ def _success_media(op: Operation) -> str | None:
 
 def _shared_requirements(api: Api) -> dict[Any, str]:
     """The security requirements more than one operation has, most used first, and the name
-    each is written once under (`_REQUIRES_<n>`)."""
+    each is written once under, after its alternatives (`_REQUIRES_NONE_OR_BEARER_AUTH`)."""
     counts = Counter(op.requirements for op in api.operations if op.secured)
-    shared = [found for found, count in counts.most_common() if count > 1]
-    return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
+    names: dict[Any, str] = {}
+    for found, count in counts.most_common():
+        if count > 1:
+            name = "_REQUIRES_" + "_OR_".join("_AND_".join(_constant(scheme) for scheme, _ in needed)
+                                     or "NONE" for needed in found)
+            names[found] = error_shapes.unique(name, set(names.values()))
+    return names
+
+
+def _constant(name: str) -> str:
+    return re.sub(r"\W+", "_", snake_case(name)).strip("_").upper() or "SCHEME"
 
 
 def server_context(api: Api) -> dict[str, Any]:
@@ -230,7 +241,7 @@ def server_context(api: Api) -> dict[str, Any]:
         "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,
-        # Requirements that several operations share are written once, as _REQUIRES_<n>.
+        # Requirements that several operations share are written once, named.
         "shared_requirements": _shared_requirements(api),
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": serve_docs,
