@@ -96,7 +96,7 @@ class OptionsInfoHeaders(OptionsHealthHeaders):
     """Response headers of optionsInfo: the fields of OptionsHealthHeaders."""
 
 
-def _error_body_0(
+def _error_body_with_success_error(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {
@@ -112,20 +112,20 @@ def _error_body_0(
     }
 
 
-def _error_body_1(
+def _error_body_with_detail(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": (errors if errors else message)}
 
 
 _ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = {
-    "getHealth": {"*": _error_body_0},
-    "optionsHealth": {"*": _error_body_1},
-    "executeTool": {"*": _error_body_0},
-    "optionsExecuteTool": {"*": _error_body_1},
-    "getInfo": {"*": _error_body_1},
-    "optionsInfo": {"*": _error_body_1},
-    "": {"*": _error_body_1},
+    "getHealth": {"*": _error_body_with_success_error},
+    "optionsHealth": {"*": _error_body_with_detail},
+    "executeTool": {"*": _error_body_with_success_error},
+    "optionsExecuteTool": {"*": _error_body_with_detail},
+    "getInfo": {"*": _error_body_with_detail},
+    "optionsInfo": {"*": _error_body_with_detail},
+    "": {"*": _error_body_with_detail},
 }
 # Each operation's path parameters named differently in Python: errors name the wire names.
 _WIRE_NAMES: dict[str, dict[str, str]] = {}
