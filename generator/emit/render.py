@@ -9,7 +9,7 @@ import functools
 import keyword
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,8 @@ from .templates import templates_dir
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
-VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py",
+SERVING = "_serving.py"
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, SERVING, "_server_media.py",
                       "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
                              "_client_pages.py"})
@@ -156,13 +157,36 @@ def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
     verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset()) | (
         HOOKS_VERBATIM if api.hooks else frozenset())
+    texts = {}
     for static in sorted(verbatim):
         path = templates_dir() / static
         if templates is not None and (templates / static).is_file():
             path = templates / static
-        files[static] = f"{header}\n{path.read_text(encoding='utf-8')}"
+        texts[static] = path.read_text(encoding="utf-8")
+    # `_serving.py` is the hand-written app's (`serve()`), which no generated module imports.
+    for static in used_runtime(list(files.values()), texts, kept=(SERVING,)):
+        files[static] = f"{header}\n{texts[static]}"
     files["openapi.json"] = api.spec_json
     return files
+
+
+_RELATIVE_IMPORT = re.compile(r"^[ \t]*from \.(_\w+) import ", re.MULTILINE)
+
+
+def used_runtime(sources: Sequence[str], runtime: dict[str, str],
+                 kept: Sequence[str] = ()) -> list[str]:
+    """The runtime modules (`runtime`: file name -> text) that `sources` import, directly or
+    through each other, and those `kept` that `runtime` holds: a package carries only the
+    runtime it uses (issue 38)."""
+    used = {name for name in kept if name in runtime}
+    pending = [*sources, *(runtime[name] for name in used)]
+    while pending:
+        for module in _RELATIVE_IMPORT.findall(pending.pop()):
+            name = f"{module}.py"
+            if name in runtime and name not in used:
+                used.add(name)
+                pending.append(runtime[name])
+    return sorted(used)
 
 
 # -- models ------------------------------------------------------------------------------------
