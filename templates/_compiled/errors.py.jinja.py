@@ -1,5 +1,5 @@
 # Template errors.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '4de7aec2da4c056a5c8a665ec4001487'
+KEY = 'cb1de978ece60ea17092ba954cd63b35'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'errors.py.jinja'
 
@@ -180,7 +180,7 @@ def block_docstring(context, missing=missing):
     pass
     yield '"""Errors of '
     yield str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))
-    yield ": one tree, one typed exception per declared non-2xx response.\n\n    ApiError                      any error; operation, status_code, body, raw, headers, request_id\n    ├── ClientError               a 4xx answer: BadRequest, Unauthorized, NotFound, TooManyRequests...\n    ├── ServerError               a 5xx answer: InternalServerError, ServiceUnavailable...\n    ├── TransportError            (client) no answer: connection refused or dropped, TimedOut\n    ├── UnexpectedStatus          (client) a status the contract does not declare; .text, .content\n    ├── ResponseValidationError   (client) a body not matching its schema; __cause__ pydantic's\n    └── DeclaredError[Body]\n        └── <Operation><Status>   a declared response, e.g. "
+    yield '.\n\nOne tree, one typed exception per declared non-2xx response:\n\n    ApiError                  any error: operation, status_code, body, raw, headers...\n    ├── ClientError           a 4xx answer: BadRequest, NotFound, TooManyRequests...\n    ├── ServerError           a 5xx answer: InternalServerError, ServiceUnavailable...\n    ├── TransportError        (client) no answer: refused or dropped, TimedOut\n    ├── UnexpectedStatus      (client) a status not declared; .text, .content\n    ├── ResponseValidationError  (client) a body not matching its schema\n    └── DeclaredError[Body]\n        └── <Operation><Status>  a declared response, e.g.\n                                 '
     yield str((undefined(name='example_error') if l_0_example_error is missing else l_0_example_error))
     yield '; .body is typed\n\nA declared error (and, in the client, an UnexpectedStatus) is also its status\'s class: a 404\nis a NotFound and a ClientError, whichever operation raised it. The server renders any ApiError\na service method raises as its status, body and headers; the client raises the same classes for\nthe responses it receives, with `str(error)` one line naming the operation, status, message and\nrequest id.\n"""\n'
 
@@ -211,4 +211,4 @@ def block_imports(context, missing=missing):
     yield '\nif TYPE_CHECKING:\n    import httpx\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=51&2=53&23=54&24=57&26=64&27=65&28=66&82=70&85=75&86=79&88=83&92=90&93=91&94=92&97=96&98=101&163=110&185=114&240=118&241=119&242=120&306=124&307=129&308=130&311=133&312=135&324=154&25=157&327=162&338=164&341=166&2=169&3=180&12=182&324=185&327=194&328=204&329=206'
+debug_info = '1=51&2=53&26=54&27=57&29=64&30=65&31=66&85=70&88=75&89=79&91=83&95=90&96=91&97=92&100=96&101=101&166=110&188=114&243=118&244=119&245=120&309=124&310=129&311=130&314=133&315=135&327=154&28=157&330=162&341=164&344=166&2=169&3=180&15=182&327=185&330=194&331=204&332=206'

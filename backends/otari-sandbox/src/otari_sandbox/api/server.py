@@ -291,8 +291,9 @@ def _auth(
     missing = missing_verifiers(_SECURITY, chosen)
     if missing and not insecure_no_auth:
         raise ValueError(
-            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers (scheme -> Verifier), "
-            "or insecure_no_auth=True to serve their operations unauthenticated"
+            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers "
+            "(scheme -> Verifier), or insecure_no_auth=True to serve their operations "
+            "unauthenticated"
         )
     return _Auth(chosen, anonymous)
 

@@ -194,8 +194,8 @@ class ServiceBase:
             x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution
 
         Examples:
-            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params": {"greeting": "Hello"}, "version": "latest"}
-        """
+            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params":
+                {"greeting": "Hello"}, "version": "latest"}"""
         raise self.not_implemented("executeTool")
 
     async def options_execute_tool(
@@ -309,8 +309,9 @@ def _auth(
     missing = missing_verifiers(_SECURITY, chosen)
     if missing and not insecure_no_auth:
         raise ValueError(
-            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers (scheme -> Verifier), "
-            "or insecure_no_auth=True to serve their operations unauthenticated"
+            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers "
+            "(scheme -> Verifier), or insecure_no_auth=True to serve their operations "
+            "unauthenticated"
         )
     return _Auth(chosen, anonymous)
 
