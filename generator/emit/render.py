@@ -294,6 +294,20 @@ def _bound(spell: Spell, *functions: Callable[..., Any]) -> dict[str, Callable[.
     return {f.__name__: functools.partial(f, spell=spell) for f in functions}
 
 
+def _once_per_operation(entries: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """`entries` (functions of an operation alone) computing each operation's value once: the
+    client's four methods of an operation share its parameters."""
+    def once(function: Callable[..., Any]) -> Callable[..., Any]:
+        seen: dict[int, Any] = {}  # by id: the operations outlive the render
+
+        def value(op: Operation) -> Any:
+            if id(op) not in seen:
+                seen[id(op)] = function(op)
+            return seen[id(op)]
+        return value
+    return {name: once(function) for name, function in entries.items()}
+
+
 # -- client ------------------------------------------------------------------------------------
 def client_context(api: Api) -> dict[str, Any]:
     """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
@@ -309,9 +323,10 @@ def client_context(api: Api) -> dict[str, Any]:
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
-        **_bound(spell, signatures.client_signature, signatures.method_signature,
-                 signatures.client_params, signatures.method_params, signatures.accept_overloads,
-                 signatures.build_call, client_source.iter_params),
+        **_once_per_operation(_bound(
+            spell, signatures.client_signature, signatures.method_signature,
+            signatures.client_params, signatures.method_params, signatures.accept_overloads,
+            signatures.build_call, client_source.iter_params)),
         **client_source.ENTRIES,
         "client_path": signatures.client_path,
         "result_annotation": source.result_annotation,
