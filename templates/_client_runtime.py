@@ -1,4 +1,4 @@
-"""Runtime of the generated client: requests, credentials, answers and the typed methods.
+"""Runtime of the generated client: requests, credentials, answers and errors.
 
 Copied verbatim into every client (already black-formatted). Import from `client` instead:
 the names here are private, except `Answer`, which `client` exports.
@@ -11,8 +11,8 @@ import enum
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, NamedTuple, TypeVar
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -249,7 +249,7 @@ def _headers(cls: type[HeadersT], response: httpx.Response) -> HeadersT:
         return cls(**values)
     except TypeError:
         raise errors.UnexpectedStatus(
-            response.status_code, response.text, headers=dict(response.headers)
+            response.status_code, response.text, headers=response.headers
         ) from None
 
 
@@ -279,7 +279,7 @@ def _json(kind: Any, response: httpx.Response) -> Any:
     except ValidationError as exc:
         error = errors.ResponseValidationError(
             _loose(response),
-            headers=dict(response.headers),
+            headers=response.headers,
             status_code=response.status_code,
         )
         operation = _extension(response, "contractgen_operation", None)
@@ -359,7 +359,7 @@ def _unexpected(response: httpx.Response) -> errors.UnexpectedStatus:
     return cls(
         response.status_code,
         response.text,
-        headers=dict(response.headers),
+        headers=response.headers,
         content=response.content,
     )
 
@@ -386,43 +386,10 @@ def _extension(response: httpx.Response, key: str, default: Any) -> Any:
         return default
 
 
-_P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-# Each operation's `_build_` and `_parse_` make four methods (sync, async, and their
-# `_detailed` forms): their signatures are read once, not four times, as the client is imported.
+# The pages' iterators read a request builder's parameters once, not at every page.
 _signature = functools.cache(inspect.signature)
-
-
-def _named(
-    method: Any, build: Callable[..., _Request], name: str, result: Any, doc: str
-) -> None:
-    """Give a method made by `_call`, `_acall`... its name, docstring and signature."""
-    signature = _signature(build)
-    parameters = signature.parameters.values()
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc
-    method.__signature__ = signature.replace(
-        parameters=[
-            inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            *parameters,
-        ],
-        return_annotation=result,
-    )
-    # What typing.get_type_hints reads: the written-out method's annotations, strings where
-    # client.py defers them, evaluated where `__wrapped__` was defined (client.py).
-    method.__wrapped__ = build
-    method.__annotations__ = {
-        **{p.name: p.annotation for p in parameters if p.annotation is not p.empty},
-        "return": result,
-    }
-
-
-def _answer_type(returned: Any, headers: type[Any] | None) -> Any:
-    """`Answer[returned, headers]`, as a string where client.py defers its annotations."""
-    if isinstance(returned, str):
-        return f"Answer[{returned}, {headers.__name__ if headers else None}]"
-    return typing.cast(Any, Answer)[returned, headers]
 
 
 def _answer(
@@ -430,92 +397,7 @@ def _answer(
     parse: Callable[[httpx.Response], _R],
     headers: type[Any] | None,
 ) -> Answer[_R, Any]:
+    """A `_detailed` method's answer: the status, the declared headers and the parsed body."""
     body = parse(response)
     declared = None if headers is None else _headers(headers, response)
     return Answer(response.status_code, declared, body, response.headers)
-
-
-# Each operation's methods are made from its `_build_` (whose signature and docstring they
-# take) and `_parse_`.
-def _call(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
-) -> Callable[Concatenate[Any, _P], _R]:
-    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return parse(self._send(build(*args, **kwargs)))
-
-    name = build.__name__.removeprefix("_build_")
-    result = _signature(parse).return_annotation
-    _named(method, build, name, result, build.__doc__ or "")
-    return method
-
-
-def _acall(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, _R]]:
-    async def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return parse(await self._send(build(*args, **kwargs)))
-
-    name = build.__name__.removeprefix("_build_")
-    result = _signature(parse).return_annotation
-    _named(method, build, name, result, build.__doc__ or "")
-    return method
-
-
-@typing.overload
-def _call_detailed(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
-) -> Callable[Concatenate[Any, _P], Answer[_R, None]]: ...
-
-
-@typing.overload
-def _call_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[HeadersT],
-) -> Callable[Concatenate[Any, _P], Answer[_R, HeadersT]]: ...
-
-
-def _call_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[Any] | None,
-) -> Callable[Concatenate[Any, _P], Answer[_R, Any]]:
-    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer[_R, Any]:
-        return _answer(self._send(build(*args, **kwargs)), parse, headers)
-
-    name = build.__name__.removeprefix("_build_")
-    doc = f"`{name}`, answering the status, declared headers and body together."
-    result = _answer_type(_signature(parse).return_annotation, headers)
-    _named(method, build, name + "_detailed", result, doc)
-    return method
-
-
-@typing.overload
-def _acall_detailed(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, None]]]: ...
-
-
-@typing.overload
-def _acall_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[HeadersT],
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, HeadersT]]]: ...
-
-
-def _acall_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[Any] | None,
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, Any]]]:
-    async def method(
-        self: Any, /, *args: _P.args, **kwargs: _P.kwargs
-    ) -> Answer[_R, Any]:
-        return _answer(await self._send(build(*args, **kwargs)), parse, headers)
-
-    name = build.__name__.removeprefix("_build_")
-    doc = f"`{name}`, answering the status, declared headers and body together."
-    result = _answer_type(_signature(parse).return_annotation, headers)
-    _named(method, build, name + "_detailed", result, doc)
-    return method

@@ -3,6 +3,7 @@ body builders and media types, and the app's, for requests that match no operati
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -92,11 +93,32 @@ def builders_of(operations: Sequence[Operation], key: Callable[[Operation], str]
     per_op: dict[str, list[tuple[str, str]]] = {}
     for op in operations:
         bodies = _bodies(op)
-        for expression in bodies.values():
-            names.setdefault(expression, f"_error_body_{len(names)}")
+        for (_, body), expression in zip(op.error_bodies, bodies.values(), strict=True):
+            if expression not in names:
+                names[expression] = _builder_name(body, set(names.values()))
         per_op[key(op)] = [(status, names[expression]) for status, expression in bodies.items()
                            if status == "*" or expression != bodies.get("*")]
     return [(name, expr) for expr, name in names.items()], per_op
+
+
+def _builder_name(body: ErrorBody, taken: set[str]) -> str:
+    """A body builder's name from what the body holds: `_error_body_with_code_message` (its
+    first fields), `_error_body_of_lines` (a body that is one value); `_2`... when taken."""
+    if body.fill == "object":
+        keys = [re.sub(r"\W+", "_", key).strip("_").lower() or "field" for key, _ in body.fields]
+        name = "_error_body_with_" + ("_".join(keys[:3]) or "nothing")
+    else:
+        name = "_error_body_of_" + ("constant" if body.fill == "value" else body.fill)
+    return unique(name, taken)
+
+
+def unique(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`... the first not `taken`."""
+    found, number = name, 1
+    while found in taken:
+        number += 1
+        found = f"{name}_{number}"
+    return found
 
 
 def statuses(op: Operation) -> tuple[int, int, int] | None:

@@ -158,6 +158,21 @@ def method_params(op: Operation, spell: Spell) -> list[str]:
     return ["self", *client_params(op, spell)]
 
 
+def build_call(op: Operation, spell: Spell) -> blackstyle.Expr:
+    """A client method's call of its request builder, each argument passed as it came
+    (`_build_execute(session_id, body)`, keyword parameters by keyword)."""
+    arguments, keyword = [], False
+    for param in client_params(op, spell):
+        name = str(param).split(":", 1)[0].strip()
+        if name == "*":
+            keyword = True
+        else:
+            arguments.append(f"{name}={name}" if keyword else name)
+    if not arguments:  # `()`: nothing black could split
+        return f"_build_{op.method_name}()"
+    return blackstyle.call(f"_build_{op.method_name}(", arguments)
+
+
 def client_path(op: Operation) -> str:
     """The request's URL: its path, whole (an absolute URL) under the operation's own server."""
     whole = (op.server or "") + op.path

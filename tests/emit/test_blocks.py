@@ -164,7 +164,8 @@ VERBATIM = SERVER_VERBATIM | CLIENT_VERBATIM | MODELS_VERBATIM
 # the otari copies are checked, the tpmjs ones would repeat them.
 SEED_MODULES = [
     *((OTARI, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
-                                 "server.py", *sorted(VERBATIM))),
+                                 # otari pages nothing: no _client_pages.py (issue 38)
+                                 "server.py", *sorted(VERBATIM - {"_client_pages.py"}))),
     *((TPMJS, name) for name in ("__init__.py", "client.py", "errors.py", "models.py",
                                  "server.py")),
 ]
@@ -175,7 +176,8 @@ def test_seed_modules_are_all_listed() -> None:
     verbatim = {(TPMJS, name) for name in VERBATIM}
     assert found - verbatim == set(SEED_MODULES)
     assert all(_seed_sources()[OTARI][name] == _seed_sources()[TPMJS][name].replace(
-        TPMJS, OTARI) for name in VERBATIM)
+        TPMJS, OTARI) for name in VERBATIM
+        if name in _seed_sources()[OTARI] and name in _seed_sources()[TPMJS])
 
 
 # One test per module, so that the xdist workers share them.

@@ -199,7 +199,8 @@ def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[st
         if required and item.metadata["wire"] not in out:
             raise RuntimeError(
                 f"{operation + ': ' if operation else ''}the contract requires response header "
-                f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
+                f"{item.metadata['wire']}: return "
+                f"Reply(body, {getattr(declared, '__name__', '')}(...))"
             )
     return out
 
