@@ -128,6 +128,9 @@ def test_the_built_package_carries_the_template(built: Path) -> None:
         "project/{{_copier_conf.answers_file}}.jinja", "project/Makefile.jinja",
         "project/tests/test_contract.py.jinja",
         "project/src/{{ package_name }}/{% if parts != 'client' %}service.py{% endif %}.jinja",
+        "project/src/{{ package_name }}/{% if parts != 'client' %}credentials.py{% endif %}.jinja",
+        "project/tests/{% if parts != 'client' %}conftest.py{% endif %}.jinja",
+        "project/constraints.txt",
     } <= files(templates)
 
 
@@ -161,10 +164,11 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("parts", "has", "lacks"), [
-    ("server", {"src/otari/app.py", "src/otari/service.py", "src/otari/api/server.py"},
-     {"src/otari/api/client.py"}),
+    ("server", {"src/otari/app.py", "src/otari/service.py", "src/otari/credentials.py",
+                "src/otari/api/server.py", "tests/conftest.py"}, {"src/otari/api/client.py"}),
     ("client", {"src/otari/api/client.py"},
-     {"src/otari/app.py", "src/otari/service.py", "src/otari/api/server.py"}),
+     {"src/otari/app.py", "src/otari/service.py", "src/otari/credentials.py",
+      "src/otari/api/server.py", "tests/conftest.py"}),
 ])
 def test_one_part_only(tmp_path: Path, parts: str, has: set[str], lacks: set[str]) -> None:
     run(BIN / "contractgen", "new", "otari", "--spec", OTARI, "--parts", parts, cwd=tmp_path)
@@ -306,11 +310,7 @@ def test_the_contract_test_checks_security_headers_and_streams(tmp_path: Path, p
     (tmp_path / "secured.yaml").write_text(SECURED_SPEC, encoding="utf-8")
     run(BIN / "contractgen", "new", "secured", "--spec", "secured.yaml", "--parts", parts,
         cwd=tmp_path)
-    project = tmp_path / "secured"
-    if parts == "both":  # the project's own app needs a verifier per scheme (secure by default)
-        service = project / "src/secured/service.py"
-        service.write_text(service.read_text("utf-8").replace(
-            "    return {}", '    return {"bearer_token": "token"}'), "utf-8")
+    project = tmp_path / "secured"  # its app's verifiers: credentials.py's, from the environment
     tests = run("make", "test", f"PYTHON={PYTHON}", "PYTEST_ADDOPTS=-v", cwd=project)
     passed = set(re.findall(r"::(\w+)(?:\[[^\]]*\])? PASSED", tests.stdout))
     assert {"test_security_is_checked_per_declared_scheme", "test_a_401_names_the_declared_schemes",

@@ -1,7 +1,8 @@
 """A project made from a contract with security (bearer, API key in a header, basic, OAuth2 with
 scopes) is green from its first commit: its own `make test` (the contract tests and a test of the
 hand-written service, both sending the development credentials), `make lint`, and `make run`
-answering an authenticated request over loopback; its command refuses to start without the
+answering an authenticated request over loopback through the front door of the generated
+`serve()`; its command refuses to start without the
 credential's variable, saying which one and where the code goes.
 
 Real copier (`contractgen new`), the project's Makefile and uvicorn; this venv's python
@@ -185,6 +186,9 @@ def test_a_secured_project_is_green_from_its_first_commit(
                               **credential(line))
         assert answered.status_code == 201 and answered.json()["title"] == "Dune"
         assert httpx.get(f"{url}/books", timeout=10).status_code == 401
+        # Served through the generated serve(): its front door caps a request's header fields.
+        crowded = {f"x-field-{n}": "1" for n in range(150)}
+        assert httpx.get(f"{url}/health", headers=crowded, timeout=10).status_code == 431
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(30)
@@ -195,3 +199,6 @@ def test_a_secured_project_is_green_from_its_first_commit(
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert f"{variable} is not set" in refused.stderr
     assert "src/books/service.py app_options()" in refused.stderr
+    public = run(PYTHON, "-m", "books.app", "--development", "--host", "0.0.0.0", cwd=project,
+                 check=False, PYTHONPATH="src")
+    assert public.returncode == 1 and "refusing to serve 0.0.0.0 with development" in public.stderr
