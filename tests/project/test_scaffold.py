@@ -184,6 +184,7 @@ def test_one_part_only(tmp_path: Path, parts: str, has: set[str], lacks: set[str
     # so no 401 challenge) and GetFile's stream; no response headers declared
     assert "14 passed, 2 skipped" in tests.stdout, tests.stdout
     assert run("make", "check", f"PYTHON={PYTHON}", cwd=project).returncode == 0
+    run("make", "lint", f"PYTHON={PYTHON}", cwd=project)  # CI's first step
 
 
 def test_new_refuses_what_it_cannot_do(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def serve_with_make_run(project: Path) -> tuple[list[str], Any]:
                                text=True, start_new_session=True)
     assert process.stdout is not None
     try:
-        printed = [process.stdout.readline() for _ in range(2)]
+        printed = [process.stdout.readline() for _ in range(3)]  # the command, credential, URL
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -182,6 +182,7 @@ def test_a_secured_project_is_green_from_its_first_commit(
                     "api_key": "X-API-Key: dev-books-key",
                     "basic": "curl -u dev:dev-books-password"}[kind]
         assert line.rstrip().endswith(expected), printed
+        assert printed[2].startswith(f"books: running on {url} "), printed
         answered = httpx.post(f"{url}/books", json={"title": "Dune"}, timeout=10,
                               **credential(line))
         assert answered.status_code == 201 and answered.json()["title"] == "Dune"
