@@ -99,6 +99,13 @@ def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_p
     assert re.search(r"^warning: tool_runner.service:Service does not implement .*executeTool",
                      check.stderr, re.M)
     assert run(PYTHON, "-m", "ruff", "check", "--no-cache", ".", cwd=project).returncode == 0
+    # CI's contract diff, with the overlay applied to both sides.
+    identity = ["-c", "user.name=t", "-c", "user.email=t@localhost"]
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", "-A", cwd=project)
+    run("git", *identity, "commit", "-q", "-m", "new", cwd=project)
+    diff = run("make", "diff", f"PYTHON={PYTHON}", "BASE=HEAD", cwd=project)
+    assert "No changes." in diff.stdout, diff.stdout
 
 
 @pytest.fixture(scope="module")
