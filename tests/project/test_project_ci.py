@@ -47,9 +47,7 @@ def rename_title(schemas: dict[str, Any]) -> None:
         schema["required"] = ["name" if r == "title" else r for r in schema["required"]]
 
 
-def steps(project: Path) -> list[str]:
-    workflow = yaml.safe_load((project / ".github/workflows/ci.yml").read_text("utf-8"))
-    return [step.get("run", "") for step in workflow["jobs"]["test"]["steps"]]
+TEMPLATE = Path(__file__).resolve().parents[2] / "templates/project"
 
 
 @pytest.fixture(scope="module")
@@ -60,17 +58,18 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return made
 
 
-def test_the_workflow_runs_lint_check_test_and_diff_with_pinned_tools(project: Path) -> None:
-    runs = steps(project)
+def test_the_workflow_runs_lint_check_test_and_diff_with_pinned_tools() -> None:
+    text = (TEMPLATE / ".github/workflows/ci.yml").read_text("utf-8")  # copied as it is
+    workflow = yaml.safe_load(text)
+    runs = [step.get("run", "") for step in workflow["jobs"]["test"]["steps"]]
     for target in ("make lint", "make check", "make test", "make diff"):
         assert any(step.startswith(target) for step in runs), (target, runs)
-    workflow = (project / ".github/workflows/ci.yml").read_text("utf-8")
-    assert "breaking-change-ok" in workflow and "fetch-depth: 0" in workflow
-    assert "labeled" in workflow  # adding the label runs the checks again
-    pins = re.findall(r"^([a-z]+)==[0-9.]+$", (project / "constraints.txt").read_text("utf-8"),
+    assert "breaking-change-ok" in text and "fetch-depth: 0" in text
+    assert "labeled" in text  # adding the label runs the checks again
+    pins = re.findall(r"^([a-z]+)==[0-9.]+$", (TEMPLATE / "constraints.txt").read_text("utf-8"),
                       re.M)
     assert sorted(pins) == ["mypy", "pytest", "ruff"]
-    makefile = (project / "Makefile").read_text("utf-8")
+    makefile = (TEMPLATE / "Makefile.jinja").read_text("utf-8")
     assert "export UV_CONSTRAINT := $(CURDIR)/constraints.txt" in makefile
     assert "export PIP_CONSTRAINT := $(CURDIR)/constraints.txt" in makefile
 
