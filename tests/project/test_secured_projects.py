@@ -154,6 +154,19 @@ def serve_with_make_run(project: Path) -> tuple[list[str], Any]:
         raise
 
 
+def first_line(project: Path, environ: dict[str, str]) -> str:
+    """What `python -m books.app --development` prints first, with `environ` set."""
+    process = subprocess.Popen([PYTHON, "-m", "books.app", "--development", "--port", "0"],
+                               cwd=project, env={**os.environ, **environ, "PYTHONPATH": "src"},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert process.stdout is not None
+        return process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
 @pytest.fixture(scope="module")
 def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One mypy cache for the projects of this module: pydantic and FastAPI are checked once."""
@@ -200,6 +213,10 @@ def test_a_secured_project_is_green_from_its_first_commit(
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert f"{variable} is not set" in refused.stderr
     assert "src/books/service.py app_options()" in refused.stderr
+    own = {"api_key": ["BOOKS_API_KEY"], "basic": ["BOOKS_USER", "BOOKS_PASSWORD"]}.get(
+        kind, ["BOOKS_TOKEN"])
+    shown = first_line(project, {name: "s3cret-of-the-deployment" for name in own})
+    assert "s3cret" not in shown and f"${own[-1]}" in shown, shown  # named, never printed
     public = run(PYTHON, "-m", "books.app", "--development", "--host", "0.0.0.0", cwd=project,
                  check=False, PYTHONPATH="src")
     assert public.returncode == 1 and "refusing to serve 0.0.0.0 with development" in public.stderr
