@@ -456,7 +456,8 @@ def test_auth_is_wired_in_service_py(tmp_path: Path) -> None:
     project = tmp_path / "pets"
     service = project / "src/pets/service.py"
     service.write_text(service.read_text("utf-8").replace(
-        "    return {}", '    return {"verify_bearer": lambda token: token == "s3cret"}'), "utf-8")
+        '    return {"verifiers": credentials.verifiers()}',
+        '    return {"verify_bearer": lambda token: token == "s3cret"}'), "utf-8")
     probe = textwrap.dedent("""\
         import socket, threading, httpx, uvicorn
         from pets.app import create_app
