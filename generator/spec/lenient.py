@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Level, Problem
 from .loader import Document
 from .paths import HTTP_METHODS, OperationSite, iter_operations
-from .tree import copy_data, escape, resolve_pointer, split_pointer
+from .tree import copy_data, escape, make_pointer, resolve_pointer, split_pointer
 
 # An operation by (path, method), and a component by its pointer (`/components/schemas/X`).
 Site = tuple[str, str]
@@ -29,7 +29,8 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
     """`document` without the operations its errors reach, and the errors as warnings."""
     from .validate import validate_document
 
-    problems = validate_document(document)
+    document, repaired = _repaired(document)
+    problems = [*repaired, *validate_document(document)]
     errors = [p for p in problems if p.level is Level.ERROR]
     if not errors:
         return document, problems
@@ -53,6 +54,31 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
         if isinstance(item, dict):
             item.pop(method, None)
     return replace(document, data=data), out
+
+
+def _repaired(document: Document) -> tuple[Document, list[Problem]]:
+    """`document` with the repairs `validate --emit-overlay` would write applied first, and a
+    warning at each (one for a default removed and written again)."""
+    from .jsonpath import find
+    from .overlay import apply_actions
+    from .repair import repair_actions
+
+    actions = repair_actions(document.data)
+    if not actions:
+        return document, []
+    warnings: list[Problem] = []
+    previous = ""
+    for action in actions:
+        target = action["target"]
+        paired = "update" in action and previous.startswith(target + "[")
+        previous = target if action.get("remove") else ""
+        if paired:
+            continue
+        warnings += [document.problem(Level.WARNING, make_pointer(path),
+                                      f"repaired: {action['description']}")
+                     for path in find(document.data, target)]
+    data, problems = apply_actions(document, actions)
+    return replace(document, data=data), [*warnings, *problems]
 
 
 def _bundled(document: Document, error: Problem) -> list[str]:
