@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ..problems import Level, Problem
@@ -47,9 +48,18 @@ class BadDefault:
 
 
 def default_problems(doc: Document) -> list[Problem]:
-    """An ERROR at each default its schema refuses, with the fix."""
-    return [doc.problem(Level.ERROR, bad.pointer, f"default value is invalid: {bad.reason}",
-                        bad.hint()) for bad in bad_defaults(doc.data)]
+    """An ERROR at each default its schema refuses, with the fix (an overlay applies to the
+    entry file only: a default written in another file is repaired by `--lenient`)."""
+    problems = []
+    for bad in bad_defaults(doc.data):
+        problem = doc.problem(Level.ERROR, bad.pointer, f"default value is invalid: {bad.reason}",
+                              bad.hint())
+        if Path(problem.file).resolve() != doc.path.resolve():
+            problem = replace(problem, hint=bad.hint().split(" (`")[0] + " in this file; "
+                              "`generate --lenient` repairs it (an overlay applies to the "
+                              "entry file only)")
+        problems.append(problem)
+    return problems
 
 
 def default_repairs(data: dict[str, Any], path_of: Callable[[tuple[Part, ...]], str]

@@ -202,3 +202,26 @@ def _emitted(tmp_path: Path, spec: Path, capsys: pytest.CaptureFixture[str]) -> 
     overlay = tmp_path / "repairs.yaml"
     cli(capsys, "validate", str(spec), "--emit-overlay", str(overlay))
     return overlay
+
+
+def test_a_default_in_another_file_is_located_there_and_lenient_repairs_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # DigitalOcean's `stop: {default: null}` in one of its 2,907 files.
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "request.yml").write_text(
+        "type: object\nproperties:\n  stop:\n    type: string\n    default: null\n",
+        encoding="utf-8")
+    spec = _spec(tmp_path, TGI.replace(
+        "{$ref: '#/components/schemas/GenerateParameters'}", "{$ref: 'models/request.yml'}"
+    ).split("components:")[0])
+    done = cli(capsys, "validate", str(spec))
+    said = done.stdout + done.stderr
+    assert done.returncode == 1
+    assert "request.yml:5:5: error: /properties/stop/default: default value is invalid" in said
+    assert "`generate --lenient` repairs it" in said
+    out = tmp_path / "out"
+    lenient = cli(capsys, "generate", str(spec), "--out", str(out), "--lenient")
+    assert lenient.returncode == 0, lenient.stderr
+    assert "request.yml:5:5: warning: /properties/stop/default: repaired" in (
+        lenient.stdout + lenient.stderr)
+    assert "skipped" not in lenient.stdout + lenient.stderr
