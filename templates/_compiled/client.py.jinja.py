@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'ce59654733f7fc882dece867b9148dbc'
+KEY = '661a150db7197ce39cb781d5539c5811'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -476,6 +476,8 @@ def root(context, missing=missing):
                 '\n',
             ))
             for l_3_r in environment.getattr(l_2_op, 'success'):
+                l_3_other_json = resolve('other_json')
+                l_3_others = resolve('others')
                 l_3_response_source = resolve('response_source')
                 l_3_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
@@ -500,8 +502,10 @@ def root(context, missing=missing):
                     if (environment.getattr(l_3_r, 'kind') != 'json'):
                         pass
                         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
+                    l_3_others = context.call((undefined(name='other_json') if l_3_other_json is missing else l_3_other_json), l_3_r, _loop_vars=_loop_vars)
+                    _loop_vars['others'] = l_3_others
                     t_16.extend((
-                        str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_10(context.call((undefined(name='response_source') if l_3_response_source is missing else l_3_response_source), l_3_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'read_body(', ['response', (t_9(environment.getattr(l_3_r, 'type'), 'models.') if (environment.getattr(l_3_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
+                        str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_10(context.call((undefined(name='response_source') if l_3_response_source is missing else l_3_response_source), l_3_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'read_body(', (['response', (t_9(environment.getattr(l_3_r, 'type'), 'models.') if (environment.getattr(l_3_r, 'kind') == 'json') else 'Any')] + ([(undefined(name='others') if l_3_others is missing else l_3_others)] if (undefined(name='others') if l_3_others is missing else l_3_others) else [])), _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                         '\n',
                     ))
                 elif context.call((undefined(name='parsed_directly') if l_3_parsed_directly is missing else l_3_parsed_directly), l_3_r, _loop_vars=_loop_vars):
@@ -535,7 +539,7 @@ def root(context, missing=missing):
                         str(('' if environment.getattr(l_2_op, 'returns_nothing') else ' None')),
                         '\n',
                     ))
-            l_3_r = l_3_response_source = l_3_parsed_directly = missing
+            l_3_r = l_3_other_json = l_3_others = l_3_response_source = l_3_parsed_directly = missing
             t_16.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', 'raise ', '_error(', [t_10(environment.getattr(l_2_op, 'id')), 'response'], _loop_vars=_loop_vars)),
                 '\n',
@@ -891,4 +895,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=105&2=107&11=108&12=111&13=114&16=126&18=127&19=128&20=129&21=130&22=132&40=134&41=137&52=141&59=146&60=151&65=162&76=180&77=184&75=188&80=190&81=193&82=194&83=202&84=203&87=206&89=210&90=212&92=213&93=214&94=232&95=233&98=236&99=239&100=243&102=246&103=248&104=250&106=252&107=254&108=256&109=259&112=264&113=266&115=270&116=275&117=277&122=286&123=288&124=290&125=293&126=295&127=296&128=300&133=307&136=310&139=314&141=317&142=319&143=321&144=323&145=325&147=330&150=334&151=336&154=340&155=347&156=350&157=352&159=358&160=367&161=370&162=374&164=383&170=391&171=393&172=396&173=398&175=399&176=401&177=403&179=406&182=411&184=416&188=421&190=426&194=431&195=435&197=440&198=443&199=445&200=449&202=453&203=462&207=469&210=473&211=476&212=481&213=485&215=492&217=495&218=497&219=498&220=500&222=502&223=505&224=507&225=509&226=512&227=514&228=516&229=519&231=524&234=533&237=538&241=545&242=546&243=547&244=548&248=551&304=554&305=564&306=567&307=571&308=572&309=574&310=575&311=576&312=578&316=581&317=583&318=586&320=590&321=592&323=594&325=597&326=600&327=602&328=605&330=609&331=610&332=612&334=613&335=615&337=617&338=620&339=624&341=628&342=630&343=633&344=637&345=641&346=644&348=648&352=657&353=659&354=662&355=666&356=670&357=673&358=677&359=679&361=686&362=688&364=691&365=694&366=696&367=699&373=704&429=707&430=717&431=720&433=726&434=728&435=731&437=735&438=737&440=739&442=742&443=745&444=747&445=750&447=755&448=758&449=762&451=766&452=768&453=771&454=775&455=779&456=782&458=786&462=795&463=797&464=800&465=804&466=808&467=811&468=815&469=817&471=824&472=826&474=829&475=832&476=834&477=837&481=842&14=845&484=850&488=852&490=854&2=857&3=867&481=870&484=879&485=888'
+debug_info = '1=105&2=107&11=108&12=111&13=114&16=126&18=127&19=128&20=129&21=130&22=132&40=134&41=137&52=141&59=146&60=151&65=162&76=180&77=184&75=188&80=190&81=193&82=194&83=202&84=203&87=206&89=210&90=212&92=213&93=214&94=232&95=233&98=236&99=239&100=243&102=246&103=248&104=250&106=252&107=254&108=256&109=259&112=264&113=266&115=270&116=275&117=277&122=286&123=288&124=290&125=293&126=295&127=296&128=300&133=307&136=310&139=314&141=317&142=319&143=321&144=323&145=325&147=330&150=334&151=336&154=340&155=347&156=350&157=352&159=358&160=367&161=370&162=374&164=383&170=391&171=393&172=396&173=398&175=399&176=401&177=403&179=406&182=411&184=416&188=421&190=426&194=431&195=435&197=440&198=443&199=445&200=449&202=453&203=462&207=469&210=473&211=476&212=483&213=487&215=494&217=497&218=499&219=500&220=502&222=503&223=506&224=509&225=511&226=513&227=516&228=518&229=520&230=523&232=528&235=537&238=542&242=549&243=550&244=551&245=552&249=555&305=558&306=568&307=571&308=575&309=576&310=578&311=579&312=580&313=582&317=585&318=587&319=590&321=594&322=596&324=598&326=601&327=604&328=606&329=609&331=613&332=614&333=616&335=617&336=619&338=621&339=624&340=628&342=632&343=634&344=637&345=641&346=645&347=648&349=652&353=661&354=663&355=666&356=670&357=674&358=677&359=681&360=683&362=690&363=692&365=695&366=698&367=700&368=703&374=708&430=711&431=721&432=724&434=730&435=732&436=735&438=739&439=741&441=743&443=746&444=749&445=751&446=754&448=759&449=762&450=766&452=770&453=772&454=775&455=779&456=783&457=786&459=790&463=799&464=801&465=804&466=808&467=812&468=815&469=819&470=821&472=828&473=830&475=833&476=836&477=838&478=841&482=846&14=849&485=854&489=856&491=858&2=861&3=871&482=874&485=883&486=892'
