@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '03a4f00a7bf2b8b7bf6f09a0dc514536'
+KEY = '1d35e7aa860ea18214990ebc14af9a0c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -408,7 +408,8 @@ def root(context, missing=missing):
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi.types', 'DecoratedCallable'), 'name'), '._server_runtime', 'LazyRoute', 'respond')
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'answer_as', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
         t_10.append(
             '\n    def _route(\n        operation_id: str, method: str, path: str',
@@ -584,4 +585,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=69&2=71&12=72&13=75&17=96&19=97&20=98&21=99&22=100&23=103&24=104&28=107&29=109&31=121&32=128&34=130&35=140&37=144&38=154&41=159&42=167&43=168&46=171&48=175&49=176&50=180&51=182&55=185&56=187&61=197&62=205&60=209&65=212&68=218&69=222&67=226&72=229&73=232&77=238&78=246&76=250&81=252&84=258&85=262&83=266&88=269&92=274&93=279&91=283&96=285&97=288&98=289&99=293&102=299&103=307&101=311&106=313&109=316&110=317&111=319&113=320&118=324&119=329&120=330&121=332&122=333&125=336&126=338&128=345&129=350&159=357&162=360&166=362&168=365&187=369&194=373&195=374&229=378&250=382&251=383&269=387&273=392&274=396&288=403&289=404&290=406&291=407&292=409&293=410&297=414&300=422&302=430&324=438&327=445&328=448&329=449&330=451&331=452&334=454&335=456&336=457&337=459&338=460&339=462&340=463&341=465&344=468&345=470&346=473&347=475&348=477&350=480&351=483&352=485&354=491&355=493&359=500&360=501&361=502&362=503&400=506&408=508&409=510&435=513&442=518&443=520&444=521&447=527&454=535&14=538&457=543&461=545&463=547&2=550&3=560&454=563&457=572&458=581'
+debug_info = '1=69&2=71&12=72&13=75&17=96&19=97&20=98&21=99&22=100&23=103&24=104&28=107&29=109&31=121&32=128&34=130&35=140&37=144&38=154&41=159&42=167&43=168&46=171&48=175&49=176&50=180&51=182&55=185&56=187&61=197&62=205&60=209&65=212&68=218&69=222&67=226&72=229&73=232&77=238&78=246&76=250&81=252&84=258&85=262&83=266&88=269&92=274&93=279&91=283&96=285&97=288&98=289&99=293&102=299&103=307&101=311&106=313&109=316&110=317&111=319&113=320&118=324&119=329&120=330&121=332&122=333&125=336&126=338&128=345&129=350&159=357&162=360&166=362&168=365&187=369&194=373&195=374&229=378&250=382&251=383&269=387&273=392&274=396&288=403&289=404&290=406&291=407&292=409&293=410&294=411&298=415&301=423&303=431&325=439&328=446&329=449&330=450&331=452&332=453&335=455&336=457&337=458&338=460&339=461&340=463&341=464&342=466&345=469&346=471&347=474&348=476&349=478&351=481&352=484&353=486&355=492&356=494&360=501&361=502&362=503&363=504&401=507&409=509&410=511&436=514&443=519&444=521&445=522&448=528&455=536&14=539&458=544&462=546&464=548&2=551&3=561&455=564&458=573&459=582'

@@ -73,3 +73,27 @@ def test_an_answer_that_breaks_its_media_types_schema_is_refused(pkg: Generated)
             with pytest.raises(Exception) as caught:
                 client.list_starred(accept=STAR)
     assert "starred_at" in str(caught.value)
+
+
+def test_the_service_may_answer_in_another_accepted_json_media_type(pkg: Generated) -> None:
+    """By default the client accepts both: the service says which it sends, the client reads
+    it by the answer's `Content-Type`; a type `Accept` rules out is refused to the service."""
+    models = pkg.models
+    refused: list[str] = []
+
+    class Chooser(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def list_starred(self) -> Any:
+            try:
+                pkg.server.answer_as(STAR)
+            except ValueError as exc:
+                refused.append(str(exc))
+                return [models.Repo(id=2)]
+            return [models.Starred(starred_at="t", repo=models.Repo(id=2))]
+
+    with serve(pkg.server.create_app(Chooser())) as url:
+        with pkg.client.Client(url) as client:
+            chosen = client.list_starred()
+            plain = client.list_starred(accept="application/json")
+    assert [type(s).__name__ for s in chosen] == ["Starred"]
+    assert [type(r).__name__ for r in plain] == ["Repo"]
+    assert refused and STAR in refused[0] and "application/json" in refused[0]
