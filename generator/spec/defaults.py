@@ -78,19 +78,69 @@ def default_repairs(data: dict[str, Any], path_of: Callable[[tuple[Part, ...]], 
 
 
 def bad_defaults(data: dict[str, Any]) -> Iterator[BadDefault]:
-    """Every schema default of `data` its own schema refuses, in document order."""
-    judge = _Judge(data)
+    """Every schema default of `data` its own schema refuses, in document order (the judge,
+    and its imports, only for those a glance cannot clear)."""
+    judge: _Judge | None = None
     for path, obj in walk_objects(data):
         if "default" not in obj or not _SCHEMA_KEYS & obj.keys() or _in_servers(path):
             continue
         if obj["default"] is None and obj.get("nullable") is True:
             continue  # 3.1 ignores `nullable`: its own warning and repair say so
+        if plainly_valid(obj, obj["default"]):
+            continue
+        judge = judge or _Judge(data)
         reason = judge.refusal(path, obj["default"])
         if reason is None:
             continue
         repaired = _from_text(judge, path, obj["default"])
         yield BadDefault(path, obj["default"], reason, None if repaired is _NO_VALUE
                          else repaired, repaired is _NO_VALUE)
+
+
+_PLAIN_KEYS = frozenset({"type", "default", "enum", "minimum", "maximum", "minLength",
+                         "maxLength", "description", "title", "example", "examples", "nullable",
+                         "readOnly", "writeOnly", "deprecated", "externalDocs", "xml"})
+_PLAIN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str, "boolean": bool, "integer": int, "number": (int, float)}
+
+
+# The string formats openapi-schema-validator checks (the others say nothing it can judge).
+_CHECKED = frozenset({"binary", "byte", "date", "date-time", "email", "idn-email",
+                      "idn-hostname", "ipv4", "ipv6", "password", "regex", "time", "uuid"})
+
+
+def plainly_valid(schema: dict[str, Any], value: Any) -> bool:
+    """A scalar schema of plain keywords that plainly accepts `value` (False: judge it)."""
+    kind = schema.get("type")
+    keys = [k for k in schema if k not in _PLAIN_KEYS and not k.startswith("x-")]
+    if kind == "array" and isinstance(value, list) and keys == ["items"]:
+        items = schema["items"]
+        return isinstance(items, dict) and all(plainly_valid(items, v) for v in value)
+    if keys == ["format"] and ((kind in ("integer", "number") and abs(_number(value)) < 2**31)
+                               or (kind == "string" and schema["format"] not in _CHECKED)):
+        keys = []
+    if not isinstance(kind, str) or kind not in _PLAIN_TYPES or keys:
+        return False
+    if isinstance(value, bool) != (kind == "boolean") or not isinstance(value, _PLAIN_TYPES[kind]):
+        return False
+    enum = schema.get("enum")
+    if enum is not None and (not isinstance(enum, list) or value not in enum):
+        return False
+    size = len(value) if isinstance(value, str) else _number(value)
+    for key, low in (("minimum", True), ("maximum", False), ("minLength", True),
+                     ("maxLength", False)):
+        bound = schema.get(key)
+        if bound is None or key.endswith("Length") != isinstance(value, str):
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, int | float):
+            return False
+        if (size < bound) if low else (size > bound):
+            return False
+    return True
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
 def _in_servers(path: tuple[Part, ...]) -> bool:
