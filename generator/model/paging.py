@@ -39,7 +39,10 @@ Warn = Callable[[str, str], None]
 def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterable[Parameter],
               *, pointer: str, warn: Warn) -> Paging | None:
     """How the operation `raw` pages, or None."""
-    query = {p.wire: p.name for p in params if p.location == "query"}
+    params = [p for p in params if p.location == "query"]
+    query = {p.wire: p.name for p in params}
+    # An offset typed as a string is a token the answer hands out (Asana's), never a count.
+    tokens = frozenset(p.wire for p in params if p.type.kind == "builtin" and p.type.name == "str")
     declared = raw.get(EXTENSION)
     if declared is False:
         return None
@@ -65,7 +68,7 @@ def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterab
     array = deref(document, props[items] if items else schema)
     ided = "id" in _properties(document, array.get("items") or {})
     found = _detected(items, props, headers, query, ided=ided,
-                      nested=_nested_cursor(document, props, query))
+                      nested=_nested_cursor(document, props, query), tokens=tokens)
     if found is None and _first(_LIMITS, query):
         warn(f"looks paged (it takes `{_first(_LIMITS, query)}`) but shows no way to the next page "
              "(a next-page URL, a Link header, a cursor, an offset or a page parameter, `before` "
@@ -89,8 +92,8 @@ def _nested_cursor(document: Any, props: Mapping[str, Any], query: Mapping[str, 
 
 
 def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
-              query: Mapping[str, str], *, ided: bool, nested: tuple[str, str]
-              ) -> Paging | None:
+              query: Mapping[str, str], *, ided: bool, nested: tuple[str, str],
+              tokens: frozenset[str]) -> Paging | None:
     next_url = _first(_NEXT_URLS, props) or ""
     link = any(h.lower() == "link" for h in headers)
     cursor = next_cursor = ""
@@ -102,6 +105,7 @@ def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
     if not cursor and nested[0]:
         cursor, next_cursor = query[nested[0]], nested[1]
     offset, page = _first(_OFFSETS, query), _first(_PAGES, query)
+    offset = None if offset in tokens else offset
     if cursor:  # a parameter that takes the cursor counts nothing
         offset = None if offset and query[offset] == cursor else offset
         page = None if page and query[page] == cursor else page

@@ -347,3 +347,14 @@ def test_asana_offset_token_in_a_next_page_object(tmp_path: Path, mode: str) -> 
     queries = _queries(script)
     assert [q.get("offset") for q in queries] == [None, ["eyJ0eXAi2"], ["eyJ0eXAi3"]]
     assert all(q["project"] == ["p"] and q["limit"] == ["2"] for q in queries)
+
+
+def test_a_string_offset_without_a_next_page_object_is_warned_not_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Asana's `/teams/{team_gid}/users` takes the `offset` token but its answer declares no
+    `next_page`: no way to the next page is shown, so it does not page, and says so."""
+    spec = copy.deepcopy(ASANA)
+    del spec["paths"]["/tasks"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"]["properties"]["next_page"]
+    api = generate_package(spec, tmp_path)
+    assert not hasattr(api.client.Client, "get_tasks_iter")
