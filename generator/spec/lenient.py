@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Level, Problem
 from .loader import Document
 from .paths import HTTP_METHODS, OperationSite, iter_operations
-from .tree import copy_data, escape, make_pointer, resolve_pointer, split_pointer
+from .tree import Part, copy_data, escape, make_pointer, resolve_pointer, split_pointer
 
 # An operation by (path, method), and a component by its pointer (`/components/schemas/X`).
 Site = tuple[str, str]
@@ -58,7 +58,7 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
 
 def _repaired(document: Document) -> tuple[Document, list[Problem]]:
     """`document` with the repairs `validate --emit-overlay` would write applied first, and a
-    warning at each (one for a default removed and written again)."""
+    warning at each schema repaired, saying what was done there."""
     from .jsonpath import find
     from .overlay import apply_actions
     from .repair import repair_actions
@@ -66,17 +66,15 @@ def _repaired(document: Document) -> tuple[Document, list[Problem]]:
     actions = repair_actions(document.data)
     if not actions:
         return document, []
-    warnings: list[Problem] = []
-    previous = ""
+    sites: dict[tuple[Part, ...], list[str]] = {}
     for action in actions:
-        target = action["target"]
-        paired = "update" in action and previous.startswith(target + "[")
-        previous = target if action.get("remove") else ""
-        if paired:
-            continue
-        warnings += [document.problem(Level.WARNING, make_pointer(path),
-                                      f"repaired: {action['description']}")
-                     for path in find(document.data, target)]
+        for path in find(document.data, action["target"]):
+            removed = bool(action.get("remove"))
+            said = sites.setdefault(path[:-1] if removed else path, [])
+            if removed or not said:  # a value written back after its removal: said already
+                said.append(action["description"])
+    warnings = [document.problem(Level.WARNING, make_pointer(site), "repaired: " + " ".join(said))
+                for site, said in sites.items()]
     data, problems = apply_actions(document, actions)
     return replace(document, data=data), [*warnings, *problems]
 

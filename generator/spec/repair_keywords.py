@@ -39,7 +39,8 @@ def keyword_repairs(data: dict[str, Any], path_of: Callable[[tuple[Part, ...]], 
                             "description": "`$recursiveAnchor` is JSON Schema 2019-09."})
         if obj.get("$recursiveRef") == "#" and anchored and path[:len(anchored)] == anchored:
             actions += [{"target": path_of((*path, "$recursiveRef")), "remove": True,
-                         "description": "`$recursiveRef` is JSON Schema 2019-09."},
+                         "description": "`$recursiveRef` is JSON Schema 2019-09: a `$ref` to the "
+                                        "schema that held `$recursiveAnchor`."},
                         {"target": path_of(path), "update": {"$ref": _pointer(anchored)},
                          "description": "The schema that held `$recursiveAnchor`."}]
     return actions

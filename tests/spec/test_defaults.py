@@ -222,7 +222,7 @@ def test_a_default_in_another_file_is_located_there_and_lenient_repairs_it(
     out = tmp_path / "out"
     lenient = cli(capsys, "generate", str(spec), "--out", str(out), "--lenient")
     assert lenient.returncode == 0, lenient.stderr
-    assert "request.yml:5:5: warning: /properties/stop/default: repaired" in (
+    assert "request.yml:3:3: warning: /properties/stop: repaired: `default: null`" in (
         lenient.stdout + lenient.stderr)
     assert "skipped" not in lenient.stdout + lenient.stderr
 
