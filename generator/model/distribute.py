@@ -7,7 +7,8 @@ keyword of a schema, so none may be lost):
   union member of an `allOf` is kept, not dropped with the objects merged).
 
 A `$ref` member that already carries every property and required name around it (a base schema
-listing the schemas that extend it) is kept as it is.
+listing the schemas that extend it) is kept as it is, and such a base is not spread into the
+schemas that extend it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def spread(schema: dict[str, Any], deref: Deref) -> dict[str, Any] | None:
     for index, member in enumerate(all_of):
         target = deref(member)
         inner = _union_key(target)
-        if inner is None:
+        if inner is None or _lists_extensions(member, target[inner], deref):
             continue
         union = spread(target, deref) or target
         others = [m for i, m in enumerate(all_of) if i != index]
@@ -52,6 +53,16 @@ def spread(schema: dict[str, Any], deref: Deref) -> dict[str, Any] | None:
             result["discriminator"] = union["discriminator"]
         return spread(result, deref) or result
     return None
+
+
+def _lists_extensions(member: Any, members: list[Any], deref: Deref) -> bool:
+    """`member` is a base schema whose union lists the schemas extending it (`Pet: {oneOf:
+    [Cat, Dog]}`, `Cat: {allOf: [Pet, ...]}`): extending it is not choosing among them."""
+    ref = member.get("$ref") if isinstance(member, dict) else None
+    return isinstance(ref, str) and any(
+        isinstance(m, dict) and "$ref" in m and any(
+            isinstance(a, dict) and a.get("$ref") == ref for a in deref(m).get("allOf") or [])
+        for m in members)
 
 
 def _union_key(schema: dict[str, Any]) -> str | None:
