@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from failing_server import Script, failing_server
-from gen_support import Generated, generate_package, openapi
+from gen_support import Generated, cli, generate_package, openapi
 from shared_corpus import CORPUS
 
 
@@ -358,3 +358,7 @@ def test_a_string_offset_without_a_next_page_object_is_warned_not_counted(
         "schema"]["properties"]["next_page"]
     api = generate_package(spec, tmp_path)
     assert not hasattr(api.client.Client, "get_tasks_iter")
+    (tmp_path / "asana.json").write_text(json.dumps(spec), encoding="utf-8")
+    done = cli(capsys, "generate", str(tmp_path / "asana.json"), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0
+    assert "/paths/~1tasks/get: looks paged (it takes `limit`) but shows no way" in done.stderr
