@@ -259,6 +259,7 @@ def server_context(api: Api) -> dict[str, Any]:
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     builders, per_op = error_shapes.error_builders(api)
     spell = parameter_defaults(api)
+    routed = matching.routed(api.operations)
     return {
         "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
@@ -275,8 +276,10 @@ def server_context(api: Api) -> dict[str, Any]:
         "server_path": routes.server_path,
         "call_arguments": routes.call_arguments,
         "call_argument_list": routes.call_argument_list,
-        "route_params": routes.RouteParams(api.operations, spell),
-        "routed_operations": matching.routed(api.operations),
+        # Only the routed operations' parameters: one another route answers (OpenAI's
+        # `/responses?beta=true`) has no route to name an alias in, nor its marker imported.
+        "route_params": routes.RouteParams(routed, spell),
+        "routed_operations": routed,
         **_bound(spell, signatures.server_signature, routes.route_signature, routes.route_def,
                  signatures.service_def),
         "challenge": signatures.challenge,

@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..problems import Level, Problem, has_errors, sorted_problems
 from . import verdicts
+from .defaults import default_problems
 from .lint import lint_document
 from .loader import Document
 from .phrasing import UNKNOWN_KEYS, WEAK, hint, human
@@ -44,7 +44,7 @@ def validate_document(doc: Document) -> list[Problem]:
         return [doc.problem(Level.ERROR, "/openapi", f"unsupported OpenAPI version {version!r}",
                             "contractgen reads OpenAPI 3.0.x and 3.1.x")]
     is_30 = version.startswith("3.0")
-    lints = lint_document(doc, version)
+    lints = [*lint_document(doc, version), *default_problems(doc)]
     shape = verdicts.shape_key(doc)
     if verdicts.known_valid(shape):  # the same document but for its descriptions: valid
         return sorted_problems(lints)
@@ -179,8 +179,7 @@ def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
         parts = through_refs(doc.data, parts)
     message = error.message
     if getattr(error, "contractgen_value", False):
-        found = _schema_problems(doc, [error], is_30=False, prefix=(*parts, "default"))
-        return [replace(p, message=f"default value is invalid: {p.message}") for p in found]
+        return []  # `defaults` reports it, at the default itself and once, with its repair
     if isinstance(error.validator, str):  # a schema checked against its JSON Schema dialect
         return _schema_problems(doc, [error], is_30=False, prefix=parts)
     hint = None

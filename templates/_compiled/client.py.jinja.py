@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'b41f9f39f3c28593b4471ccc2c33f236'
+KEY = 'f354ede080e176c1402119360ea9b3cc'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -474,6 +474,8 @@ def root(context, missing=missing):
                 '\n',
             ))
             for l_3_r in environment.getattr(l_2_op, 'success'):
+                l_3_other_json = resolve('other_json')
+                l_3_others = resolve('others')
                 l_3_response_source = resolve('response_source')
                 l_3_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
@@ -498,8 +500,10 @@ def root(context, missing=missing):
                     if (environment.getattr(l_3_r, 'kind') != 'json'):
                         pass
                         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
+                    l_3_others = context.call((undefined(name='other_json') if l_3_other_json is missing else l_3_other_json), l_3_r, _loop_vars=_loop_vars)
+                    _loop_vars['others'] = l_3_others
                     t_15.extend((
-                        str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_8(context.call((undefined(name='response_source') if l_3_response_source is missing else l_3_response_source), l_3_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'read_body(', ['response', (t_7(environment.getattr(l_3_r, 'type'), 'models.') if (environment.getattr(l_3_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
+                        str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_8(context.call((undefined(name='response_source') if l_3_response_source is missing else l_3_response_source), l_3_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'read_body(', (['response', (t_7(environment.getattr(l_3_r, 'type'), 'models.') if (environment.getattr(l_3_r, 'kind') == 'json') else 'Any')] + ([(undefined(name='others') if l_3_others is missing else l_3_others)] if (undefined(name='others') if l_3_others is missing else l_3_others) else [])), _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                         '\n',
                     ))
                 elif context.call((undefined(name='parsed_directly') if l_3_parsed_directly is missing else l_3_parsed_directly), l_3_r, _loop_vars=_loop_vars):
@@ -533,7 +537,7 @@ def root(context, missing=missing):
                         str(('' if environment.getattr(l_2_op, 'returns_nothing') else ' None')),
                         '\n',
                     ))
-            l_3_r = l_3_response_source = l_3_parsed_directly = missing
+            l_3_r = l_3_other_json = l_3_others = l_3_response_source = l_3_parsed_directly = missing
             t_15.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', 'raise ', '_error(', [t_8(environment.getattr(l_2_op, 'id')), 'response'], _loop_vars=_loop_vars)),
                 '\n',
@@ -686,4 +690,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=100&2=102&13=103&14=106&15=109&16=112&19=123&21=124&22=125&23=126&24=127&25=129&43=131&44=134&45=137&48=140&59=144&66=149&67=154&72=165&83=183&84=187&82=191&87=193&88=196&89=197&90=205&91=206&94=209&96=213&97=215&99=216&100=217&101=237&102=238&105=241&106=244&107=246&108=248&110=250&111=252&112=254&113=257&116=262&117=264&119=268&120=273&121=275&126=284&127=286&128=288&129=291&130=293&131=294&132=298&137=305&140=308&143=312&145=315&146=317&147=319&148=321&149=323&151=328&154=332&155=334&158=338&159=345&160=348&161=350&163=356&164=365&165=368&166=372&168=381&174=389&175=391&176=394&177=396&179=397&180=399&181=401&183=404&186=409&188=414&192=419&194=424&198=429&199=433&201=438&202=441&203=443&204=447&206=451&207=460&211=467&214=471&215=474&216=479&217=483&219=490&221=493&222=495&223=496&224=498&226=500&227=503&228=505&229=507&230=510&231=512&232=514&233=517&235=522&238=531&241=536&245=543&246=544&247=545&248=546&252=549&268=552&277=560&280=564&295=570&296=572&329=584&330=588&334=593&350=596&359=604&362=608&377=614&378=616&411=628&412=632&414=637&17=640&417=645&421=647&423=649&2=652&3=662&414=665&417=674&418=683'
+debug_info = '1=100&2=102&13=103&14=106&15=109&16=112&19=123&21=124&22=125&23=126&24=127&25=129&43=131&44=134&45=137&48=140&59=144&66=149&67=154&72=165&83=183&84=187&82=191&87=193&88=196&89=197&90=205&91=206&94=209&96=213&97=215&99=216&100=217&101=237&102=238&105=241&106=244&107=246&108=248&110=250&111=252&112=254&113=257&116=262&117=264&119=268&120=273&121=275&126=284&127=286&128=288&129=291&130=293&131=294&132=298&137=305&140=308&143=312&145=315&146=317&147=319&148=321&149=323&151=328&154=332&155=334&158=338&159=345&160=348&161=350&163=356&164=365&165=368&166=372&168=381&174=389&175=391&176=394&177=396&179=397&180=399&181=401&183=404&186=409&188=414&192=419&194=424&198=429&199=433&201=438&202=441&203=443&204=447&206=451&207=460&211=467&214=471&215=474&216=481&217=485&219=492&221=495&222=497&223=498&224=500&226=501&227=504&228=507&229=509&230=511&231=514&232=516&233=518&234=521&236=526&239=535&242=540&246=547&247=548&248=549&249=550&253=553&269=556&278=564&281=568&296=574&297=576&330=588&331=592&335=597&351=600&360=608&363=612&378=618&379=620&412=632&413=636&415=641&17=644&418=649&422=651&424=653&2=656&3=666&415=669&418=678&419=687'

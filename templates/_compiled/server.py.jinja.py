@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'eaa5e8dac121a30c1d64e0af784d4ea1'
+KEY = '5d9896c49414874cda67d6a0da812a5f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -423,7 +423,8 @@ def root(context, missing=missing):
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi.types', 'DecoratedCallable'), 'name'), '._server_runtime', 'LazyRoute', 'respond')
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'answer_as', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
         t_12.append(
             '\n    def _route(\n        operation_id: str, method: str, path: str',
@@ -623,4 +624,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&299=429&302=442&304=455&313=463&330=476&333=484&334=487&335=488&336=490&337=491&340=493&341=495&342=496&343=498&344=499&345=501&346=502&347=504&350=507&351=509&352=512&353=514&354=516&356=519&357=522&358=524&360=530&361=532&365=539&366=540&367=541&368=542&406=545&414=547&415=549&441=552&448=557&449=559&450=560&453=566&460=574&15=577&463=582&467=584&469=586&2=589&3=599&460=602&463=611&464=620'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&300=430&303=443&305=456&314=464&331=477&334=485&335=488&336=489&337=491&338=492&341=494&342=496&343=497&344=499&345=500&346=502&347=503&348=505&351=508&352=510&353=513&354=515&355=517&357=520&358=523&359=525&361=531&362=533&366=540&367=541&368=542&369=543&407=546&415=548&416=550&442=553&449=558&450=560&451=561&454=567&461=575&15=578&464=583&468=585&470=587&2=590&3=600&461=603&464=612&465=621'

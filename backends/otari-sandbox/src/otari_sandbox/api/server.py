@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, negotiation
 from ._server_requests import form_body
 from ._server_runtime import (
     Binary,
@@ -61,6 +61,7 @@ __all__ = [
     "PutFileForm",
     "ServiceBase",
     "Verifier",
+    "answer_as",
     "chosen_media_type",
     "contract",
     "create_app",

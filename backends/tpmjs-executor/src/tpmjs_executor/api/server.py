@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, negotiation
 from ._server_runtime import (
     Binary,
     ErrorBodyBuilder,
@@ -64,6 +64,7 @@ __all__ = [
     "Reply",
     "ServiceBase",
     "Verifier",
+    "answer_as",
     "chosen_media_type",
     "contract",
     "create_app",
