@@ -174,8 +174,14 @@ class _Judge:
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT4, DRAFT202012
 
+        from jsonschema import Draft4Validator, validators
+
         is_30 = str(data.get("openapi", "")).startswith("3.0")
-        self.cls = OAS30Validator if is_30 else OAS31Validator
+        # JSON Schema's own oneOf/anyOf: a discriminator is a hint for picking the member, not
+        # a keyword of its own (openapi-schema-validator 0.8 resolves its value as a schema
+        # name without a mapping, and refuses `kind: b` for a member whose `kind` enum is b).
+        plain = {key: Draft4Validator.VALIDATORS[key] for key in ("oneOf", "anyOf")}
+        self.cls = validators.extend(OAS30Validator if is_30 else OAS31Validator, plain)
         self.formats = oas30_format_checker if is_30 else oas31_format_checker
         resource = Resource.from_contents(data, default_specification=(
             DRAFT4 if is_30 else DRAFT202012))

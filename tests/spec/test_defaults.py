@@ -249,3 +249,20 @@ def test_a_default_cleared_at_a_glance_is_one_the_validator_accepts(schema: dict
 
     accepted = OAS30Validator(schema, format_checker=oas30_format_checker).is_valid(value)
     assert not plainly_valid(schema, value) or accepted
+
+
+@pytest.mark.parametrize(("default", "refused"), [({"kind": "b"}, False), ({"kind": "c"}, True)])
+def test_a_discriminated_default_is_judged_by_its_members(default: dict[str, str], refused: bool) -> None:
+    """A discriminator without a mapping picks a member; it is no keyword of its own (the
+    validator would read `b` as a schema's name and refuse a default its member accepts)."""
+    from contractgen.spec.defaults import bad_defaults
+
+    member = {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}}
+    data = {"openapi": "3.0.3", "components": {"schemas": {
+        "Kind": {**member, "properties": {"kind": {"type": "string", "enum": ["a"]}}},
+        "Other": {**member, "properties": {"kind": {"type": "string", "enum": ["b"]}}},
+        "Holder": {"type": "object", "properties": {"tagged": {
+            "oneOf": [{"$ref": "#/components/schemas/Kind"}, {"$ref": "#/components/schemas/Other"}],
+            "discriminator": {"propertyName": "kind"}, "default": default}}}}}}
+    assert [bad.pointer for bad in bad_defaults(data)] == (
+        ["/components/schemas/Holder/properties/tagged/default"] if refused else [])
