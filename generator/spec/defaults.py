@@ -165,6 +165,7 @@ class _Judge:
     _BASE = "urn:contractgen:document"
 
     def __init__(self, data: dict[str, Any]) -> None:
+        from jsonschema import Draft4Validator, validators
         from openapi_schema_validator import (
             OAS30Validator,
             OAS31Validator,
@@ -173,8 +174,6 @@ class _Judge:
         )
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT4, DRAFT202012
-
-        from jsonschema import Draft4Validator, validators
 
         is_30 = str(data.get("openapi", "")).startswith("3.0")
         # JSON Schema's own oneOf/anyOf: a discriminator is a hint for picking the member, not
