@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ..spec.ecma import same_reading
 from ..spec.tree import escape
 from .keywords import compare_keywords
 from .lifecycle import Lifecycle, deprecation, names_for
@@ -188,7 +189,7 @@ class SchemaDiff:
     def _pattern(self, o: View, n: View, site: Site) -> None:
         # An empty pattern matches every string: no pattern at all.
         old, new = o.schema.get("pattern") or None, n.schema.get("pattern") or None
-        if old == new:
+        if old == new or old and new and same_reading(old, new):  # read as ECMA-262
             return
         if old is None:
             self.emit(site, site.rule("pattern-added"), "narrows",

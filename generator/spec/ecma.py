@@ -50,6 +50,17 @@ def pattern_problem(pattern: str) -> str | None:
     return f"`pattern` {pattern!r} is not a valid ECMA-262 regular expression: {error(pattern)}"
 
 
+def same_reading(first: str, second: str) -> bool:
+    """Whether two patterns read the same in ECMA-262 as far as their spelling shows: the same
+    text or the same translation (`\\d` and `[0-9]`, `[\\w-.]` and `[\\w\\-.]`)."""
+    if first == second:
+        return True
+    try:
+        return translate(first) == translate(second)
+    except Untranslatable:
+        return False
+
+
 @functools.cache
 def translate(pattern: str) -> str:
     """`pattern` for Rust's `regex` crate, matching the same strings; raises `Untranslatable`."""
