@@ -74,7 +74,7 @@ def _char(code: int) -> str:
     text = chr(code)
     if text in _META:
         return "\\" + text
-    if text.isalnum() and code < 128 or 32 < code < 127:
+    if 32 < code < 127:  # printable ASCII, not a metacharacter
         return text
     return f"\\x{{{code:X}}}"
 
@@ -139,7 +139,7 @@ class _Translator:
             return f"[^{_SETS[c.lower()]}]"
         if c in "bB":
             return f"(?-u:\\{c})"
-        if c.isdigit() and c != "0" or c == "k" and (self.unicode or "(?<" in self.src):
+        if (c.isdigit() and c != "0") or (c == "k" and (self.unicode or "(?<" in self.src)):
             raise Untranslatable("a back-reference, which pydantic's regex engine (Rust regex) lacks")
         return _char(self._code(c))
 

@@ -233,7 +233,7 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
 
 
 def _regex_format(error: Any) -> bool:
-    return error.validator == "format" and error.validator_value == "regex"
+    return bool(error.validator == "format" and error.validator_value == "regex")
 
 
 def _chains(error: Any) -> list[list[Any]]:

@@ -13,10 +13,9 @@ import httpx
 import pytest
 import regress
 import yaml
+from contractgen.spec import ecma
 from gen_support import Generated, generate_package, serve
 from pydantic import TypeAdapter, ValidationError
-
-from contractgen.spec import ecma
 
 SPEC = Path(__file__).parents[1] / "corpus" / "ecma_patterns.yaml"
 STRINGS = ["", "a", "b", "ab", "a b", "a\tb", "a\u00a0b", "a\u3000b", "a\nb", "a\n", "aa",
