@@ -3,7 +3,6 @@ schema and its next version, recursing through properties, items and unions."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -142,13 +141,16 @@ class SchemaDiff:
         new, new_ptr = self.new.resolve(raw[1], ptrs[1])
         olds, news = _members(old), _members(new)
         for key in sorted(news.keys() - olds.keys()):
-            self.emit(site, site.rule("all-of-added"), "changes", "an allOf member was added",
-                      f"{new_ptr}/allOf/{news[key]}", why="oasdiff reads any member added as "
-                      "a new constraint", breaking=site.direction == "request")
+            index, notes = news[key]
+            self.emit(site, site.rule("all-of-added" + notes), "changes",
+                      "an allOf member was added", f"{new_ptr}/allOf/{index}", why="oasdiff "
+                      "reads any member added as a new constraint",
+                      breaking=site.direction == "request" and not notes)
         for key in sorted(olds.keys() - news.keys()):
-            self.emit(site, site.rule("all-of-removed"), "changes", "an allOf member was removed",
-                      f"{old_ptr}/allOf/{olds[key]}", why="what it required no longer holds",
-                      breaking=False)
+            index, notes = olds[key]
+            self.emit(site, site.rule("all-of-removed" + notes), "changes",
+                      "an allOf member was removed", f"{old_ptr}/allOf/{index}",
+                      why="what it required no longer holds", breaking=False)
 
     def _nullability(self, o: View, n: View, site: Site) -> None:
         old_null, new_null = types_of(o.schema)[1], types_of(n.schema)[1]
@@ -359,10 +361,21 @@ def _bound(schema: Mapping[str, Json], kw: str) -> float | None:
     return None if value == 0 and kw in _ZERO_IS_UNSET else value
 
 
-def _members(schema: Json) -> dict[str, int]:
-    """A schema's `allOf` members, by their `$ref` or their JSON, with their index."""
+_ANNOTATIONS = frozenset({"description", "title", "example", "examples", "deprecated",
+                          "externalDocs", "$comment"})
+
+
+def _members(schema: Json) -> dict[str, tuple[int, str]]:
+    """A schema's `allOf` members, by their `$ref` (inline ones by their place), with their
+    index and `-annotation-only` for those that only annotate (oasdiff's info rule)."""
     members = schema.get("allOf") if isinstance(schema, Mapping) else None
     if not isinstance(members, list):
         return {}
-    return {m["$ref"] if isinstance(m, Mapping) and isinstance(m.get("$ref"), str)
-            else json.dumps(m, sort_keys=True, default=str): i for i, m in enumerate(members)}
+    found = {}
+    for index, member in enumerate(members):
+        ref = member.get("$ref") if isinstance(member, Mapping) else None
+        notes = isinstance(member, Mapping) and not isinstance(ref, str) and all(
+            k in _ANNOTATIONS or k.startswith("x-") for k in member)
+        found[ref if isinstance(ref, str) else f"#{index}"] = (
+            index, "-annotation-only" if notes else "")
+    return found

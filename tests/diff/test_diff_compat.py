@@ -130,3 +130,10 @@ def test_allof_member_removed_is_a_warning_in_requests(tmp_path: Path) -> None:
 def test_an_unknown_reading_is_a_usage_error(value: Any) -> None:
     with pytest.raises(OptionError, match="compat"):
         parse_policy({"compat": value}, "pyproject.toml", dt.date.today())
+
+
+def test_an_allof_member_that_only_annotates_is_info(tmp_path: Path) -> None:
+    old = _doc({"allOf": [OBJECT]})
+    new = _doc({"allOf": [OBJECT, {"description": "An item.", "x-note": 1}]})
+    assert _levels(tmp_path, old, new, 'compat = "oasdiff"') == {
+        "request-body-all-of-added-annotation-only": "info"}
