@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 import regress
+from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 _DIGIT = "0-9"
 _WORD = "0-9A-Z_a-z"
@@ -67,7 +68,13 @@ def translate(pattern: str) -> str:
     mode = ecma_mode(pattern)
     if mode is None:
         raise Untranslatable(f"not valid ECMA-262: {error(pattern)}")
-    return _Translator(pattern, unicode=mode == "u").run()
+    translated = _Translator(pattern, unicode=mode == "u").run()
+    try:  # the engine itself says whether it takes the translation (its size limits, ...)
+        SchemaValidator(core_schema.str_schema(pattern=translated))
+    except SchemaError as exc:
+        raise Untranslatable(f"pydantic's regex engine refuses {translated!r}: "
+                             f"{str(exc).splitlines()[-1].strip()}") from None
+    return translated
 
 
 def _char(code: int) -> str:

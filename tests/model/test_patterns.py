@@ -100,3 +100,5 @@ def test_invalid_pattern_is_a_warning_naming_it() -> None:
     assert "a{2,1}" in (ecma.pattern_problem("a{2,1}") or "")
     with pytest.raises(ecma.Untranslatable):
         ecma.translate("a{2,1}")
+    with pytest.raises(ecma.Untranslatable, match="size limit"):
+        ecma.translate(r"^\w{1,100000}$")  # valid, but past the Rust engine's size limit
