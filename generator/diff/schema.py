@@ -215,7 +215,8 @@ class SchemaDiff:
     def _pattern(self, o: View, n: View, site: Site) -> None:
         # An empty pattern matches every string: no pattern at all.
         old, new = o.schema.get("pattern") or None, n.schema.get("pattern") or None
-        if old == new or (old and new and same_reading(old, new)):  # read as ECMA-262
+        if old == new or (isinstance(old, str) and isinstance(new, str)
+                          and same_reading(old, new)):  # read as ECMA-262
             return
         if old is None:
             self.emit(site, site.rule("pattern-added"), "narrows",

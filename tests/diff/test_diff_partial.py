@@ -99,3 +99,9 @@ def test_an_ecma_pattern_python_rejects_is_compared_without_a_warning(
 def test_patterns_are_compared_as_ecma_reads_them(old: str, new: str, changed: bool) -> None:
     ids = [c.id for c in diff_documents(_spec(old, responses=True), _spec(new, responses=True))]
     assert ids == (["request-parameter-pattern-changed"] if changed else [])
+
+
+@pytest.mark.parametrize("junk", [[1], {"a": 1}, 3, "("])
+def test_a_pattern_that_is_no_pattern_is_compared_without_a_crash(junk: Any) -> None:
+    ids = [c.id for c in diff_documents(_spec(junk, responses=True), _spec("^a$", responses=True))]
+    assert ids == ["request-parameter-pattern-changed"]
