@@ -15,6 +15,8 @@ import regress
 import yaml
 from contractgen.spec import ecma
 from gen_support import Generated, generate_package, serve
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
 SPEC = Path(__file__).parents[1] / "corpus" / "ecma_patterns.yaml"
@@ -102,3 +104,19 @@ def test_invalid_pattern_is_a_warning_naming_it() -> None:
         ecma.translate("a{2,1}")
     with pytest.raises(ecma.Untranslatable, match="size limit"):
         ecma.translate(r"^\w{1,100000}$")  # valid, but past the Rust engine's size limit
+
+
+@settings(max_examples=300, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(alphabet="aAb09_-./: \t\n\r\u00a0\u2028\u0663\u00e9{}\U0001f600", max_size=8),
+       pattern=st.sampled_from(TRICKY))
+def test_any_string_is_judged_alike(text: str, pattern: str) -> None:
+    from pydantic_core import SchemaValidator, core_schema
+
+    check = SchemaValidator(core_schema.str_schema(pattern=ecma.translate(pattern)))
+    try:
+        check.validate_python(text)
+        accepted = True
+    except ValidationError:
+        accepted = False
+    assert accepted == (_judge(pattern).find(text) is not None)
