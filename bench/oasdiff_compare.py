@@ -15,7 +15,7 @@ breaking, no test expects an ERR); level differs (same breaking verdict, but oas
 level is WARN and ours is not a warning, or the reverse); refused (we could not read a side);
 crash (any other exception).
 
-Run: `.venv/bin/python bench/oasdiff_compare.py --oasdiff DIR [--details]`, DIR a checkout of
+Run: `.venv/bin/python bench/oasdiff_compare.py --oasdiff DIR [--details] [--compat]`, DIR a checkout of
 github.com/oasdiff/oasdiff (a `git clone` of it; the bench prints its commit).
 """
 
@@ -28,10 +28,11 @@ import sys
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from contractgen.diff import diff_documents
-from contractgen.diff.lifecycle import Lifecycle
+from contractgen.diff.policy import apply_policy, parse_policy
 from contractgen.diff.sides import read_side
 from contractgen.problems import SpecError
 
@@ -146,7 +147,7 @@ def collect(root: Path) -> tuple[dict[tuple[object, ...], Pair], Counter[str]]:
     return pairs, skipped
 
 
-def judge(root: Path, pair: Pair) -> None:
+def judge(root: Path, pair: Pair, compat: bool = False) -> None:
     """Run our diff on the pair and put it in its category."""
     checker = root / "checker"
     try:
@@ -157,7 +158,10 @@ def judge(root: Path, pair: Pair) -> None:
         return
     try:
         beta, stable = pair.deprecation_days
-        changes = diff_documents(old.data, new.data, Lifecycle(beta, stable))
+        policy = parse_policy({"deprecation-days-beta": beta, "deprecation-days-stable": stable,
+                               "compat": "oasdiff" if compat else []}, "bench", date.today())
+        changes = apply_policy(policy, diff_documents(old.data, new.data, policy.lifecycle),
+                               (None, None)).changes
     except Exception:  # a crash is what this bench counts
         pair.category, pair.error = "crash", traceback.format_exc().splitlines()[-1]
         return
@@ -183,6 +187,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--oasdiff", required=True, type=Path, help="a checkout of oasdiff")
     parser.add_argument("--details", action="store_true", help="list every pair not agreed on")
+    parser.add_argument("--compat", action="store_true",
+                        help="with the policy's `compat = \"oasdiff\"`: oasdiff's readings")
     args = parser.parse_args()
     root = args.oasdiff
     if not (root / "checker" / "rules.go").is_file():
@@ -192,7 +198,7 @@ def main() -> int:
     found, skipped = collect(root)
     pairs = sorted(found.values(), key=lambda p: (p.base, p.revision))
     for pair in pairs:
-        judge(root, pair)
+        judge(root, pair, args.compat)
     print(f"oasdiff {commit}: {len(pairs)} pairs from its checker tests "
           f"({', '.join(f'{n} tests left: {why}' for why, n in sorted(skipped.items()))})\n")
     print(table(pairs))

@@ -92,6 +92,10 @@ class EventWalk(BodyWalk):
                      "which consumers that do not know it ignore", at=new_ptr)
         elif isinstance(old_body, Mapping) and isinstance(new_body, Mapping):
             self._content(old_body, new_body, old_ptr, new_ptr, Site("response", where, "body"))
+            if ("webhook-direction" in self.lifecycle.oasdiff and new_body.get("required") is True
+                    and old_body.get("required") is not True):  # oasdiff: as if the API received it
+                self.add("request-body-became-required", True, "request", where, "the request "
+                         "body became required (oasdiff's reading)", at=f"{new_ptr}/required")
         olds, news = dict(_items(old_op.get("responses"))), dict(_items(new_op.get("responses")))
         for status in sorted(olds.keys() & news.keys()):
             old_resp, old_rp = self.old.resolve(olds[status], f"{old_at}/responses/{status}")

@@ -23,12 +23,14 @@ STABILITY = ("draft", "alpha", "beta", "stable")
 
 @dataclass(frozen=True)
 class Lifecycle:
-    """The policy's part on deprecation: days a sunset must lie ahead, levels exempt, today."""
+    """The policy's part in the walk: on deprecation, days a sunset must lie ahead, levels
+    exempt, today; and which of our deliberate readings give way to oasdiff's (`policy.COMPAT`)."""
 
     deprecation_days_beta: int = 0
     deprecation_days_stable: int = 0
     exempt_stability: frozenset[str] = frozenset({"draft", "alpha"})
     today: dt.date = field(default_factory=dt.date.today)
+    oasdiff: frozenset[str] = frozenset()
 
     def days(self, level: str) -> int:
         """The days a sunset must lie ahead when an operation at `level` is deprecated."""

@@ -7,6 +7,8 @@ named by `--policy` (the same keys, at its top level or under `[tool.contractgen
     deprecation-days-stable = 180
     exempt-stability = ["draft", "alpha"]  # levels whose breaking changes are only info
     major-bump = true                    # breaking changes pass only with a major version bump
+    compat = "oasdiff"                   # oasdiff's reading where ours differs on purpose
+                                         #   (or a list of COMPAT's names)
 
     [tool.contractgen.diff.severity]     # a rule's level, by id or glob
     "response-property-enum-value-added" = "breaking"
@@ -36,7 +38,19 @@ from .lifecycle import STABILITY, Lifecycle
 from .rules import LEVELS, Change, Level
 
 _KEYS = frozenset({"fail-on", "deprecation-days-beta", "deprecation-days-stable",
-                   "exempt-stability", "major-bump", "severity", "ignore"})
+                   "exempt-stability", "major-bump", "severity", "ignore", "compat"})
+# Where we differ from oasdiff on purpose (docs/diff.md), and the levels oasdiff gives there
+# (rule glob -> our level -> oasdiff's): `compat` chooses oasdiff's reading, by name or all at
+# once (`compat = "oasdiff"`); the walk reads the others (`Lifecycle.oasdiff`).
+COMPAT: dict[str, dict[str, tuple[Level, Level]]] = {
+    "read-only": {},  # constraints on readOnly request (writeOnly response) properties count
+    "all-of": {"request-*-all-of-removed": ("info", "warning")},  # any member added or removed
+    "webhook-direction": {},  # a webhook's body becoming required breaks, as for a request
+    "open-enums": {"response-*enum-value-added": ("info", "warning")},  # an open enum's new value
+    "security": {rule: ("breaking", "info") for rule in (  # security added to the anonymous
+        "api-security-added", "api-security-scope-added", "api-global-security-added",
+        "api-global-security-scope-added")},
+}
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,7 @@ class Policy:
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     major_bump: bool = False
     source: str = ""  # the file it was read from
+    compat: Mapping[str, tuple[Level, Level]] = field(default_factory=dict)  # from COMPAT
 
 
 def find_policy(start: Path) -> tuple[Path, Mapping[str, Any]] | None:
@@ -141,8 +156,13 @@ def parse_policy(table: Mapping[str, Any], source: str, today: dt.date) -> Polic
     major_bump = table.get("major-bump", False)
     if not isinstance(major_bump, bool):
         raise fail(f"major-bump {major_bump!r}: expected true or false")
+    compat = table.get("compat", [])
+    compat = sorted(COMPAT) if compat == "oasdiff" else compat
+    if not isinstance(compat, list) or not set(compat) <= set(COMPAT):
+        raise fail(f"compat {compat!r}: expected \"oasdiff\" or a list of {', '.join(COMPAT)}")
+    lifecycle = replace(lifecycle, oasdiff=frozenset(compat))
     return Policy(fail_on, cast(Mapping[str, Level], dict(severity)), ignores, lifecycle,
-                  major_bump, source)
+                  major_bump, source, {k: v for r in compat for k, v in COMPAT[r].items()})
 
 
 def _ignore(entry: Any, index: int, fail: Any) -> Ignore:
@@ -181,9 +201,7 @@ def apply_policy(policy: Policy, changes: list[Change], versions: tuple[Any, Any
                  for i in expired)
     kept, ignored = [], []
     for change in changes:
-        level = next((lvl for rule, lvl in policy.severity.items()
-                      if fnmatch.fnmatchcase(change.id, rule)), change.level)
-        change = replace(change, level=level)
+        change = replace(change, level=_level(policy, change))
         cover = next((i for i in live if i.matches(change)), None)
         if cover is None:
             kept.append(change)
@@ -202,6 +220,17 @@ def apply_policy(policy: Policy, changes: list[Change], versions: tuple[Any, Any
             notes.append(f"breaking changes need a major version bump; info.version went "
                          f"{versions[0]} -> {versions[1]}")
     return Outcome(kept, ignored, notes, bool(failing or expired))
+
+
+def _level(policy: Policy, change: Change) -> Level:
+    """The change's level: the team's for its rule, else oasdiff's where `compat` says so."""
+    for rule, level in policy.severity.items():
+        if fnmatch.fnmatchcase(change.id, rule):
+            return level
+    for rule, (ours, theirs) in policy.compat.items():
+        if change.level == ours and fnmatch.fnmatchcase(change.id, rule):
+            return theirs
+    return change.level
 
 
 def _major(version: Any) -> tuple[int, ...] | None:

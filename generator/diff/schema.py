@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from ..spec.ecma import same_reading
 from ..spec.tree import escape
 from .keywords import compare_keywords
 from .lifecycle import Lifecycle, deprecation, names_for
@@ -60,9 +61,16 @@ class SchemaDiff:
         if not why:
             why = _CONSEQUENCE.get((site.direction, effect), "what is accepted does not change")
         message = f"{what}, so {why}"
-        if site.inert and breaking:
+        if site.inert and breaking and not self._counted(rule_id):
             breaking, message = False, f"{what}, but the property is {site.inert}"
         self.report.add(rule_id, breaking, site.direction, site.location, message, at=pointer)
+
+    def _counted(self, rule_id: str) -> bool:
+        """oasdiff's reading (`compat`): a readOnly request property's constraints count, not
+        whether it is present."""
+        return "read-only" in self.lifecycle.oasdiff and not any(
+            word in rule_id for word in ("required", "optional", "property-removed",
+                                         "property-added"))
 
     def compare(self, old: Json, new: Json, old_ptr: str, new_ptr: str, site: Site) -> None:
         """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`).
@@ -109,6 +117,8 @@ class SchemaDiff:
             if not (_union(o) and _union(n)):
                 return
         self._unresolved(o, n, site)
+        if "all-of" in self.lifecycle.oasdiff:
+            self._all_of(raw, ptrs, site)
         self._types(o, n, site)
         self._enum(o, n, site)
         self._bounds(o, n, site)
@@ -124,6 +134,23 @@ class SchemaDiff:
             self.emit(site, site.rule("ref-changed"), "changes",
                       f"the unresolved reference changed from {show(old_ref)} to {show(new_ref)}",
                       n.pointer)
+
+    def _all_of(self, raw: tuple[Json, Json], ptrs: tuple[str, str], site: Site) -> None:
+        """oasdiff's reading (`compat`): an `allOf` member added or removed, whatever it adds."""
+        old, old_ptr = self.old.resolve(raw[0], ptrs[0])
+        new, new_ptr = self.new.resolve(raw[1], ptrs[1])
+        olds, news = _members(old), _members(new)
+        for key in sorted(news.keys() - olds.keys()):
+            index, notes = news[key]
+            self.emit(site, site.rule("all-of-added" + notes), "changes",
+                      "an allOf member was added", f"{new_ptr}/allOf/{index}", why="oasdiff "
+                      "reads any member added as a new constraint",
+                      breaking=site.direction == "request" and not notes)
+        for key in sorted(olds.keys() - news.keys()):
+            index, notes = olds[key]
+            self.emit(site, site.rule("all-of-removed" + notes), "changes",
+                      "an allOf member was removed", f"{old_ptr}/allOf/{index}",
+                      why="what it required no longer holds", breaking=False)
 
     def _nullability(self, o: View, n: View, site: Site) -> None:
         old_null, new_null = types_of(o.schema)[1], types_of(n.schema)[1]
@@ -188,7 +215,8 @@ class SchemaDiff:
     def _pattern(self, o: View, n: View, site: Site) -> None:
         # An empty pattern matches every string: no pattern at all.
         old, new = o.schema.get("pattern") or None, n.schema.get("pattern") or None
-        if old == new:
+        if old == new or (isinstance(old, str) and isinstance(new, str)
+                          and same_reading(old, new)):  # read as ECMA-262
             return
         if old is None:
             self.emit(site, site.rule("pattern-added"), "narrows",
@@ -332,3 +360,23 @@ def _bound(schema: Mapping[str, Json], kw: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return None if value == 0 and kw in _ZERO_IS_UNSET else value
+
+
+_ANNOTATIONS = frozenset({"description", "title", "example", "examples", "deprecated",
+                          "externalDocs", "$comment"})
+
+
+def _members(schema: Json) -> dict[str, tuple[int, str]]:
+    """A schema's `allOf` members, by their `$ref` (inline ones by their place), with their
+    index and `-annotation-only` for those that only annotate (oasdiff's info rule)."""
+    members = schema.get("allOf") if isinstance(schema, Mapping) else None
+    if not isinstance(members, list):
+        return {}
+    found = {}
+    for index, member in enumerate(members):
+        ref = member.get("$ref") if isinstance(member, Mapping) else None
+        notes = isinstance(member, Mapping) and not isinstance(ref, str) and all(
+            k in _ANNOTATIONS or k.startswith("x-") for k in member)
+        found[ref if isinstance(ref, str) else f"#{index}"] = (
+            index, "-annotation-only" if notes else "")
+    return found

@@ -212,6 +212,8 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
         leaf = chain[-1]
         if leaf.validator != "type" and tuple(leaf.absolute_path) in mistyped:
             continue
+        if _regex_format(leaf):  # patterns are ECMA-262, not Python's `re`: lint judges them
+            continue
         if (leaf.validator == "required" and "then" in leaf.relative_schema_path
                 and tuple(leaf.absolute_path) in unknown):
             continue
@@ -227,6 +229,10 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
         problems.append(doc.problem(Level.ERROR, make_pointer((*prefix, *path)), subject + human(leaf),
                                     hint(leaf, is_30)))
     return problems
+
+
+def _regex_format(error: Any) -> bool:
+    return bool(error.validator == "format" and error.validator_value == "regex")
 
 
 def _chains(error: Any) -> list[list[Any]]:

@@ -75,3 +75,33 @@ def test_an_empty_pattern_matches_everything(empty: str | None) -> None:
     assert diff_documents(old, new) == []
     schema["pattern"] = "^a$"
     assert [c.id for c in diff_documents(old, new)] == ["request-parameter-pattern-added"]
+
+
+def test_an_ecma_pattern_python_rejects_is_compared_without_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(yaml.safe_dump(_spec(r"^(?:[\w-./:]+)$", responses=True)), encoding="utf-8")
+    new.write_text(yaml.safe_dump(_spec(r"^(?:[\w./:]+)$", responses=True)), encoding="utf-8")
+    assert run_diff(old, new, fail_on="warning") == 1
+    captured = capsys.readouterr()
+    assert "request-parameter-pattern-changed" in captured.out
+    assert "pattern" not in captured.err and "warning" not in captured.err
+
+
+@pytest.mark.parametrize(("old", "new", "changed"), [
+    (r"^\d+$", "^[0-9]+$", False),  # `\d` is ASCII in ECMA-262
+    (r"^[\w-./:]+$", r"^[\w\-./:]+$", False),  # Annex B: the `-` after `\w` is a literal
+    (r"^\x41$", "^A$", False),
+    (r"^\w+$", r"^[a-z]+$", True),
+    (r"^\d+$", r"^\d+(?=x)", True),  # untranslatable: compared as text
+])
+def test_patterns_are_compared_as_ecma_reads_them(old: str, new: str, changed: bool) -> None:
+    ids = [c.id for c in diff_documents(_spec(old, responses=True), _spec(new, responses=True))]
+    assert ids == (["request-parameter-pattern-changed"] if changed else [])
+
+
+@pytest.mark.parametrize("junk", [[1], {"a": 1}, 3, "("])
+def test_a_pattern_that_is_no_pattern_is_compared_without_a_crash(junk: Any) -> None:
+    ids = [c.id for c in diff_documents(_spec(junk, responses=True), _spec("^a$", responses=True))]
+    assert ids == ["request-parameter-pattern-changed"]

@@ -54,7 +54,9 @@ class _Model(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        regex_engine="python-re",
+        # The contract's ECMA-262 patterns are translated for this engine, which FastAPI's
+        # parameters and TypeAdapters use too: one reading of a pattern everywhere.
+        regex_engine="rust-regex",
         # Schemas are built on first use, not at import: a large contract imports fast.
         defer_build=True,
     )
