@@ -21,7 +21,7 @@ MAX_FUNCTION_LINES = 60
 RANKS = {
     "errors": 0, "problems": 0, "version": 0, "config": 0, "cache": 0, "options": 0,
     "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4, "verdict": 4, "pipeline": 4,
-    "api": 5, "watch": 5, "cli": 6, "arguments": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
+    "api": 5, "watch": 5, "mock": 5, "cli": 6, "arguments": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
 }
 
 
