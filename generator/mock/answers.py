@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -105,8 +106,10 @@ def problem(status: int, title: str, detail: str) -> Answer:
 class Responder:
     """Builds the declared answers of one contract."""
 
-    def __init__(self, spec: Mapping[str, Any], seed: int) -> None:
+    def __init__(self, spec: Mapping[str, Any], seed: int,
+                 error_body: Callable[..., Any] | None = None) -> None:
         self.spec = spec
+        self.error_body = error_body  # the generated service's: its declared error shapes
         self.seed = seed
         self.faker = Faker(spec)
 
@@ -144,9 +147,14 @@ class Responder:
         return str(json_like[0] if json_like else next(iter(content)))
 
     def answer(self, call: Call, status: int, prefer: Prefer = Prefer(), *,
-               value: Any = None, salt: str = "") -> Answer:
-        """The declared answer of `status`: `value` when given and valid, else an example, else
-        made up; a problem when `status` (or the example asked for) is not declared."""
+               value: Any = None, salt: str = "", message: str | None = None) -> Answer:
+        """The declared answer of `status`: `value` when given and valid, else (with `message`,
+        an error) the body the generated server builds for it, else an example, else made up;
+        a problem when `status` (or the example asked for) is not declared."""
+        if message is not None and self.error_body is not None and value is None:
+            code = HTTPStatus(status).phrase.upper().replace(" ", "_") if status in iter(
+                HTTPStatus) else "ERROR"
+            value = self.error_body(call.op.id, status, code, message, None)
         key = self.declared_key(call.op, status)
         if key is None:
             return problem(404, "NO_RESPONSE_DEFINED",

@@ -8,6 +8,7 @@ Requests reach the generated server unchanged; an outer ASGI layer keeps each re
 from __future__ import annotations
 
 import contextvars
+import importlib
 import inspect
 import json
 import logging
@@ -52,18 +53,20 @@ class Mock:
     def __init__(self, spec: str | Path, options: MockOptions | None = None) -> None:
         options = options or MockOptions()
         self.server = server_package(spec, options.overlay)
+        self.errors = importlib.import_module(self.server.__package__ + ".errors")
         self.spec = json.loads(self.server.contract())
         self.base_path: str = self.server.BASE_PATH
         # concrete paths before templated ones, as the generated server registers them
         self.ops = sorted(operations(self.spec), key=lambda op: op.path.count("{"))
-        self.responder = Responder(self.spec, options.seed)
+        self.service = self._service()
+        self.responder = Responder(self.spec, options.seed, self.service.error_body)
         self.store = Store(self.responder, self.ops, enabled=not options.stateless,
                            overrides=options.collections)
         if options.data is not None:
             self.store.seed_from(options.data)
         self.scenario = (Scenario.read(options.scenario, self.responder, self.ops)
                          if options.scenario is not None else None)
-        self.inner = self.server.create_app(self._service(), verifiers=self._verifiers())
+        self.inner = self.server.create_app(self.service, verifiers=self._verifiers())
         self.app = self._outer
 
     def _verifiers(self) -> dict[str, Any]:
@@ -110,6 +113,9 @@ class Mock:
             answer = problem(404, "NO_OPERATION", f"no operation at {scope.get('path')}")
         else:
             answer = self.answer(call)
+        if answer.status >= 400:  # an error: also from routes that answer only their status
+            raise self.errors.ApiError(answer.body, status_code=answer.status,
+                                       headers=answer.headers)
         return Response(answer.encoded(), status_code=answer.status, media_type=answer.media,
                         headers=answer.headers)
 

@@ -159,7 +159,7 @@ class Faker:
 
     def _string(self, schema: Mapping[str, Any], rng: random.Random) -> str:
         low = int(schema.get("minLength") or 0)
-        high = int(schema.get("maxLength", max(low, 24)))
+        high = int(schema.get("maxLength", max(low, 10**6)))
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
             made = sample_pattern(pattern, rng)

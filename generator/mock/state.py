@@ -133,7 +133,8 @@ class Store:
         if ident not in items:
             if self.responder.declared_key(call.op, 404) is None:
                 return None  # no declared 404: answered as if it were there
-            return self.responder.answer(call, 404)
+            return self.responder.answer(call, 404, message=f"{where}/{ident} is not there: "
+                                         "never created, or deleted")
         if role == "delete":
             del items[ident]
             return self.responder.answer(call, self.responder.success(call.op))
