@@ -152,8 +152,8 @@ class Responder:
         an error) the body the generated server builds for it, else an example, else made up;
         a problem when `status` (or the example asked for) is not declared."""
         if message is not None and self.error_body is not None and value is None:
-            code = HTTPStatus(status).phrase.upper().replace(" ", "_") if status in iter(
-                HTTPStatus) else "ERROR"
+            known = status in HTTPStatus._value2member_map_
+            code = HTTPStatus(status).phrase.upper().replace(" ", "_") if known else "ERROR"
             value = self.error_body(call.op.id, status, code, message, None)
         key = self.declared_key(call.op, status)
         if key is None:

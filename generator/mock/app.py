@@ -53,7 +53,7 @@ class Mock:
     def __init__(self, spec: str | Path, options: MockOptions | None = None) -> None:
         options = options or MockOptions()
         self.server = server_package(spec, options.overlay)
-        self.errors = importlib.import_module(self.server.__package__ + ".errors")
+        self.errors = importlib.import_module(f"{self.server.__package__}.errors")
         self.spec = json.loads(self.server.contract())
         self.base_path: str = self.server.BASE_PATH
         # concrete paths before templated ones, as the generated server registers them

@@ -105,7 +105,7 @@ def listed(store: Any, call: Call) -> Answer:
         if shape.next_url:
             fields[shape.next_url] = next_url if more else None
         body = _envelope(store, call, pointer, fields)
-    answer = responder.answer(call, status, value=body)
+    answer: Answer = responder.answer(call, status, value=body)
     answer.headers.update(answer_headers)
     return answer
 
