@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from ..spec.tree import escape, resolve_pointer
 from .contract import Judge, Op
 from .fake import Faker
 
+logger = logging.getLogger("contractgen.mock")
 _TRIES = 25
 PROBLEM = "application/problem+json"
 
@@ -168,8 +170,15 @@ class Responder:
         schema_pointer = f"{pointer}/content/{escape(media)}/schema"
         typed = deref(self.spec, content[media])
         has_schema = "schema" in typed
-        if value is not None and (not has_schema or self.judge.valid(schema_pointer, value)):
-            return Answer(status, media, value, headers)
+        if value is not None:
+            problems = self.judge.problems(schema_pointer, value) if has_schema else []
+            if not problems:
+                return Answer(status, media, value, headers)
+            # never silently: the stored item does not fit this answer's schema
+            warning = f"{call.op.id} {status}: the stored value does not fit the schema " \
+                      f"({problems[0]}); answered from the contract instead"
+            logger.warning("contractgen mock: %s", warning)
+            headers["X-Mock-Warning"] = warning[:300]
         if not prefer.dynamic:
             found = self.example(typed, prefer.example, schema_pointer if has_schema else None)
             if found is None and prefer.example is not None:
