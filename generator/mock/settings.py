@@ -16,8 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..config import find_config
-from ..errors import OptionError
+from ..config import NoConfigError, find_config
 from .app import MockOptions
 
 DEFAULT_PORT = 4010  # Prism's
@@ -54,8 +53,10 @@ def settings(args: argparse.Namespace) -> tuple[Path, MockOptions, str, int]:
 
     spec = path("spec", target.get("spec"))
     if spec is None:
-        raise OptionError("contractgen mock: name SPEC, or set spec in [tool.contractgen.mock] "
-                          "(or a target in [tool.contractgen])")
+        raise NoConfigError.at(
+            "no contract to mock: name SPEC, or set spec in [tool.contractgen.mock] (or a "
+            "target in [tool.contractgen])", str(config or Path.cwd()),
+            hint='contractgen mock specs/api.yaml, or [tool.contractgen.mock] spec = "..."')
     overlay = path("overlay", target.get("overlay") if "spec" not in table else None)
     collections = table.get("collections")
     options = MockOptions(
