@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from ..model.paging import paging_of
 from ..model.paging_shape import Paging
-from .answers import Answer, Call
+from .answers import Answer, Call, overlaid
 
 _PAGE_SIZE = 20
 
@@ -135,7 +135,7 @@ def _envelope(store: Any, call: Call, pointer: str | None, fields: dict[str, Any
     made = store.responder.made_up(None, pointer, f"list|{call.key}", fix, pointer_schema=True)
     if not store.responder.judge.valid(pointer, made):  # a next field that must be there
         made = store.responder.made_up(None, pointer, f"list|{call.key}",
-                                       lambda m: {**m, **{k: v for k, v in fields.items()
-                                                          if v is not None}}
-                                       if isinstance(m, dict) else m, pointer_schema=True)
+                                       lambda m: overlaid(m, {k: v for k, v in fields.items()
+                                                              if v is not None}),
+                                       pointer_schema=True)
     return made

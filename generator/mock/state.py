@@ -9,15 +9,17 @@ is answered statelessly (`answers`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .answers import Answer, Call, Responder
+from .answers import Answer, Call, Responder, overlaid
 from .contract import Op
 from .listing import listed
 
+_ITEM = re.compile(r"\{[^{}/]+\}")  # an item path's last segment: one whole parameter
 _ID_FIELDS = ("id", "{param}", "{snake}", "uuid", "key", "name")
 
 
@@ -46,8 +48,7 @@ def recognise(ops: Iterable[Op], responder: Responder,
         by_path.setdefault(op.path, {})[op.method] = op
     pairs = list(overrides) if overrides is not None else [
         (path[: path.rindex("/")], path) for path in by_path
-        if path.endswith("}") and path.rsplit("/", 1)[-1].count("{") == 1
-        and path[: path.rindex("/")] in by_path]
+        if _ITEM.fullmatch(path.rsplit("/", 1)[-1]) and path[: path.rindex("/")] in by_path]
     found = []
     for path, item_path in pairs:
         outer, inner = by_path.get(path, {}), by_path.get(item_path, {})
@@ -158,7 +159,7 @@ class Store:
         def fix(made: Any) -> Any:
             if not isinstance(made, dict):
                 return made
-            return {**made, **given, collection.id_field: new_id}
+            return {**overlaid(made, given), collection.id_field: new_id}
 
         item = self.responder.made_up(None, collection.item_pointer, f"create|{call.key}",
                                       fix, pointer_schema=True)
@@ -192,7 +193,7 @@ class Store:
         if self.responder.judge.valid(collection.item_pointer, new):
             return new
         made = self.responder.made_up(None, collection.item_pointer, f"update|{call.key}",
-                                      lambda made: {**made, **new}, pointer_schema=True)
+                                      lambda made: overlaid(made, new), pointer_schema=True)
         return dict(made) if isinstance(made, dict) else new
 
     def _reply(self, call: Call, item: dict[str, Any]) -> Answer:
@@ -200,8 +201,7 @@ class Store:
         pointer = self.responder.schema_pointer(call.op, status)
         if pointer is not None and not self.responder.judge.valid(pointer, item):
             item = self.responder.made_up(None, pointer, f"reply|{call.key}",
-                                          lambda made: {**made, **item}
-                                          if isinstance(made, dict) else made,
+                                          lambda made: overlaid(made, item),
                                           pointer_schema=True)
         return self.responder.answer(call, status, value=item)
 

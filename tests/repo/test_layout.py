@@ -148,7 +148,7 @@ def test_the_graph_sees_imports() -> None:
 TESTS = PACKAGE.parent / "tests"
 TEST_FOLDERS = {
     "spec": "generator/spec", "model": "generator/model", "emit": "generator/emit",
-    "diff": "generator/diff", "project": "generator/project",
+    "diff": "generator/diff", "project": "generator/project", "mock": "generator/mock",
     "cli": "generator/cli.py",  # and the other top-level modules: api, config, watch, errors
     "templates": "templates",  # the generated code's behaviour (server, client, runtime)
     "backends": "backends",  # the reference backends and deploy/, driven from outside
