@@ -244,10 +244,6 @@ class Responder:
         found = self.faker.merged(resolve_pointer(self.spec, pointer)).get("properties")
         return dict(found) if isinstance(found, Mapping) else {}
 
-    def read_only(self, pointer: str, name: str) -> bool:
-        prop = self.properties(pointer).get(name)
-        return bool(self.faker.merged(prop).get("readOnly")) if prop is not None else False
-
     def headers(self, response: Mapping[str, Any], call: Call, salt: str) -> dict[str, str]:
         """Values of the response's required headers (and of optional ones with examples)."""
         out: dict[str, str] = {}

@@ -185,10 +185,8 @@ class Store:
         body = call.body if isinstance(call.body, dict) else {}
         if role == "patch":
             new = dict(merge_patch(old, body))
-        else:  # PUT replaces what the client may write; the server's fields stay
-            kept = {k: v for k, v in old.items() if self.responder.read_only(
-                collection.item_pointer, k)}
-            new = {**kept, **body}
+        else:  # PUT: what is sent replaces those members, the others stay (Box's PUT updates)
+            new = {**old, **body}
         new[collection.id_field] = old[collection.id_field]
         if self.responder.judge.valid(collection.item_pointer, new):
             return new

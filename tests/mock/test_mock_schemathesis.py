@@ -1,0 +1,59 @@
+"""schemathesis (its 4.x CLI, over loopback HTTP) against the mock of every contract of
+tests/corpus: no answer breaks the contract.
+
+Two runs a contract. Every request, valid or not: no server error, and every answer's body,
+media type and headers as declared for its status. Valid requests only: every status declared
+and no valid request refused. (An invalid request gets the 4xx the generated server answers,
+which a contract declaring none cannot declare: that is the generated server's, not the mock's.)
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from contractgen.mock import serving
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CONTRACTS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".yaml", ".json"))
+RUNS = {
+    "all": "not_a_server_error,response_schema_conformance,content_type_conformance,"
+           "response_headers_conformance",
+    "positive": "status_code_conformance,positive_data_acceptance,response_schema_conformance",
+}
+
+
+def _failures(report: Path) -> dict[str, str]:
+    failed: dict[str, str] = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        for failure in (*case.iter("failure"), *case.iter("error")):
+            failed[case.get("name", "")] = (failure.get("message") or "") + (failure.text or "")
+    return failed
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_no_answer_of_the_mock_breaks_the_contract(name: str, tmp_path: Path) -> None:
+    cli = shutil.which("schemathesis", path=str(Path(sys.executable).parent)) or "schemathesis"
+    found: dict[str, str] = {}
+    with serving(CORPUS / name) as url:
+        root = "/".join(url.split("/")[:3])
+        for mode, checks in RUNS.items():
+            report = tmp_path / f"{mode}.xml"
+            run = subprocess.run(
+                [cli, "run", f"{root}/openapi.json", "--url", url, "--checks", checks,
+                 "--mode", mode, "--phases", "examples,fuzzing", "--max-examples", "10",
+                 "--seed", "20261207", "--generation-database", "none",
+                 "--request-timeout", "20", "--no-color", "--report", "junit",
+                 "--report-junit-path", str(report)],
+                capture_output=True, text=True, timeout=420, check=False)
+            if "defines no API operations" in run.stdout:
+                pytest.skip(f"{name} has no operations to call")
+            assert report.exists(), run.stdout[-3000:] + run.stderr[-2000:]
+            found |= {f"{mode}: {op}": text[:1500] for op, text in _failures(report).items()}
+    assert found == {}
