@@ -153,10 +153,6 @@ class Responder:
         """The declared answer of `status`: `value` when given and valid, else (with `message`,
         an error) the body the generated server builds for it, else an example, else made up;
         a problem when `status` (or the example asked for) is not declared."""
-        if message is not None and self.error_body is not None and value is None:
-            known = status in HTTPStatus._value2member_map_
-            code = HTTPStatus(status).phrase.upper().replace(" ", "_") if known else "ERROR"
-            value = self.error_body(call.op.id, status, code, message, None)
         key = self.declared_key(call.op, status)
         if key is None:
             return problem(404, "NO_RESPONSE_DEFINED",
@@ -170,6 +166,9 @@ class Responder:
         schema_pointer = f"{pointer}/content/{escape(media)}/schema"
         typed = deref(self.spec, content[media])
         has_schema = "schema" in typed
+        built = self._error_body(call, status, message)
+        if built is not None and (not has_schema or self.judge.valid(schema_pointer, built)):
+            return Answer(status, media, built, headers)  # else the contract's example
         if value is not None:
             if not has_schema or self.judge.valid(schema_pointer, value):
                 return Answer(status, media, value, headers)
@@ -189,6 +188,14 @@ class Responder:
         made = self.made_up(typed.get("schema"), schema_pointer if has_schema else None,
                             f"{call.key}|{status}|{salt}")
         return Answer(status, media, made, headers)
+
+    def _error_body(self, call: Call, status: int, message: str | None) -> Any:
+        """The body the generated server builds for an error of `status`, with `message`."""
+        if message is None or self.error_body is None:
+            return None
+        known = status in HTTPStatus._value2member_map_
+        code = HTTPStatus(status).phrase.upper().replace(" ", "_") if known else "ERROR"
+        return self.error_body(call.op.id, status, code, message, None)
 
     def example(self, typed: Mapping[str, Any], name: str | None,
                 pointer: str | None) -> tuple[Any] | None:

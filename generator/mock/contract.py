@@ -74,6 +74,20 @@ def path_params(op: Op, path: str) -> dict[str, str] | None:
     return {names[int(k[1:])]: v for k, v in found.items()}
 
 
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]*")
+
+
+def _format_checker(base: Any) -> Any:
+    """The validator's format checks, and `uri` (which jsonschema checks only with rfc3987
+    installed, and schemathesis always): a scheme, then no spaces."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker(())
+    checker.checkers = {**base.checkers, "uri": (lambda value: not isinstance(value, str) or
+                                                  bool(_URI.fullmatch(value)), ())}
+    return checker
+
+
 class Judge:
     """Says whether a value is valid against a schema of the contract, by JSON pointer."""
 
@@ -87,13 +101,15 @@ class Judge:
             _SPEC_URI, Resource.from_contents(dict(spec), default_specification=DRAFT202012
                                               if is_31 else DRAFT4))
         self._class: Any = OAS31Validator if is_31 else OAS30Validator
+        self._formats = _format_checker(self._class.FORMAT_CHECKER)
         self._validators: dict[str, Any] = {}
         self._verdicts: dict[tuple[str, int], tuple[Any, bool]] = {}
 
     def problems(self, pointer: str, value: Any) -> list[str]:
         validator = self._validators.get(pointer)
         if validator is None:
-            validator = self._class({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=self._registry)
+            validator = self._class({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=self._registry,
+                                    format_checker=self._formats)
             self._validators[pointer] = validator
         return [f"/{'/'.join(escape(p) for p in e.absolute_path)}: {e.message}"
                 for e in validator.iter_errors(value)]
