@@ -145,11 +145,9 @@ class Store:
 
     def create(self, collection: Collection, call: Call, where: str,
                ident: str | None = None) -> Answer:
-        body = call.body if isinstance(call.body, dict) else {}
         self.created += 1
         items = self.items.setdefault(where, {})
-        props = self.responder.properties(collection.item_pointer)
-        given = {k: v for k, v in body.items() if k in props or not props}
+        given = self._readable(collection, call.body)
         new_id = ident if ident is not None else self._new_id(collection, call, items, given)
 
         id_schema = self.responder.faker.merged(
@@ -165,6 +163,15 @@ class Store:
                                       fix, pointer_schema=True)
         items[str(item.get(collection.id_field, new_id))] = item
         return self._reply(call, item)
+
+    def _readable(self, collection: Collection, body: Any) -> dict[str, Any]:
+        """What a client sent that an item answers: its schema's members (all, when it lists
+        none), not the `writeOnly` ones (a password is taken, never answered)."""
+        props = self.responder.properties(collection.item_pointer)
+        merged = self.responder.faker.merged
+        return {k: v for k, v in (body if isinstance(body, dict) else {}).items()
+                if (k in props or not props)
+                and not (k in props and merged(props[k]).get("writeOnly"))}
 
     def _new_id(self, collection: Collection, call: Call, items: Mapping[str, Any],
                 given: Mapping[str, Any]) -> Any:
@@ -182,7 +189,7 @@ class Store:
 
     def _updated(self, collection: Collection, call: Call, old: dict[str, Any],
                  role: str) -> dict[str, Any]:
-        body = call.body if isinstance(call.body, dict) else {}
+        body = self._readable(collection, call.body)
         if role == "patch":
             new = dict(merge_patch(old, body))
         else:  # PUT: what is sent replaces those members, the others stay (Box's PUT updates)
