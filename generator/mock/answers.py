@@ -163,15 +163,16 @@ class Responder:
         headers = self.headers(response, call, salt)
         if media is None:
             return Answer(status, None, None, headers)
+        sent = concrete(media, call.headers.get("accept", ""))
         schema_pointer = f"{pointer}/content/{escape(media)}/schema"
         typed = deref(self.spec, content[media])
         has_schema = "schema" in typed
         built = self._error_body(call, status, message)
         if built is not None and (not has_schema or self.judge.valid(schema_pointer, built)):
-            return Answer(status, media, built, headers)  # else the contract's example
+            return Answer(status, sent, built, headers)  # else the contract's example
         if value is not None:
             if not has_schema or self.judge.valid(schema_pointer, value):
-                return Answer(status, media, value, headers)
+                return Answer(status, sent, value, headers)
             problems = self.judge.problems(schema_pointer, value)
             # never silently: the stored item does not fit this answer's schema
             warning = f"{call.op.id} {status}: the stored value does not fit the schema " \
@@ -184,10 +185,10 @@ class Responder:
                 return problem(404, "NOT_FOUND",
                                f"{call.op.id} {status} {media} has no example {prefer.example!r}")
             if found is not None:
-                return Answer(status, media, found[0], headers)
+                return Answer(status, sent, found[0], headers)
         made = self.made_up(typed.get("schema"), schema_pointer if has_schema else None,
                             f"{call.key}|{status}|{salt}")
-        return Answer(status, media, made, headers)
+        return Answer(status, sent, made, headers)
 
     def _error_body(self, call: Call, status: int, message: str | None) -> Any:
         """The body the generated server builds for an error of `status`, with `message`."""
@@ -268,6 +269,18 @@ class Responder:
                 continue
             out[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
         return out
+
+
+def concrete(media: str, accept: str) -> str:
+    """The media type an answer declared as `media` is sent as: a range (`*/*`, `text/*`) made
+    concrete by the request's `Accept`, else `application/octet-stream` (`text/plain`)."""
+    if "*" not in media:
+        return media
+    kind = media.split("/", maxsplit=1)[0]
+    for asked in (part.split(";")[0].strip() for part in accept.split(",")):
+        if "*" not in asked and "/" in asked and kind in ("*", asked.split("/")[0]):
+            return asked
+    return "text/plain" if kind == "text" else "application/octet-stream"
 
 
 def parse_body(raw: bytes, media: str) -> Any:

@@ -30,7 +30,9 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-_REQUEST: contextvars.ContextVar[tuple[Scope, bytes]] = contextvars.ContextVar("mock_request")
+# The request being served: its scope, its body, and whether the mock's service answered it.
+_REQUEST: contextvars.ContextVar[tuple[Scope, bytes, dict[str, bool]]] = contextvars.ContextVar(
+    "mock_request")
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,8 @@ class Mock:
     def _answer(self) -> Any:
         from starlette.responses import Response
 
-        scope, raw = _REQUEST.get()
+        scope, raw, answered = _REQUEST.get()
+        answered["by the mock"] = True
         call = self.call_of(scope, raw)
         if call is None:
             answer = problem(404, "NO_OPERATION", f"no operation at {scope.get('path')}")
@@ -144,29 +147,54 @@ class Mock:
         if scope.get("path", "").startswith("/__mock/"):
             await self._control(scope, send)
             return
-        sent = False
+        replayed = [{"type": "http.request", "body": raw, "more_body": False}]
 
         async def replay() -> MutableMapping[str, Any]:
-            nonlocal sent
-            if sent:
-                return {"type": "http.disconnect"}
-            sent = True
-            return {"type": "http.request", "body": raw, "more_body": False}
+            return replayed.pop() if replayed else {"type": "http.disconnect"}
 
-        token = _REQUEST.set((scope, raw))
-        status: list[int] = []
+        held: list[MutableMapping[str, Any]] = []  # the generated server's answer
 
-        async def watch(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                status.append(int(message["status"]))
-            await send(message)
+        async def hold(message: MutableMapping[str, Any]) -> None:
+            held.append(message)
 
+        answered: dict[str, bool] = {}
+        token = _REQUEST.set((scope, raw, answered))
         try:
-            await self.inner(scope, replay, watch)
+            await self.inner(scope, replay, hold)
         finally:
             _REQUEST.reset(token)
-        if self.scenario is not None and status:
-            self.scenario.refused(self.call_of(scope, raw), status[0])
+        call = self.call_of(scope, raw)
+        if self.scenario is not None and held:
+            self.scenario.refused(call, int(held[0]["status"]))
+        if not answered and call is not None and held:
+            held = self._conforming(call, held)
+        for message in held:
+            await send(message)
+
+    def _conforming(self, call: Call, held: list[MutableMapping[str, Any]]
+                    ) -> list[MutableMapping[str, Any]]:
+        """An error the generated server answered itself (validation, security), unless its
+        body does not fit the schema declared for its status: then the declared answer, said
+        in `X-Mock-Warning` (the generated server's own bodies are the generator's business)."""
+        status = int(held[0]["status"])
+        pointer = self.responder.schema_pointer(call.op, status) if status >= 400 else None
+        body = b"".join(m.get("body", b"") for m in held[1:])
+        try:
+            if pointer is None or self.responder.judge.valid(pointer, json.loads(body or b"0")):
+                return held
+        except ValueError:
+            pass
+        answer = self.responder.answer(call, status)
+        data = answer.encoded()
+        kept = [(k, v) for k, v in held[0].get("headers", ())
+                if k.lower() not in (b"content-length", b"content-type")]
+        warning = f"the generated server's {status} body does not fit {pointer}"
+        headers = [*kept, *((k.lower().encode(), v.encode()) for k, v in answer.headers.items()),
+                   (b"content-type", (answer.media or "application/json").encode()),
+                   (b"content-length", str(len(data)).encode()),
+                   (b"x-mock-warning", warning.encode())]
+        return [{"type": "http.response.start", "status": status, "headers": headers},
+                {"type": "http.response.body", "body": data}]
 
     async def _control(self, scope: Scope, send: Send) -> None:
         """`POST /__mock/reset` empties the collections (and restarts a scenario);

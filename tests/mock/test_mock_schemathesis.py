@@ -1,7 +1,8 @@
 """schemathesis (its 4.x CLI, over loopback HTTP) against the mock of every contract of
 tests/corpus: no answer breaks the contract.
 
-Two runs a contract. Every request, valid or not: no server error, and every answer's body,
+Two runs a contract, with a credential of the right form for each declared scheme. Every
+request, valid or not: no server error, and every answer's body,
 media type and headers as declared for its status. Valid requests only: every status declared
 and no valid request refused. (An invalid request gets the 4xx the generated server answers,
 which a contract declaring none cannot declare: that is the generated server's, not the mock's.)
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from contractgen.mock import serving
+from contractgen.spec import load
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CONTRACTS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".yaml", ".json"))
@@ -25,6 +27,24 @@ RUNS = {
            "response_headers_conformance",
     "positive": "status_code_conformance,positive_data_acceptance,response_schema_conformance",
 }
+
+
+def _credentials(spec: Path) -> list[str]:
+    """`-H` options presenting a credential of the right form for each declared scheme (one
+    bearer-like or basic `Authorization`, each API key header): the mock checks forms only."""
+    schemes = ((load(spec)[0].data.get("components") or {}).get("securitySchemes") or {})
+    headers: dict[str, str] = {}
+    for scheme in schemes.values():
+        kind, name = scheme.get("type"), str(scheme.get("scheme", "")).lower()
+        if kind == "apiKey" and scheme.get("in") == "header":
+            headers[scheme["name"]] = "key"
+        elif kind == "apiKey" and scheme.get("in") == "cookie":
+            headers["Cookie"] = f"{scheme['name']}=key"
+        elif kind in ("oauth2", "openIdConnect") or name == "bearer":
+            headers["Authorization"] = "Bearer token"
+        elif name == "basic":
+            headers.setdefault("Authorization", "Basic dXNlcjpwYXNz")
+    return [option for name, value in headers.items() for option in ("-H", f"{name}: {value}")]
 
 
 def _failures(report: Path) -> dict[str, str]:
@@ -50,7 +70,7 @@ def test_no_answer_of_the_mock_breaks_the_contract(name: str, tmp_path: Path) ->
                  "--mode", mode, "--phases", "examples,fuzzing", "--max-examples", "10",
                  "--seed", "20261207", "--generation-database", "none",
                  "--request-timeout", "20", "--no-color", "--report", "junit",
-                 "--report-junit-path", str(report)],
+                 "--report-junit-path", str(report), *_credentials(CORPUS / name)],
                 capture_output=True, text=True, timeout=420, check=False)
             if "defines no API operations" in run.stdout:
                 pytest.skip(f"{name} has no operations to call")
