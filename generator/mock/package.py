@@ -49,8 +49,12 @@ def _generate(spec: Path, overlay: Path | None, folder: Path, name: str) -> None
         generate(spec, staging / name, Options(overlay=overlay, parts=("models", "server")))
         (staging / name / _DONE).write_text("generated for `contractgen mock`\n")
         target = folder / name
-        if target.exists():  # a half-written one: ours, in our cache folder
+        if target.exists() and not (target / _DONE).exists():  # ours, half-written
             shutil.rmtree(target)
-        os.replace(staging / name, target)
+        try:
+            os.replace(staging / name, target)
+        except OSError:  # another mock of the same contract finished first
+            if not (target / _DONE).exists():
+                raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
