@@ -77,17 +77,15 @@ class Mock:
         return {name: (lambda credential: credential.value or "caller") for name in schemes}
 
     def _service(self) -> Any:
-        base = self.server.ServiceBase
-        methods = {name: self._handler for name, value in vars(base).items()
-                   if inspect.iscoroutinefunction(value)}
-        return type("MockService", (base,), methods)()
-
-    @property
-    def _handler(self) -> Callable[..., Awaitable[Any]]:
+        """The generated ServiceBase with every operation answered by `_answer` (which reads
+        the request as sent, not the typed arguments)."""
         async def handle(service: Any, *args: Any, **kwargs: Any) -> Any:
             return self._answer()
 
-        return handle
+        base = self.server.ServiceBase
+        methods = {name: handle for name, value in vars(base).items()
+                   if inspect.iscoroutinefunction(value)}
+        return type("MockService", (base,), methods)()
 
     def call_of(self, scope: Scope, raw: bytes) -> Call | None:
         """The request as the mock reads it; None when no operation is at its path."""
