@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..spec.tree import escape
+from .keywords import compare_keywords
+from .lifecycle import Lifecycle, deprecation, names_for
 from .openness import OPEN_ENUM, open_enum
 from .rules import (
     _BOUNDS,
@@ -17,6 +19,7 @@ from .rules import (
     Effect,
     Json,
     Report,
+    Said,
     Side,
     Site,
     View,
@@ -26,6 +29,7 @@ from .rules import (
     _set_effect,
     _show_type,
     _union,
+    as_list,
     as_mapping,
     breaks,
     show,
@@ -38,10 +42,15 @@ from .unions import compare_unions
 class SchemaDiff:
     """Compares schemas of two documents and adds what differs to a report."""
 
-    def __init__(self, old: Side, new: Side, report: Report) -> None:
+    def __init__(self, old: Side, new: Side, report: Report,
+                 lifecycle: Lifecycle | None = None) -> None:
         self.old, self.new, self.report = old, new, report
+        self.lifecycle = lifecycle or Lifecycle()
         self._active: set[tuple[str, str, str, str]] = set()
         self._unchanged = Unchanged(old, new)
+        # (old, new, site kind) -> what the walk said there; `_cuts`: walks cut by recursion
+        self._memo: dict[tuple[object, ...], list[Said]] = {}
+        self._cuts = 0
 
     def emit(self, site: Site, rule_id: str, effect: Effect, what: str, pointer: str, *,
              why: str = "", breaking: bool | None = None) -> None:
@@ -56,32 +65,58 @@ class SchemaDiff:
         self.report.add(rule_id, breaking, site.direction, site.location, message, at=pointer)
 
     def compare(self, old: Json, new: Json, old_ptr: str, new_ptr: str, site: Site) -> None:
-        """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`)."""
+        """Compare the schema `old` (at `old_ptr`) with `new` (at `new_ptr`).
+
+        A pair of schemas compared at one kind of site is walked once: what it found is kept
+        (`_memo`) and said again, at the new site's location, wherever the pair comes back (a
+        shared schema of a large contract is reached from hundreds of operations). A walk cut
+        short by recursion is not kept, as it depends on where it started.
+        """
         if self._unchanged.same(old, new):  # no rule fires on what reads the same
             return
         o, n = self.old.view(old, old_ptr), self.new.view(new, new_ptr)
+        memo = (o.pointer, n.pointer, site.direction, site.inert, site.root, bool(site.path),
+                site.in_union)
+        if (found := self._memo.get(memo)) is not None:
+            for rule_id, breaking, direction, suffix, message, at in found:
+                self.report.add(rule_id, breaking, direction, site.location + suffix, message,
+                                at=at)
+            return
         key = (o.pointer, n.pointer, site.direction, site.inert)
         if key in self._active or len(self._active) >= _MAX_DEPTH:
+            self._cuts += 1
             return
         self._active.add(key)
+        cuts, start = self._cuts, len(self.report.said)
         try:
-            if not site.in_union:
-                self._nullability(o, n, site)
-            if _union(o) or _union(n):
-                members = replace(site, in_union=True)
-                compare_unions(self, (old, new), (old_ptr, new_ptr), (o, n), members)
-                if not (_union(o) and _union(n)):
-                    return
-            self._unresolved(o, n, site)
-            self._types(o, n, site)
-            self._enum(o, n, site)
-            self._bounds(o, n, site)
-            self._pattern(o, n, site)
-            self._default(o, n, site)
-            self._object(o, n, site)
-            self._items(o, n, site)
+            self._walk((old, new), (old_ptr, new_ptr), (o, n), site)
         finally:
             self._active.discard(key)
+        if self._cuts == cuts:
+            here = len(site.location)
+            self._memo[memo] = [(r, b, d, where[here:], m, at) for r, b, d, where, m, at
+                                in self.report.said[start:]]
+
+    def _walk(self, raw: tuple[Json, Json], ptrs: tuple[str, str], views: tuple[View, View],
+              site: Site) -> None:
+        """Every rule on one pair of schema views (`compare` without its bookkeeping)."""
+        o, n = views
+        if not site.in_union:
+            self._nullability(o, n, site)
+        if _union(o) or _union(n):
+            members = replace(site, in_union=True)
+            compare_unions(self, raw, ptrs, views, members)
+            if not (_union(o) and _union(n)):
+                return
+        self._unresolved(o, n, site)
+        self._types(o, n, site)
+        self._enum(o, n, site)
+        self._bounds(o, n, site)
+        self._pattern(o, n, site)
+        self._default(o, n, site)
+        self._object(o, n, site)
+        self._items(o, n, site)
+        compare_keywords(self, o, n, site)
 
     def _unresolved(self, o: View, n: View, site: Site) -> None:
         old_ref, new_ref = o.schema.get("$ref"), n.schema.get("$ref")
@@ -104,7 +139,8 @@ class SchemaDiff:
         if old_fmt != new_fmt:
             fmt_effect = ("narrows" if old_fmt is None else "widens" if new_fmt is None
                           else "changes")
-        effect = _combine(_set_effect(old_types, new_types), fmt_effect)
+        effect = _combine(_set_effect(_on_wire(old_types, site), _on_wire(new_types, site)),
+                          fmt_effect)
         if effect == "none":
             return
         breaking = breaks(site.direction, effect) and not site.inert
@@ -150,7 +186,8 @@ class SchemaDiff:
             self.emit(site, site.rule(f"{name}-{action}"), effect, what, n.pointer)
 
     def _pattern(self, o: View, n: View, site: Site) -> None:
-        old, new = o.schema.get("pattern"), n.schema.get("pattern")
+        # An empty pattern matches every string: no pattern at all.
+        old, new = o.schema.get("pattern") or None, n.schema.get("pattern") or None
         if old == new:
             return
         if old is None:
@@ -170,15 +207,20 @@ class SchemaDiff:
             return
         action = ("added" if "default" not in o.schema
                   else "removed" if "default" not in n.schema else "changed")
+        # A parameter's default is what the server does when a request omits it (oasdiff: ERR);
+        # a property's default only documents a value.
+        omitted = site.direction == "request" and site.root == "parameter" and not site.path
         self.emit(site, site.rule(f"default-value-{action}"), "none",
                   f"the default value changed from {show(old)} to {show(new)}", n.pointer,
-                  why="payloads stay valid, but an omitted value now means something else")
+                  why="requests that omit the parameter now ask for something else" if omitted
+                  else "payloads stay valid, but an omitted value now means something else",
+                  breaking=omitted)
 
     def _object(self, o: View, n: View, site: Site) -> None:
         old_props = as_mapping(o.schema.get("properties"))
         new_props = as_mapping(n.schema.get("properties"))
-        old_req = set(o.schema.get("required") or ())
-        new_req = set(n.schema.get("required") or ())
+        old_req = {str(name) for name in as_list(o.schema.get("required"))}
+        new_req = {str(name) for name in as_list(n.schema.get("required"))}
         for name in sorted(old_props.keys() | new_props.keys()):
             old_ptr = o.property_pointers.get(name, f"{o.pointer}/properties/{escape(name)}")
             new_ptr = n.property_pointers.get(name, f"{n.pointer}/properties/{escape(name)}")
@@ -191,6 +233,7 @@ class SchemaDiff:
                 views = [self.old.view(old_props[name], old_ptr),
                          self.new.view(new_props[name], new_ptr)]
                 child = self._property_site(site, name, views)
+                self._deprecation(views, child, new_ptr)
                 if (name in old_req) != (name in new_req):
                     became = "required" if name in new_req else "optional"
                     self.emit(child, f"{site.direction}-property-became-{became}",
@@ -199,6 +242,13 @@ class SchemaDiff:
                               why=_REQUIREDNESS.get((site.direction, became), ""))
                 self.compare(old_props[name], new_props[name], old_ptr, new_ptr, child)
         self._additional(o, n, site)
+
+    def _deprecation(self, views: list[View], site: Site, pointer: str) -> None:
+        """A property's deprecation and `x-sunset`, read as an operation's (`lifecycle`)."""
+        names = names_for(f"{site.direction}-property")
+        for rule, breaking, message in deprecation(views[0].schema, views[1].schema,
+                                                   self.lifecycle, names):
+            self.report.add(rule, breaking, site.direction, site.location, message, at=pointer)
 
     def _property_site(self, site: Site, name: str, views: list[View]) -> Site:
         """The site of a property, inert when its readOnly/writeOnly keeps it out of the flow."""
@@ -267,6 +317,14 @@ class SchemaDiff:
             self.compare(old if isinstance(old, Mapping) else {},
                          new if isinstance(new, Mapping) else {},
                          f"{o.pointer}/items", f"{n.pointer}/items", site.child("[]"))
+
+
+def _on_wire(types: frozenset[str] | None, site: Site) -> frozenset[str] | None:
+    """The types a parameter's value takes as sent: a string parameter accepts every number or
+    boolean, which travel as their text (`?limit=10`), so number -> string does not narrow."""
+    if types is None or "string" not in types or site.root != "parameter" or site.path:
+        return types
+    return types | {"number", "integer", "boolean"}
 
 
 def _bound(schema: Mapping[str, Json], kw: str) -> float | None:

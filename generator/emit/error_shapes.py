@@ -33,15 +33,18 @@ def _bodies(op: Operation) -> dict[str, str]:
     return {status: body_source(body) for status, body in op.error_bodies}
 
 
+_WRITTEN = ("json", "text", "events")  # events: one event, its data the body (TGI)
+
+
 def error_media(op: Operation) -> dict[str, str]:
-    """Each declared error status's media type (JSON or text) and `*`'s (the `default`
+    """Each declared error status's media type (JSON, text or events) and `*`'s (the `default`
     response's, else the first's), when one of them is not application/json."""
     responses = [e.response for e in op.errors]
     media = {r.status.upper() if r.status != "default" else "default": r.media_type
-             for r in responses if r.kind in ("json", "text") and r.media_type}
+             for r in responses if r.kind in _WRITTEN and r.media_type}
     fallback = next((r for r in responses if r.status == "default"), None) or (
         responses[0] if responses else None)
-    if fallback is not None and fallback.kind in ("json", "text") and fallback.media_type:
+    if fallback is not None and fallback.kind in _WRITTEN and fallback.media_type:
         media["*"] = fallback.media_type
     return media if any(m != "application/json" for m in media.values()) else {}
 

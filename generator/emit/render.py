@@ -237,6 +237,7 @@ def server_context(api: Api) -> dict[str, Any]:
         "redoc_url": None if "/redoc" in paths else "/redoc",
         "server_result": source.server_result,
         "route_path": routes.route_path,
+        "server_path": routes.server_path,
         "call_arguments": routes.call_arguments,
         "call_argument_list": routes.call_argument_list,
         "route_params": routes.RouteParams(api.operations, spell),
@@ -282,6 +283,7 @@ def client_context(api: Api) -> dict[str, Any]:
         "result_annotation": source.result_annotation,
         "item_annotation": client_source.item_annotation,
         "content_type_name": signatures.content_type_name,
+        "body_content_type": signatures.body_content_type,
         "parsed_directly": client_source.parsed_directly(api),
     }
 

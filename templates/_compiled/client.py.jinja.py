@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'ce59654733f7fc882dece867b9148dbc'
+KEY = '0b36acccd6fec4d460401354c6721866'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -12,7 +12,8 @@ def root(context, missing=missing):
     l_0_header = resolve('header')
     l_0_import_set = resolve('import_set')
     l_0_name_set = resolve('name_set')
-    l_0_imports = l_0_exported = l_0_streams = l_0_body = missing
+    l_0_api = resolve('api')
+    l_0_imports = l_0_exported = l_0_own_servers = l_0_streams = l_0_body = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -98,10 +99,16 @@ def root(context, missing=missing):
         def t_14(*unused):
             raise TemplateRuntimeError("No filter named 'tuple' found.")
     try:
-        t_15 = environment.tests['none']
+        t_15 = environment.filters['unique']
     except KeyError:
         @internalcode
         def t_15(*unused):
+            raise TemplateRuntimeError("No filter named 'unique' found.")
+    try:
+        t_16 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_16(*unused):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield str((undefined(name='header') if l_0_header is missing else l_0_header))
@@ -113,42 +120,50 @@ def root(context, missing=missing):
     l_0_exported = context.call((undefined(name='name_set') if l_0_name_set is missing else l_0_name_set))
     context.vars['exported'] = l_0_exported
     context.exported_vars.add('exported')
-    l_0_streams = context.vars['streams'] = environment.get_template('_client_streams.jinja', 'client.py.jinja').make_module(context.get_all(), True, {'body': l_0_body, 'exported': l_0_exported, 'imports': l_0_imports, 'streams': l_0_streams})
+    l_0_own_servers = t_5(context.eval_ctx, t_15(environment, t_11(context, t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'), attribute='server'), 'none')))
+    context.vars['own_servers'] = l_0_own_servers
+    context.exported_vars.add('own_servers')
+    l_0_streams = context.vars['streams'] = environment.get_template('_client_streams.jinja', 'client.py.jinja').make_module(context.get_all(), True, {'body': l_0_body, 'exported': l_0_exported, 'imports': l_0_imports, 'own_servers': l_0_own_servers, 'streams': l_0_streams})
     context.exported_vars.discard('streams')
     l_1_statement = resolve('statement')
     l_1_value = resolve('value')
-    l_1_api = resolve('api')
     l_1_auth_class = resolve('auth_class')
     l_1_auth_fields = resolve('auth_fields')
     l_1_body = l_0_body
     l_1_braced = resolve('braced')
     l_1_uses_models = resolve('uses_models')
-    t_16 = []
+    t_17 = []
     pass
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '__future__', 'annotations')
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'errors'), 'name'), '._enums', 'UnknownMember', 'is_unknown')
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', 'Answer'), 'name'), '._client_retry', 'NO_RETRY', 'Options', 'Retry')
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'update'), ['errors', 'UnknownMember', 'is_unknown', 'Answer', 'NO_RETRY', 'Options', 'Retry'])
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'update'), ['SERVERS', 'server_url', 'FileContent', 'Auth', 'Client', 'AsyncClient'])
-    t_16.extend((
-        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', 'SERVERS: tuple[str, ...] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'servers'), attribute='default_url'))))),
+    t_17.extend((
+        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', 'SERVERS: tuple[str, ...] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), attribute='default_url'))))),
         '\n"""The contract\'s server URLs, variables at their defaults: candidates for `base_url`."""\n\n\ndef server_url(index: int = 0, **variables: str) -> str:\n    """The contract\'s `index`th server URL (base path included), its variables at their defaults\n    unless given: a `base_url`, e.g. `server_url(region="eu")`."""\n    url, defaults = _SERVER_TEMPLATES[index]\n    unknown = sorted(set(variables) - set(defaults))\n    if unknown:\n        raise ValueError(\n            f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n        )\n    for name, default in defaults.items():\n        url = url.replace("{" + name + "}", variables.get(name, default))\n    return url\n\n\n',
-        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', '_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'servers'), 'server_tuple'))))),
+        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', '_SERVER_TEMPLATES: tuple[tuple[str, dict[str, str]], ...] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), t_14(t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), 'server_tuple'))))),
         '\n',
     ))
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        t_17.extend((
+            str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', '_OWN_SERVERS: tuple[str, ...] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), t_14((undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers))))),
+            '\n"""The servers some operations declare of their own (`servers=` of `Client` moves them)."""\n',
+        ))
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'IO', 'TypeAlias', 'TypedDict')
-    t_16.append(
+    t_17.append(
         '\nFileContent: TypeAlias = (\n    bytes\n    | IO[bytes]\n    | tuple[str, bytes | IO[bytes]]\n    | tuple[str, bytes | IO[bytes], str]\n)\n"""A file to upload: its bytes or a binary file, optionally with a filename and a media type."""\n\n\n',
     )
     if (undefined(name='auth_class') if l_1_auth_class is missing else l_1_auth_class):
         pass
-        t_16.append(
+        t_17.append(
             'class Auth(TypedDict, total=False):\n    """Credentials by security scheme: (user, password) for http basic; else the token, API key\n    or (for a scheme the client cannot write) the whole Authorization header value. Each call\n    sends the first of its operation\'s requirements that every credential is given for.\n    """\n\n',
         )
         for (l_2_name, l_2_kind) in (undefined(name='auth_fields') if l_1_auth_fields is missing else l_1_auth_fields):
             _loop_vars = {}
             pass
-            t_16.extend((
+            t_17.extend((
                 '    ',
                 str(l_2_name),
                 ': ',
@@ -158,52 +173,52 @@ def root(context, missing=missing):
         l_2_name = l_2_kind = missing
     else:
         pass
-        t_16.append(
+        t_17.append(
             'Auth = TypedDict(\n    "Auth",\n    { ',
         )
         for (l_2_name, l_2_kind) in (undefined(name='auth_fields') if l_1_auth_fields is missing else l_1_auth_fields):
             _loop_vars = {}
             pass
-            t_16.extend((
+            t_17.extend((
                 str(t_10(l_2_name)),
                 ': ',
                 str(l_2_kind),
                 ', ',
             ))
         l_2_name = l_2_kind = missing
-        t_16.append(
+        t_17.append(
             '},\n    total=False,\n)\n"""Credentials by security scheme: (user, password) for http basic; else the token, API key or\n(for a scheme the client cannot write) the whole Authorization header value. Each call sends\nthe first of its operation\'s requirements that every credential is given for."""\n',
         )
-    t_16.append(
+    t_17.append(
         '\n\n# Each scheme: (kind, where an API key goes, its header/query/cookie name).\n',
     )
-    t_17 = []
+    t_18 = []
     pass
-    for l_3_scheme in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'security_schemes'):
+    for l_3_scheme in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'security_schemes'):
         _loop_vars = {}
         pass
-        t_17.extend((
+        t_18.extend((
             str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '    ', str_join((t_10(environment.getattr(l_3_scheme, 'name')), ': ', )), context.call((undefined(name='value') if l_1_value is missing else l_1_value), (environment.getattr(l_3_scheme, 'kind'), environment.getattr(l_3_scheme, 'location'), environment.getattr(l_3_scheme, 'parameter')), _loop_vars=_loop_vars), ',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_scheme = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_17))
-    t_16.extend((
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_18))
+    t_17.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_SCHEMES: dict[str, Scheme] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         '\n',
     ))
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', 'Scheme')
-    def t_18(fiter):
+    def t_19(fiter):
         for l_2_op in fiter:
             if environment.getattr(l_2_op, 'headers_class'):
                 yield l_2_op
-    for l_2_op in t_18(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations')):
+    for l_2_op in t_19(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         l_2_headers_source = resolve('headers_source')
         _loop_vars = {}
         pass
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'module'), 'dataclasses', _loop_vars=_loop_vars)
         context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), environment.getattr(l_2_op, 'headers_class'), _loop_vars=_loop_vars)
-        t_16.extend((
+        t_17.extend((
             '\n\n',
             str(context.call((undefined(name='headers_source') if l_2_headers_source is missing else l_2_headers_source), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -213,7 +228,7 @@ def root(context, missing=missing):
         pass
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'models')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_Request')
-    for l_2_op in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations'):
+    for l_2_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_2_operation_types = resolve('operation_types')
         l_2_item_types = resolve('item_types')
         l_2_define = resolve('define')
@@ -222,8 +237,10 @@ def root(context, missing=missing):
         l_2_group = resolve('group')
         l_2_header_entries = resolve('header_entries')
         l_2_content_type_name = resolve('content_type_name')
+        l_2_body_content_type = resolve('body_content_type')
         l_2_plain = resolve('plain')
         l_2_form_entries = resolve('form_entries')
+        l_2_form_styles = resolve('form_styles')
         l_2_client_path = resolve('client_path')
         l_2_query_entries = resolve('query_entries')
         l_2_styled_entries = resolve('styled_entries')
@@ -233,14 +250,14 @@ def root(context, missing=missing):
         pass
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'types'), context.call((undefined(name='operation_types') if l_2_operation_types is missing else l_2_operation_types), l_2_op, _loop_vars=_loop_vars), _loop_vars=_loop_vars), 'types'), context.call((undefined(name='item_types') if l_2_item_types is missing else l_2_item_types), l_2_op, _loop_vars=_loop_vars), _loop_vars=_loop_vars)
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_error', _loop_vars=_loop_vars)
-        t_16.extend((
+        t_17.extend((
             '\n\n',
             str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def _build_', environment.getattr(l_2_op, 'method_name'), '(', )), context.call((undefined(name='client_params') if l_2_client_params is missing else l_2_client_params), l_2_op, _loop_vars=_loop_vars), ') -> _Request:', _loop_vars=_loop_vars)),
             '\n',
         ))
         if (not ((environment.getattr(l_2_op, 'streams_events') or environment.getattr(l_2_op, 'deprecated')) or environment.getattr(l_2_op, 'negotiates'))):
             pass
-            t_16.extend((
+            t_17.extend((
                 '    """',
                 str(t_2(t_8(l_2_op), 4)),
                 '"""\n',
@@ -254,25 +271,25 @@ def root(context, missing=missing):
         if ((environment.getattr(l_2_op, 'negotiates') or environment.getattr(l_2_op, 'streams_events')) or environment.getattr(l_2_op, 'header_params')):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_texts', _loop_vars=_loop_vars)
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_headers = ', '_texts(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='header_entries') if l_2_header_entries is missing else l_2_header_entries), l_2_op, _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                 '\n',
             ))
         elif (undefined(name='sends_headers') if l_2_sends_headers is missing else l_2_sends_headers):
             pass
-            t_16.append(
+            t_17.append(
                 '    _headers: dict[str, str] = {}\n',
             )
         if environment.getattr(l_2_op, 'cookie_params'):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_cookie', _loop_vars=_loop_vars)
-            t_16.append(
+            t_17.append(
                 '    _cookies: list[str] = []\n',
             )
             for l_3_p in environment.getattr(l_2_op, 'cookie_params'):
                 _loop_vars = {}
                 pass
-                t_16.extend((
+                t_17.extend((
                     '    if ',
                     str(environment.getattr(l_3_p, 'name')),
                     ' is not None:\n        _cookies.append(_cookie(',
@@ -282,13 +299,13 @@ def root(context, missing=missing):
                     '))\n',
                 ))
             l_3_p = missing
-            t_16.append(
+            t_17.append(
                 '    if _cookies:\n        _headers["Cookie"] = "; ".join(_cookies)\n',
             )
         if (environment.getattr(l_2_op, 'body') and environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form')):
             pass
             context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_streams', 'json_or_form', _loop_vars=_loop_vars), 'name'), 'typing', 'Literal', _loop_vars=_loop_vars)
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_content, _data, _files = ', 'json_or_form(', ['body', context.call((undefined(name='content_type_name') if l_2_content_type_name is missing else l_2_content_type_name), l_2_op, _loop_vars=_loop_vars), '_headers'], _loop_vars=_loop_vars)),
                 '\n',
             ))
@@ -297,23 +314,23 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_dump', _loop_vars=_loop_vars)
             if environment.getattr(environment.getattr(l_2_op, 'body'), 'required'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '    _headers["Content-Type"] = ',
                     str(t_10(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type'))),
                     '\n    _content: bytes | None = _dump(body)\n',
                 ))
             else:
                 pass
-                t_16.extend((
+                t_17.extend((
                     '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = ',
                     str(t_10(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type'))),
                     '\n        _content = _dump(body)\n',
                 ))
         elif (environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') in ('binary', 'text'))):
             pass
-            t_16.extend((
+            t_17.extend((
                 '    _content: bytes | None = None\n    if body is not None:\n        _headers["Content-Type"] = ',
-                str(t_10(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type'))),
+                str(context.call((undefined(name='body_content_type') if l_2_body_content_type is missing else l_2_body_content_type), l_2_op, _loop_vars=_loop_vars)),
                 '\n        _content = body.encode() if isinstance(body, str) else body\n',
             ))
         elif (environment.getattr(l_2_op, 'body') and environment.getattr(environment.getattr(l_2_op, 'body'), 'is_form')):
@@ -323,31 +340,31 @@ def root(context, missing=missing):
             if (undefined(name='plain') if l_2_plain is missing else l_2_plain):
                 pass
                 context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_queries', _loop_vars=_loop_vars)
-                t_16.extend((
-                    str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_data = ', '_queries(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_entries') if l_2_form_entries is missing else l_2_form_entries), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
+                t_17.extend((
+                    str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_data = ', '_queries(', ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_entries') if l_2_form_entries is missing else l_2_form_entries), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] + ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='form_styles') if l_2_form_styles is missing else l_2_form_styles), (undefined(name='plain') if l_2_plain is missing else l_2_plain), _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] if t_5(context.eval_ctx, t_13(context, (undefined(name='plain') if l_2_plain is missing else l_2_plain), 'deep')) else [])), _loop_vars=_loop_vars)),
                     '\n',
                 ))
             else:
                 pass
                 context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
-                t_16.append(
+                t_17.append(
                     '    _data: dict[str, Any] = {}\n',
                 )
             if (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'multipart'):
                 pass
                 context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
-                t_16.append(
+                t_17.append(
                     '    _files: list[tuple[str, Any]] = []\n',
                 )
-                def t_19(fiter):
+                def t_20(fiter):
                     for l_3_f in fiter:
                         if environment.getattr(l_3_f, 'json'):
                             yield l_3_f
-                for l_3_f in t_19(environment.getattr(environment.getattr(l_2_op, 'body'), 'form_fields')):
+                for l_3_f in t_20(environment.getattr(environment.getattr(l_2_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
                     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_dump', _loop_vars=_loop_vars)
-                    t_16.extend((
+                    t_17.extend((
                         '    if ',
                         str(environment.getattr(l_3_f, 'name')),
                         ' is not None:\n        _files.append((',
@@ -357,21 +374,21 @@ def root(context, missing=missing):
                         '), "application/json")))\n',
                     ))
                 l_3_f = missing
-                def t_20(fiter):
+                def t_21(fiter):
                     for l_3_f in fiter:
                         if (environment.getattr(l_3_f, 'is_file') or environment.getattr(l_3_f, 'is_file_list')):
                             yield l_3_f
-                for l_3_f in t_20(environment.getattr(environment.getattr(l_2_op, 'body'), 'form_fields')):
+                for l_3_f in t_21(environment.getattr(environment.getattr(l_2_op, 'body'), 'form_fields')):
                     _loop_vars = {}
                     pass
-                    t_16.extend((
+                    t_17.extend((
                         '    if ',
                         str(environment.getattr(l_3_f, 'name')),
                         ' is not None:\n',
                     ))
                     if environment.getattr(l_3_f, 'is_file_list'):
                         pass
-                        t_16.extend((
+                        t_17.extend((
                             '        _files.extend((',
                             str(t_10(environment.getattr(l_3_f, 'wire'))),
                             ', item) for item in ',
@@ -380,7 +397,7 @@ def root(context, missing=missing):
                         ))
                     else:
                         pass
-                        t_16.extend((
+                        t_17.extend((
                             '        _files.append((',
                             str(t_10(environment.getattr(l_3_f, 'wire'))),
                             ', ',
@@ -388,7 +405,7 @@ def root(context, missing=missing):
                             '))\n',
                         ))
                 l_3_f = missing
-        t_16.extend((
+        t_17.extend((
             '    return _Request(\n        ',
             str(t_10(environment.getattr(l_2_op, 'http_method'))),
             ',\n        ',
@@ -401,43 +418,43 @@ def root(context, missing=missing):
         if (undefined(name='q') if l_2_q is missing else l_2_q):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_queries', _loop_vars=_loop_vars)
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', '', 'params=_queries(', ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='query_entries') if l_2_query_entries is missing else l_2_query_entries), l_2_op, _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] + ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='styled_entries') if l_2_styled_entries is missing else l_2_styled_entries), l_2_op, _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] if (undefined(name='styled') if l_2_styled is missing else l_2_styled) else [])), tail=',', _loop_vars=_loop_vars)),
                 '\n',
             ))
         if (undefined(name='sends_headers') if l_2_sends_headers is missing else l_2_sends_headers):
             pass
-            t_16.append(
+            t_17.append(
                 '        headers=_headers,\n',
             )
         if (environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') in ('json', 'binary', 'text'))):
             pass
-            t_16.append(
+            t_17.append(
                 '        content=_content,\n',
             )
             if environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'):
                 pass
-                t_16.append(
+                t_17.append(
                     '        data=_data,\n        files=_files,\n',
                 )
         elif (environment.getattr(l_2_op, 'body') and environment.getattr(environment.getattr(l_2_op, 'body'), 'is_form')):
             pass
-            t_16.append(
+            t_17.append(
                 '        data=_data,\n',
             )
             if (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'multipart'):
                 pass
-                t_16.append(
+                t_17.append(
                     '        files=_files or None,\n',
                 )
         if environment.getattr(l_2_op, 'security'):
             pass
-            t_16.extend((
+            t_17.extend((
                 '        security=',
                 str(t_10(environment.getattr(l_2_op, 'security'))),
                 ',\n',
             ))
-        t_16.extend((
+        t_17.extend((
             '        operation=',
             str(t_10(environment.getattr(l_2_op, 'id'))),
             ',\n',
@@ -446,31 +463,31 @@ def root(context, missing=missing):
         _loop_vars['retryable'] = l_2_retryable
         if (undefined(name='retryable') if l_2_retryable is missing else l_2_retryable):
             pass
-            t_16.extend((
+            t_17.extend((
                 '        retryable=(',
                 str(t_3(context.eval_ctx, (undefined(name='retryable') if l_2_retryable is missing else l_2_retryable), ', ')),
                 str((',' if (t_4((undefined(name='retryable') if l_2_retryable is missing else l_2_retryable)) == 1) else '')),
                 '),\n',
             ))
-        def t_21(fiter):
+        def t_22(fiter):
             for l_3_p in fiter:
                 if (t_6(environment.getattr(l_3_p, 'wire')) in ('idempotency-key', 'x-idempotency-key')):
                     yield l_3_p
-        for l_3_p in t_21(environment.getattr(l_2_op, 'header_params')):
+        for l_3_p in t_22(environment.getattr(l_2_op, 'header_params')):
             _loop_vars = {}
             pass
-            t_16.extend((
+            t_17.extend((
                 '        idempotency=',
                 str(t_10(environment.getattr(l_3_p, 'wire'))),
                 ',\n',
             ))
         l_3_p = missing
-        t_16.append(
+        t_17.append(
             '    )\n\n',
         )
         if (not environment.getattr(l_2_op, 'streams_events')):
             pass
-            t_16.extend((
+            t_17.extend((
                 '\n\n',
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def _parse_', environment.getattr(l_2_op, 'method_name'), '(', )), ['response: httpx.Response'], str_join((') -> ', context.call((undefined(name='result_annotation') if l_2_result_annotation is missing else l_2_result_annotation), l_2_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars)),
                 '\n',
@@ -480,16 +497,16 @@ def root(context, missing=missing):
                 l_3_parsed_directly = resolve('parsed_directly')
                 _loop_vars = {}
                 pass
-                if (not t_15(environment.getattr(l_3_r, 'status_code'))):
+                if (not t_16(environment.getattr(l_3_r, 'status_code'))):
                     pass
-                    t_16.extend((
+                    t_17.extend((
                         '    if response.status_code == ',
                         str(environment.getattr(l_3_r, 'status_code')),
                         ':\n',
                     ))
                 else:
                     pass
-                    t_16.extend((
+                    t_17.extend((
                         '    if str(response.status_code).startswith(',
                         str(t_10(environment.getitem(environment.getattr(l_3_r, 'status'), 0))),
                         '):\n',
@@ -500,60 +517,92 @@ def root(context, missing=missing):
                     if (environment.getattr(l_3_r, 'kind') != 'json'):
                         pass
                         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
-                    t_16.extend((
+                    t_17.extend((
                         str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_10(context.call((undefined(name='response_source') if l_3_response_source is missing else l_3_response_source), l_3_r, _loop_vars=_loop_vars)), context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'read_body(', ['response', (t_9(environment.getattr(l_3_r, 'type'), 'models.') if (environment.getattr(l_3_r, 'kind') == 'json') else 'Any')], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                         '\n',
                     ))
                 elif context.call((undefined(name='parsed_directly') if l_3_parsed_directly is missing else l_3_parsed_directly), l_3_r, _loop_vars=_loop_vars):
                     pass
                     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_json', _loop_vars=_loop_vars)
-                    t_16.extend((
+                    t_17.extend((
                         str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', '_json(', [t_9(environment.getattr(l_3_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)),
                         '\n',
                     ))
                 elif (environment.getattr(l_3_r, 'kind') == 'json'):
                     pass
                     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'cast', _loop_vars=_loop_vars), 'name'), '._client_runtime', '_json', _loop_vars=_loop_vars)
-                    t_16.extend((
+                    t_17.extend((
                         str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', 'cast(', [t_10(t_9(environment.getattr(l_3_r, 'type'), 'models.')), context.call((undefined(name='group') if l_2_group is missing else l_2_group), '_json(', [t_9(environment.getattr(l_3_r, 'type'), 'models.'), 'response'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                         '\n',
                     ))
                 elif (environment.getattr(l_3_r, 'kind') == 'binary'):
                     pass
-                    t_16.append(
+                    t_17.append(
                         '        return response.content\n',
                     )
                 elif (environment.getattr(l_3_r, 'kind') == 'text'):
                     pass
-                    t_16.append(
+                    t_17.append(
                         '        return response.text\n',
                     )
                 else:
                     pass
-                    t_16.extend((
+                    t_17.extend((
                         '        return',
                         str(('' if environment.getattr(l_2_op, 'returns_nothing') else ' None')),
                         '\n',
                     ))
             l_3_r = l_3_response_source = l_3_parsed_directly = missing
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', 'raise ', '_error(', [t_10(environment.getattr(l_2_op, 'id')), 'response'], _loop_vars=_loop_vars)),
                 '\n',
             ))
-    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_plain = l_2_form_entries = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
-    t_16.append(
+    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_body_content_type = l_2_plain = l_2_form_entries = l_2_form_styles = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
+    t_17.append(
         '\n',
     )
     context.call(environment.getattr(context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'module'), 'httpx'), 'name'), 'types', 'TracebackType'), 'name'), 'typing', 'Self')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'Mapping', 'Sequence')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', 'REQUEST_ID_HEADERS', '_authorize', '_credentials')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_retry', '_Configurable', '_asend', '_options', '_send')
-    t_16.extend((
+    t_17.extend((
         '\n\nclass Client(_Configurable):\n    """A synchronous client of ',
-        str(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'title')),
-        '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n',
+        str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title')),
+        '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.BaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n',
     ))
-    for l_2_op in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations'):
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        t_17.append(
+            '        servers: Mapping[str, str] | None = None,\n',
+        )
+    t_17.append(
+        '    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n',
+    )
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        t_17.extend((
+            '        Operations that declare a server of their own go to it when `base_url` is one of\n        `SERVERS`, else to `base_url`\'s host; `servers` says otherwise, by their URL:\n        `{"',
+            str(environment.getitem((undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers), 0)),
+            '": "http://127.0.0.1:8001"}`.\n',
+        ))
+    t_17.append(
+        '        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n',
+    )
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_server_hooks', '_own_servers')
+        t_17.append(
+            '        self._http = httpx.Client(\n            base_url=base_url,\n            headers=defaults,\n            timeout=timeout,\n            transport=transport,\n            event_hooks=_server_hooks(\n                _own_servers(base_url, servers, SERVERS, _OWN_SERVERS)\n            ),\n        )\n',
+        )
+    else:
+        pass
+        t_17.append(
+            '        self._http = httpx.Client(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n',
+        )
+    t_17.append(
+        '\n    def close(self) -> None:\n        """Close the connection pool."""\n        self._http.close()\n\n    def __enter__(self) -> Self:\n        return self\n\n    def __exit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        self.close()\n\n    def _send(self, request: _Request) -> httpx.Response:\n        return _send(self._http, _authorize(request, self._auth), self._options)\n',
+    )
+    for l_2_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_2_laid = resolve('laid')
         l_2_define = resolve('define')
         l_2_iter_params = resolve('iter_params')
@@ -565,7 +614,7 @@ def root(context, missing=missing):
         pass
         if environment.getattr(l_2_op, 'streams_events'):
             pass
-            t_16.append(
+            t_17.append(
                 str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, False, _loop_vars=_loop_vars)),
             )
         elif ((not environment.getattr(l_2_op, 'deprecated')) and (not environment.getattr(l_2_op, 'negotiates'))):
@@ -575,10 +624,10 @@ def root(context, missing=missing):
                 pass
                 context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_pages', 'Paging', '_apages', '_pages', _loop_vars=_loop_vars), 'name'), '._client_runtime', '_arguments', _loop_vars=_loop_vars)
                 context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'AsyncIterator', 'Iterator', _loop_vars=_loop_vars)
-                if t_15(environment.getattr(environment.getattr(l_2_op, 'paging'), 'item')):
+                if t_16(environment.getattr(environment.getattr(l_2_op, 'paging'), 'item')):
                     pass
                     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any', _loop_vars=_loop_vars)
-            t_16.extend((
+            t_17.extend((
                 '\n',
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', str_join((environment.getattr(l_2_op, 'method_name'), ' = ', )), '_call(', [str_join(('_build_', environment.getattr(l_2_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_2_op, 'method_name'), ))], _loop_vars=_loop_vars)),
                 '\n',
@@ -587,7 +636,7 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'paging'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '\n',
                     str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('def ', environment.getattr(l_2_op, 'method_name'), '_iter(', )), context.call((undefined(name='iter_params') if l_2_iter_params is missing else l_2_iter_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> Iterator[', context.call((undefined(name='item_annotation') if l_2_item_annotation is missing else l_2_item_annotation), l_2_op, _loop_vars=_loop_vars), ']:', )), _loop_vars=_loop_vars)),
                     '\n        """The items of `',
@@ -598,12 +647,12 @@ def root(context, missing=missing):
                 ))
             if environment.getattr(l_2_op, 'streams_bytes'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_2_op, False, _loop_vars=_loop_vars)),
                 )
             if environment.getattr(l_2_op, 'also_events'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, False, '_events', _loop_vars=_loop_vars)),
                 )
         else:
@@ -615,18 +664,18 @@ def root(context, missing=missing):
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
                 context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing_extensions', 'deprecated', _loop_vars=_loop_vars), 'module'), 'warnings', _loop_vars=_loop_vars)
-            t_16.extend((
+            t_17.extend((
                 str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_2_op, False, _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '    @deprecated(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', category=None)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('def ', environment.getattr(l_2_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_2_method_params is missing else l_2_method_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_2_result_annotation is missing else l_2_result_annotation), l_2_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars)),
                 '\n        """',
                 str(t_2(t_8(l_2_op), 8)),
@@ -634,28 +683,28 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        warnings.warn(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', DeprecationWarning, stacklevel=2)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_2_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'self._send(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), str_join(('_build_', environment.getattr(l_2_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '\n    @deprecated(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', category=None)\n',
                 ))
             else:
                 pass
-                t_16.append(
+                t_17.append(
                     '\n',
                 )
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('def ', environment.getattr(l_2_op, 'method_name'), '_detailed(', )), context.call((undefined(name='method_params') if l_2_method_params is missing else l_2_method_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> Answer[', context.call((undefined(name='result_annotation') if l_2_result_annotation is missing else l_2_result_annotation), l_2_op, _loop_vars=_loop_vars), ', ', (environment.getattr(l_2_op, 'headers_class') or 'None'), ']:', )), _loop_vars=_loop_vars)),
                 '\n        """`',
                 str(environment.getattr(l_2_op, 'method_name')),
@@ -663,18 +712,18 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        warnings.warn(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', DeprecationWarning, stacklevel=2)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', '_response = ', 'self._send(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), str_join(('_build_', environment.getattr(l_2_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'returns_nothing'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        _parse_',
                     str(environment.getattr(l_2_op, 'method_name')),
                     '(_response)\n',
@@ -683,7 +732,7 @@ def root(context, missing=missing):
                 ))
             else:
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        _body = _parse_',
                     str(environment.getattr(l_2_op, 'method_name')),
                     '(_response)\n',
@@ -692,21 +741,53 @@ def root(context, missing=missing):
                 ))
             if environment.getattr(l_2_op, 'streams_bytes'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_2_op, False, _loop_vars=_loop_vars)),
                 )
             if environment.getattr(l_2_op, 'also_events'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, False, '_events', _loop_vars=_loop_vars)),
                 )
     l_2_op = l_2_laid = l_2_define = l_2_iter_params = l_2_item_annotation = l_2_group = l_2_method_params = l_2_result_annotation = missing
-    t_16.extend((
+    t_17.extend((
         '\n\nclass AsyncClient(_Configurable):\n    """An asynchronous client of ',
-        str(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'title')),
-        '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        return await _asend(self._http, _authorize(request, self._auth), self._options)\n',
+        str(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title')),
+        '."""\n\n    def __init__(\n        self,\n        base_url: str,\n        *,\n        auth: Auth | None = None,\n        token: str | None = None,\n        timeout: float | httpx.Timeout = 30.0,\n        headers: Mapping[str, str] | None = None,\n        transport: httpx.AsyncBaseTransport | None = None,\n        retry: Retry | None = None,\n        total: float | None = None,\n        deadline: float | None = None,\n        request_id_headers: Sequence[str] = REQUEST_ID_HEADERS,\n        open_enums: bool = True,\n',
     ))
-    for l_2_op in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations'):
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        t_17.append(
+            '        servers: Mapping[str, str] | None = None,\n',
+        )
+    t_17.append(
+        '    ) -> None:\n        """`auth` holds credentials by security scheme; `token` is one for every bearer-like\n        scheme (when the contract declares none, it is sent as `Authorization: Bearer`).\n        `retry` says when a call is tried again (`Retry()`; `NO_RETRY` never), `total` limits\n        each attempt and `deadline` the whole call (seconds); `open_enums=False` refuses\n        enum values the contract does not list; `with_options` changes them for some calls.\n',
+    )
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        t_17.extend((
+            '        Operations that declare a server of their own go to it when `base_url` is one of\n        `SERVERS`, else to `base_url`\'s host; `servers` says otherwise, by their URL:\n        `{"',
+            str(environment.getitem((undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers), 0)),
+            '": "http://127.0.0.1:8001"}`.\n',
+        ))
+    t_17.append(
+        '        """\n        defaults = dict(headers or {})\n        self._auth = _credentials(auth, token, _SCHEMES)\n        if token is not None and not self._auth:\n            defaults["Authorization"] = f"Bearer {token}"\n        self._options = _options(\n            retry=retry,\n            timeout=timeout,\n            total=total,\n            deadline=deadline,\n            request_id_headers=request_id_headers,\n            open_enums=open_enums,\n        )\n',
+    )
+    if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+        pass
+        context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_aserver_hooks', '_own_servers')
+        t_17.append(
+            '        self._http = httpx.AsyncClient(\n            base_url=base_url,\n            headers=defaults,\n            timeout=timeout,\n            transport=transport,\n            event_hooks=_aserver_hooks(\n                _own_servers(base_url, servers, SERVERS, _OWN_SERVERS)\n            ),\n        )\n',
+        )
+    else:
+        pass
+        t_17.append(
+            '        self._http = httpx.AsyncClient(\n            base_url=base_url, headers=defaults, timeout=timeout, transport=transport\n        )\n',
+        )
+    t_17.append(
+        '\n    async def aclose(self) -> None:\n        """Close the connection pool."""\n        await self._http.aclose()\n\n    async def __aenter__(self) -> Self:\n        return self\n\n    async def __aexit__(\n        self,\n        exc_type: type[BaseException] | None,\n        exc: BaseException | None,\n        tb: TracebackType | None,\n    ) -> None:\n        await self.aclose()\n\n    async def _send(self, request: _Request) -> httpx.Response:\n        return await _asend(self._http, _authorize(request, self._auth), self._options)\n',
+    )
+    for l_2_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_2_laid = resolve('laid')
         l_2_define = resolve('define')
         l_2_iter_params = resolve('iter_params')
@@ -718,12 +799,12 @@ def root(context, missing=missing):
         pass
         if environment.getattr(l_2_op, 'streams_events'):
             pass
-            t_16.append(
+            t_17.append(
                 str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, True, _loop_vars=_loop_vars)),
             )
         elif ((not environment.getattr(l_2_op, 'deprecated')) and (not environment.getattr(l_2_op, 'negotiates'))):
             pass
-            t_16.extend((
+            t_17.extend((
                 '\n',
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', str_join((environment.getattr(l_2_op, 'method_name'), ' = ', )), '_acall(', [str_join(('_build_', environment.getattr(l_2_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_2_op, 'method_name'), ))], _loop_vars=_loop_vars)),
                 '\n',
@@ -732,7 +813,7 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'paging'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '\n',
                     str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('def ', environment.getattr(l_2_op, 'method_name'), '_iter(', )), context.call((undefined(name='iter_params') if l_2_iter_params is missing else l_2_iter_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> AsyncIterator[', context.call((undefined(name='item_annotation') if l_2_item_annotation is missing else l_2_item_annotation), l_2_op, _loop_vars=_loop_vars), ']:', )), _loop_vars=_loop_vars)),
                     '\n        """The items of `',
@@ -743,28 +824,28 @@ def root(context, missing=missing):
                 ))
             if environment.getattr(l_2_op, 'streams_bytes'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_2_op, True, _loop_vars=_loop_vars)),
                 )
             if environment.getattr(l_2_op, 'also_events'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, True, '_events', _loop_vars=_loop_vars)),
                 )
         else:
             pass
-            t_16.extend((
+            t_17.extend((
                 str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'overloads'), l_2_op, True, _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '    @deprecated(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', category=None)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('async def ', environment.getattr(l_2_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_2_method_params is missing else l_2_method_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> ', context.call((undefined(name='result_annotation') if l_2_result_annotation is missing else l_2_result_annotation), l_2_op, _loop_vars=_loop_vars), ':', )), _loop_vars=_loop_vars)),
                 '\n        """',
                 str(t_2(t_8(l_2_op), 8)),
@@ -772,28 +853,28 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        warnings.warn(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', DeprecationWarning, stacklevel=2)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_2_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'await self._send(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), str_join(('_build_', environment.getattr(l_2_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '\n    @deprecated(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', category=None)\n',
                 ))
             else:
                 pass
-                t_16.append(
+                t_17.append(
                     '\n',
                 )
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '    ', str_join(('async def ', environment.getattr(l_2_op, 'method_name'), '_detailed(', )), context.call((undefined(name='method_params') if l_2_method_params is missing else l_2_method_params), l_2_op, _loop_vars=_loop_vars), str_join((') -> Answer[', context.call((undefined(name='result_annotation') if l_2_result_annotation is missing else l_2_result_annotation), l_2_op, _loop_vars=_loop_vars), ', ', (environment.getattr(l_2_op, 'headers_class') or 'None'), ']:', )), _loop_vars=_loop_vars)),
                 '\n        """`',
                 str(environment.getattr(l_2_op, 'method_name')),
@@ -801,18 +882,18 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_op, 'deprecated'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        warnings.warn(',
                     str(t_10(str_join((environment.getattr(l_2_op, 'id'), ' is deprecated', )))),
                     ', DeprecationWarning, stacklevel=2)\n',
                 ))
-            t_16.extend((
+            t_17.extend((
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '        ', '_response = await ', 'self._send(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), str_join(('_build_', environment.getattr(l_2_op, 'method_name'), '(', )), ['**_arguments(locals())'], _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
                 '\n',
             ))
             if environment.getattr(l_2_op, 'returns_nothing'):
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        _parse_',
                     str(environment.getattr(l_2_op, 'method_name')),
                     '(_response)\n',
@@ -821,7 +902,7 @@ def root(context, missing=missing):
                 ))
             else:
                 pass
-                t_16.extend((
+                t_17.extend((
                     '        _body = _parse_',
                     str(environment.getattr(l_2_op, 'method_name')),
                     '(_response)\n',
@@ -830,24 +911,24 @@ def root(context, missing=missing):
                 ))
             if environment.getattr(l_2_op, 'streams_bytes'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'stream_method'), l_2_op, True, _loop_vars=_loop_vars)),
                 )
             if environment.getattr(l_2_op, 'also_events'):
                 pass
-                t_16.append(
+                t_17.append(
                     str(context.call(environment.getattr((undefined(name='streams') if l_0_streams is missing else l_0_streams), 'events_method'), l_2_op, True, '_events', _loop_vars=_loop_vars)),
                 )
     l_2_op = l_2_laid = l_2_define = l_2_iter_params = l_2_item_annotation = l_2_group = l_2_method_params = l_2_result_annotation = missing
     gen = context.blocks['extra'][0](context)
     try:
         for event in gen:
-            t_16.append(event)
+            t_17.append(event)
     finally: gen.close()
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_16))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_17))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_statement = l_1_value = l_1_api = l_1_auth_class = l_1_auth_fields = l_1_body = l_1_braced = l_1_uses_models = missing
+    l_1_statement = l_1_value = l_1_auth_class = l_1_auth_fields = l_1_body = l_1_braced = l_1_uses_models = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -891,4 +972,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=105&2=107&11=108&12=111&13=114&16=126&18=127&19=128&20=129&21=130&22=132&40=134&41=137&52=141&59=146&60=151&65=162&76=180&77=184&75=188&80=190&81=193&82=194&83=202&84=203&87=206&89=210&90=212&92=213&93=214&94=232&95=233&98=236&99=239&100=243&102=246&103=248&104=250&106=252&107=254&108=256&109=259&112=264&113=266&115=270&116=275&117=277&122=286&123=288&124=290&125=293&126=295&127=296&128=300&133=307&136=310&139=314&141=317&142=319&143=321&144=323&145=325&147=330&150=334&151=336&154=340&155=347&156=350&157=352&159=358&160=367&161=370&162=374&164=383&170=391&171=393&172=396&173=398&175=399&176=401&177=403&179=406&182=411&184=416&188=421&190=426&194=431&195=435&197=440&198=443&199=445&200=449&202=453&203=462&207=469&210=473&211=476&212=481&213=485&215=492&217=495&218=497&219=498&220=500&222=502&223=505&224=507&225=509&226=512&227=514&228=516&229=519&231=524&234=533&237=538&241=545&242=546&243=547&244=548&248=551&304=554&305=564&306=567&307=571&308=572&309=574&310=575&311=576&312=578&316=581&317=583&318=586&320=590&321=592&323=594&325=597&326=600&327=602&328=605&330=609&331=610&332=612&334=613&335=615&337=617&338=620&339=624&341=628&342=630&343=633&344=637&345=641&346=644&348=648&352=657&353=659&354=662&355=666&356=670&357=673&358=677&359=679&361=686&362=688&364=691&365=694&366=696&367=699&373=704&429=707&430=717&431=720&433=726&434=728&435=731&437=735&438=737&440=739&442=742&443=745&444=747&445=750&447=755&448=758&449=762&451=766&452=768&453=771&454=775&455=779&456=782&458=786&462=795&463=797&464=800&465=804&466=808&467=811&468=815&469=817&471=824&472=826&474=829&475=832&476=834&477=837&481=842&14=845&484=850&488=852&490=854&2=857&3=867&481=870&484=879&485=888'
+debug_info = '1=112&2=114&11=115&12=118&13=121&14=124&17=135&19=136&20=137&21=138&22=139&23=141&41=143&42=146&43=149&46=152&57=156&64=161&65=166&70=177&81=195&82=199&80=203&85=205&86=208&87=209&88=217&89=218&92=221&94=225&95=227&97=228&98=229&99=249&100=250&103=253&104=256&105=260&107=263&108=265&109=267&111=269&112=271&113=273&114=276&117=281&118=283&120=287&121=292&122=294&127=303&128=305&129=307&130=310&131=312&132=313&133=317&138=324&141=327&144=331&146=334&147=336&148=338&149=340&150=342&152=347&155=351&156=353&159=357&160=364&161=367&162=369&164=375&165=384&166=387&167=391&169=400&175=408&176=410&177=413&178=415&180=416&181=418&182=420&184=423&187=428&189=433&193=438&195=443&199=448&200=452&202=457&203=460&204=462&205=466&207=470&208=479&212=486&215=490&216=493&217=498&218=502&220=509&222=512&223=514&224=515&225=517&227=519&228=522&229=524&230=526&231=529&232=531&233=533&234=536&236=541&239=550&242=555&246=562&247=563&248=564&249=565&253=568&269=571&278=579&281=583&296=589&297=591&330=603&331=613&332=616&333=620&334=621&335=623&336=624&337=625&338=627&342=630&343=632&344=635&346=639&347=641&349=643&351=646&352=649&353=651&354=654&356=658&357=659&358=661&360=662&361=664&363=666&364=669&365=673&367=677&368=679&369=682&370=686&371=690&372=693&374=697&378=706&379=708&380=711&381=715&382=719&383=722&384=726&385=728&387=735&388=737&390=740&391=743&392=745&393=748&399=753&415=756&424=764&427=768&442=774&443=776&476=788&477=798&478=801&480=807&481=809&482=812&484=816&485=818&487=820&489=823&490=826&491=828&492=831&494=836&495=839&496=843&498=847&499=849&500=852&501=856&502=860&503=863&505=867&509=876&510=878&511=881&512=885&513=889&514=892&515=896&516=898&518=905&519=907&521=910&522=913&523=915&524=918&528=923&15=926&531=931&535=933&537=935&2=938&3=948&528=951&531=960&532=969'

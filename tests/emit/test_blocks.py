@@ -21,10 +21,9 @@ from contractgen.emit import blocks
 from contractgen.emit.formatting import format_source
 from contractgen.emit.render import CLIENT_VERBATIM, MODELS_VERBATIM
 from contractgen.emit.render import VERBATIM as SERVER_VERBATIM
+from shared_corpus import corpus_file, corpus_params
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = next((p / "shared" / "corpus" for p in ROOT.parents if (p / "shared" / "corpus").is_dir()),
-              ROOT.parent / "shared" / "corpus")
 
 SHAPES = [
     "import os",
@@ -187,7 +186,7 @@ def test_seed_modules_block_wise_equal_whole(spec: str, name: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.corpus  # whole-module black over 40k-line modules: minutes; `make test-corpus`
-@pytest.mark.parametrize("packed", sorted(CORPUS.glob("*.json.gz")), ids=lambda p: p.name)
+@pytest.mark.parametrize("packed", corpus_params("*.json.gz"), ids=lambda p: getattr(p, "name", "none"))
 def test_corpus_modules_block_wise_equal_whole(packed: Path, tmp_path: Path) -> None:
     from contractgen.api import load
     from contractgen.emit.render import render_package
@@ -214,9 +213,7 @@ def test_corpus_regeneration_after_edits_equals_a_cold_generation(tmp_path: Path
 
     from contractgen.api import generate
 
-    packed = CORPUS / "twilio-conversations-v1.openapi.json.gz"
-    if not packed.is_file():
-        pytest.skip("no corpus")
+    packed = corpus_file("twilio-conversations-v1.openapi.json.gz")
     document = json.loads(gzip.decompress(packed.read_bytes()))
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(document))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from contractgen import __version__
 from contractgen.project.scaffold import new_project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -146,8 +147,8 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
     # No distribution metadata and no checkout around it: as if from an index, the template
     # is recorded as the repository's release of this version.
     assert recorded["_src_path"] == "https://github.com/contractgen/contractgen"
-    assert recorded["_commit"] == "v0.1.0"
-    assert 'CONTRACTGEN ?= contractgen==0.1.0' in (project / "Makefile").read_text("utf-8")
+    assert recorded["_commit"] == f"v{__version__}"
+    assert f"CONTRACTGEN ?= contractgen=={__version__}" in (project / "Makefile").read_text("utf-8")
     assert recorded["project_name"] == "my-runner" and recorded["package_name"] == "my_runner"
     assert recorded["spec_path"] == "specs/contract.yaml"
     assert recorded["overlay_path"] == "specs/overlay.yaml"
@@ -200,8 +201,10 @@ def test_an_invalid_spec_or_name_creates_nothing(tmp_path: Path) -> None:
     failed = run(BIN / "contractgen", "new", "broken", "--spec", "broken.yaml", cwd=tmp_path,
                  check=False)
     assert failed.returncode == 1
-    assert "broken.yaml:2:1: error: /info: missing required field `version`" in failed.stderr
-    assert failed.stderr.rstrip().splitlines()[-1].startswith("contractgen new: copier could not")
+    # the user's own file, as given: not the project's copy, deleted with the project
+    assert failed.stderr.startswith("broken.yaml:2:1: error: /info: missing required field "
+                                    "`version`"), failed.stderr
+    assert "specs/" not in failed.stderr and "copier" not in failed.stderr
     assert not (tmp_path / "broken").exists()
     named = run(BIN / "contractgen", "new", "named", "--spec", OTARI, "--name", "Not A Name",
                 cwd=tmp_path, check=False)

@@ -157,7 +157,7 @@ TEST_FOLDERS = {
 }
 HELPERS = {"conftest.py", "gen_support.py", "shared_corpus.py", "differential.py",
            "failing_server.py", "serving_child.py", "deploy_support.py", "corpus_gen.py",
-           "black_layout.py"}
+           "black_layout.py", "image_support.py"}
 
 
 def test_tests_mirror_the_source_tree() -> None:

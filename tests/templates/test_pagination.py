@@ -15,11 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from failing_server import Script, failing_server
-from gen_support import ROOT, Generated, generate_package, openapi
-
-CORPUS = ROOT.parent / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/wt/shared/corpus")
+from gen_support import Generated, generate_package, openapi
+from shared_corpus import corpus_file
 
 
 def _refs(node: Any) -> set[str]:
@@ -33,7 +30,7 @@ def _refs(node: Any) -> set[str]:
 
 def cut(corpus: str, paths: list[str]) -> dict[str, Any]:
     """The contract `corpus` cut down to `paths` (GET only) and the components they refer to."""
-    whole = json.loads(gzip.decompress((CORPUS / corpus).read_bytes()))
+    whole = json.loads(gzip.decompress(corpus_file(corpus).read_bytes()))
     doc = {"openapi": whole["openapi"], "info": whole["info"],
            "paths": {p: {"get": whole["paths"][p]["get"]} for p in paths},
            "components": {"securitySchemes": whole["components"].get("securitySchemes", {})}}

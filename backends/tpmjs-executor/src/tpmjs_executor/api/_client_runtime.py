@@ -15,7 +15,7 @@ import inspect
 import typing
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -97,17 +97,33 @@ def _styled(
         return {name: _dump(value).decode()}
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if style == "deepObject":
+        return _deep(name, value)
     if exploded:
         return {key: _query(item) for key, item in value.items() if item is not None}
-    if style == "deepObject":
-        return {
-            f"{name}[{key}]": _text(item)
-            for key, item in value.items()
-            if item is not None
-        }
     separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
     items = [x for pair in value.items() for x in pair] if shape == "object" else value
     return {name: separator.join(_text(item) for item in items)}
+
+
+def _deep(name: str, value: Any) -> dict[str, str]:
+    """`value` in deepObject style, nested as Stripe (and PHP's `http_build_query`) write it:
+    `name[key]=v`, `name[key][0][field]=v`, a list's items by index (`name[0]=v`), a value
+    that is neither a map nor a list as `name=v`; None is left out."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    items: Any
+    if isinstance(value, Mapping):
+        items = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return {name: _text(value)}
+    out: dict[str, str] = {}
+    for key, item in items:
+        if item is not None:
+            out.update(_deep(f"{name}[{key}]", item))
+    return out
 
 
 def _queries(
@@ -129,6 +145,57 @@ def _queries(
 def _texts(values: dict[str, Any]) -> dict[str, str]:
     """Headers by wire name: each value set, as text."""
     return {name: _text(value) for name, value in values.items() if value is not None}
+
+
+def _own_servers(
+    base_url: str,
+    chosen: Mapping[str, str] | None,
+    main: tuple[str, ...],
+    own: tuple[str, ...],
+) -> dict[str, str]:
+    """Where the calls of operations that declare a server of their own go, by its URL:
+    where `chosen` says; to that server when `base_url` is one of the contract's; else (a
+    deployment of the whole API: a local or staging one) to `base_url`'s origin, under the
+    server's path, where the generated server routes them."""
+    unknown = sorted(set(chosen or {}) - set(own))
+    if unknown:
+        raise ValueError(
+            f"unknown servers {unknown}; operations declare: {sorted(own)}"
+        )
+    at_home = base_url.rstrip("/") in {url.rstrip("/") for url in main}
+    scheme, host, *_ = urlsplit(base_url)
+    return {
+        url: (chosen or {}).get(
+            url, url if at_home else f"{scheme}://{host}{urlsplit(url).path}"
+        )
+        for url in own
+    }
+
+
+def _rebased(url: httpx.URL, servers: Mapping[str, str]) -> httpx.URL:
+    text = str(url)
+    for declared, actual in servers.items():
+        if text == declared or text.startswith(declared + "/"):
+            return httpx.URL(actual.rstrip("/") + text[len(declared) :])
+    return url
+
+
+def _server_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """httpx's event hooks sending each call to its operation's server (`_own_servers`)."""
+
+    def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
+
+
+def _aserver_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """`_server_hooks`, for an async client."""
+
+    async def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
 
 
 def _authorize(request: _Request, auth: Mapping[str, tuple[Scheme, Any]]) -> _Request:
@@ -226,8 +293,23 @@ def _validated(kind: Any, response: httpx.Response) -> Any:
     and (open enums) unknown enum values kept."""
     if kind is Any and not response.content:
         return None
+    content = response.content
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        content = _event_data(content)  # an error declared as events: TGI's
     with responses(_extension(response, "contractgen_open_enums", True)):
-        return _json_typed(kind).validate_json(response.content)
+        return _json_typed(kind).validate_json(content)
+
+
+def _event_data(stream: bytes) -> bytes:
+    """The data of the first event of a text/event-stream body."""
+    lines: list[bytes] = []
+    for line in stream.splitlines():
+        if not line.strip() and lines:
+            break
+        if line.startswith(b"data:"):
+            value = line[5:]
+            lines.append(value[1:] if value.startswith(b" ") else value)
+    return b"\n".join(lines)
 
 
 @functools.cache
