@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help, description=help, epilog=_exits(*exits),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    for add in (_validate, _generate, _watch, _check, _diff, _changelog, _conformance,
+    for add in (_validate, _generate, _watch, _check, _diff, _changelog, _conformance, _mock,
                 _new):
         add(command)
     return parser
@@ -199,6 +199,20 @@ def _conformance(command: Command) -> None:
                    help="print an example scenario (save it, edit it, pass it with --scenario)")
     p.add_argument("--overlay", help=OVERLAY_HELP)
     p.add_argument("--token", help="bearer token sent with every request")
+
+
+def _mock(command: Command) -> None:
+    p = command("mock", "serve a stateful mock of SPEC (or of [tool.contractgen.mock])",
+                "0  stopped", "1  the spec has errors", USAGE_EXIT)
+    p.add_argument("spec", nargs="?", help=SPEC_HELP)
+    p.add_argument("--overlay", help=OVERLAY_HELP)
+    p.add_argument("--host", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, help="the port (default: 4010)")
+    p.add_argument("--seed", type=int, help="made-up answers depend on it and the request alone")
+    p.add_argument("--data", help="JSON or YAML: concrete collection paths -> their first items")
+    p.add_argument("--scenario", help="a `contractgen conformance` steps file: answers in order")
+    p.add_argument("--stateless", action="store_true", help="store nothing (as Prism does)")
+    p.add_argument("--config", help=CONFIG_HELP)
 
 
 def _new(command: Command) -> None:

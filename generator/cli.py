@@ -214,6 +214,15 @@ def cmd_conformance(args: argparse.Namespace) -> int:
                            token=args.token)
 
 
+def cmd_mock(args: argparse.Namespace) -> int:
+    from .mock import run
+    from .mock.settings import settings
+
+    spec, options, host, port = settings(args)
+    run(spec, options, host=host, port=port)
+    return EXIT_OK
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from .project.scaffold import new_project
 
@@ -241,7 +250,7 @@ def _installs(project: Path) -> str:
 
 COMMANDS = {"validate": cmd_validate, "generate": cmd_generate, "watch": cmd_watch,
             "check": cmd_check, "diff": cmd_diff, "changelog": cmd_changelog,
-            "conformance": cmd_conformance, "new": cmd_new}
+            "conformance": cmd_conformance, "mock": cmd_mock, "new": cmd_new}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
