@@ -194,7 +194,7 @@ def report(job: Job, outcome: Outcome, out: TextIO, err: TextIO) -> None:
 
 
 class _Stop(Exception):
-    """SIGTERM: end the watch as Ctrl-C does."""
+    """SIGTERM, or SIGINT where it was ignored: end the watch as Ctrl-C does."""
 
 
 def _stop_on_term(signum: int, frame: FrameType | None) -> None:
@@ -216,6 +216,11 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
     err = err or sys.stderr
     main_thread = threading.current_thread() is threading.main_thread()
     previous_handler = signal.signal(signal.SIGTERM, _stop_on_term) if main_thread else None
+    # Started from a shell's background job, SIGINT is ignored and Python installs no
+    # KeyboardInterrupt for it: the "Ctrl-C to stop" it prints must still hold.
+    ignored_int = main_thread and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored_int:
+        signal.signal(signal.SIGINT, _stop_on_term)
     try:
         # Loaded once for every later run: black formats the blocks the templates cannot vouch
         # for (`emit.vouch`), and its import is a fifth of a second.
@@ -254,6 +259,8 @@ def watch(jobs_of: Callable[[], list[Job]], *, config: Path | None = None,
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous_handler)
+        if ignored_int:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _watched(jobs: Iterable[Job], config: Path | None) -> set[Path]:

@@ -42,13 +42,16 @@ def save(path: Path, document: dict[str, Any] | str) -> None:
 class Watcher:
     """`contractgen watch ARGS` in a child process, its output lines collected as they come."""
 
-    def __init__(self, *args: str | Path, cwd: Path, command: list[str] | None = None) -> None:
-        # Its own process group, as a terminal's job: Ctrl-C signals the whole group.
+    def __init__(self, *args: str | Path, cwd: Path, command: list[str] | None = None,
+                 sigint: Any = signal.SIG_DFL) -> None:
+        # Its own process group, as a terminal's job: Ctrl-C signals the whole group. `sigint`:
+        # how it starts out treating SIGINT (a shell's background job ignores it).
         self.process = subprocess.Popen(
             command or [sys.executable, "-m", "contractgen.cli", "watch", "--interval", "0.05",
                         *map(str, args)],
             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
+            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))  # noqa: PLW1509
         self.out: list[str] = []
         self.err: list[str] = []
         self.changed = threading.Condition()
@@ -95,8 +98,9 @@ class Watcher:
 def watcher() -> Iterator[Callable[..., Watcher]]:
     started: list[Watcher] = []
 
-    def start(*args: str | Path, cwd: Path, command: list[str] | None = None) -> Watcher:
-        started.append(Watcher(*args, cwd=cwd, command=command))
+    def start(*args: str | Path, cwd: Path, command: list[str] | None = None,
+              sigint: Any = signal.SIG_DFL) -> Watcher:
+        started.append(Watcher(*args, cwd=cwd, command=command, sigint=sigint))
         return started[-1]
 
     yield start
@@ -147,6 +151,16 @@ def test_each_save_regenerates_and_a_broken_contract_is_reported_and_waited_on(
     save(spec, pets(age={"type": "integer"}, color={"type": "string"}))
     assert "pkg is up to date with pets.yaml" in watch.wait_run(7)
     assert watch.stop() == 0
+
+
+def test_ctrl_c_stops_it_even_started_with_sigint_ignored(
+        tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
+    # As from a shell's background job (`make test &`): Python then installs no
+    # KeyboardInterrupt, and the watch it says Ctrl-C stops ran on until killed.
+    save(tmp_path / "pets.yaml", pets())
+    watch = watcher("pets.yaml", "--out", "pkg", cwd=tmp_path, sigint=signal.SIG_IGN)
+    assert "generated pkg" in watch.wait_run(1)
+    assert watch.stop(signal.SIGINT) == 0
 
 
 def test_a_referenced_file_is_watched_too(tmp_path: Path, watcher: Callable[..., Watcher]) -> None:
