@@ -38,7 +38,7 @@ class Entry:
 Verdict = tuple[Status, str]
 Rule = Callable[[Mapping[str, Any], Any], Verdict]
 
-_PERCENT = ("approximated", "`allowReserved: true` is not honoured: reserved characters "
+_PERCENT: Verdict = ("approximated", "`allowReserved: true` is not honoured: reserved characters "
             "(`/?#[]@!$&'()*+,;=`) are percent-encoded, as without it")
 
 
@@ -97,9 +97,7 @@ def _fixed(status: Status, text: str) -> Rule:
     return lambda node, value: (status, text)
 
 
-_HONOURED_SCHEMA = ("honoured", "typed and validated by the models")
-_DOC = ("honoured", "carried into the docstrings")
-_DYNAMIC = ("ignored", "dynamic references are not followed: the value is typed `Any` "
+_DYNAMIC: Verdict = ("ignored", "dynamic references are not followed: the value is typed `Any` "
             "(hint: use `$ref`)")
 
 # site -> keyword -> rule: the keywords that change the wire or the types.
@@ -182,9 +180,9 @@ def site_of(path: tuple[str | int, ...]) -> str | None:
     if last in _NOT_SCHEMA:
         return None
     if (last in _SCHEMA_CHILD or parent in _SCHEMA_MAPS
-            or in_components and parent == "schemas"):
+            or (in_components and parent == "schemas")):
         return "schema"
-    if parent == "parameters" or in_components and parent == "parameters":
+    if parent == "parameters" or (in_components and parent == "parameters"):
         return "parameter"
     if parent == "headers":
         return "header"
@@ -208,22 +206,23 @@ def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> li
     entries: list[Entry] = []
     for path, node in walk_objects(document):
         site = site_of(path)
-        if site is None or "$ref" in node and site != "schema":
+        if site is None or ("$ref" in node and site != "schema"):
             continue
         rules = WIRE_KEYWORDS.get(site, {})
         pointer = make_pointer(path)
         for keyword, value in node.items():
-            entry = _entry(site, pointer, node, str(keyword), value, rules, warned)
+            entry = _entry(site, pointer, node=node, keyword=str(keyword), value=value,
+                           rules=rules, warned=warned)
             if entry is not None:
                 entries.append(entry)
     return entries
 
 
-def _entry(site: str, pointer: str, node: Mapping[str, Any], keyword: str, value: Any,
+def _entry(site: str, pointer: str, *, node: Mapping[str, Any], keyword: str, value: Any,
            rules: Mapping[str, Rule], warned: Mapping[str, list[str]]) -> Entry | None:
     own = f"`{keyword}`: "  # the account's own warning, from an earlier build
     said = [m.removeprefix(own) for m in warned.get(pointer, ())
-            if f"`{keyword}" in m or keyword == "style" and "style `" in m]
+            if f"`{keyword}" in m or (keyword == "style" and "style `" in m)]
     if keyword in rules:
         status, text = rules[keyword](node, value)
         if keyword == "contentMediaType" and "/multipart~1" in pointer:

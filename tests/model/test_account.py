@@ -1,0 +1,135 @@
+"""The account of a contract's wire and type keywords (issue 37, item 3): every field of
+tests/corpus/every_field_31.yaml has its effect in the generated code, or a located warning
+that says what the code does instead; `validate --account` prints the account."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import contractgen
+import pytest
+from contractgen.model.account import account, site_of
+from gen_support import cli
+
+SPEC = Path(__file__).resolve().parent.parent / "corpus" / "every_field_31.yaml"
+THINGS = "/paths/~1things~1{id}"
+FORM = "/components/requestBodies/Thing/content/application~1x-www-form-urlencoded"
+UPLOAD = "/components/pathItems/Upload/post/requestBody/content/multipart~1form-data"
+
+# field -> (generated module, text it must hold): the field's effect.
+EFFECTS = {
+    "info.title": ("client.py", "Every field 3.1"),
+    "servers[].url + variables": ("client.py", "https://{region}.example.com/v1"),
+    "pathItem.servers": ("client.py", "https://files.example.com/v1"),
+    "operation.servers": ("client.py", "https://read.example.com/v1"),
+    "operation.operationId": ("server.py", "getThing"),
+    "operation.description": ("client.py", "Gets a thing"),
+    "parameter.style pipeDelimited + explode": ("client.py", '"fields": ("pipeDelimited", "array", False)'),
+    "parameter.content (JSON)": ("client.py", '"filter": ("json", "object", False)'),
+    "parameter in cookie": ("client.py", "session"),
+    "parameter in header": ("client.py", "X-Trace"),
+    "response.headers": ("client.py", "X-Rate"),
+    "response.links (docstring)": ("client.py", "update (200): putThing with id=$response.body#/id"),
+    "securitySchemes apiKey": ("client.py", "X-Key"),
+    "webhooks": ("webhooks.py", "thingCreated"),
+    "callbacks": ("webhook_sender.py", "putThing"),
+    "pathItems in components": ("client.py", "_build_upload"),
+    "schema.const": ("models.py", 'Literal["thing"]'),
+    "schema.prefixItems + items: false": ("models.py", "pair: tuple[str, int]"),
+    "schema.type list with null": ("models.py", "maybe: str | None"),
+    "schema.maxLength": ("models.py", "max_length=20"),
+    "schema.uniqueItems": ("models.py", "unique_items"),
+    "schema.readOnly (request model)": ("models.py", "class ThingRequest"),
+    "schema.discriminator.mapping": ("models.py", "shape: \"Shape | None\""),
+}
+
+# field -> (pointer, text of its warning): what the code does instead.
+WARNINGS = {
+    "parameter.allowReserved": (f"{THINGS}/get/parameters/0", "`allowReserved: true` is not honoured"),
+    "parameter.allowEmptyValue": (f"{THINGS}/get/parameters/0", "`allowEmptyValue` is not read"),
+    "response.links": (f"{THINGS}/get/responses/200", "the client does not follow them"),
+    "header.content": (f"{THINGS}/get/responses/200/headers/X-Meta", "a header's `content` is not parsed"),
+    "encoding.style spaceDelimited": (f"{FORM}/encoding/tags", "encoding style `spaceDelimited`"),
+    "encoding.allowReserved": (f"{FORM}/encoding/tags", "`allowReserved: true` is not honoured"),
+    "encoding.contentType": (f"{UPLOAD}/encoding/file", "`contentType: image/png` is not written"),
+    "encoding.headers": (f"{UPLOAD}/encoding/file", "a part's `headers` are neither sent"),
+    "schema.$dynamicRef": ("/components/schemas/Node/properties/next", "dynamic references are not followed"),
+    "schema.$dynamicAnchor": ("/components/schemas/Node", "dynamic references are not followed"),
+    "schema.contentMediaType": ("/components/schemas/Thing/properties/blob", "`contentMediaType: image/png`"),
+    "schema.contentEncoding": ("/components/schemas/Thing/properties/blob", "`contentEncoding: base64`"),
+    "schema.contentSchema": ("/components/schemas/Thing/properties/doc", "not checked against `contentSchema`"),
+    "schema.contains": ("/components/schemas/Thing/properties/tags", "`contains`"),
+    "schema.patternProperties": ("/components/schemas/Thing/properties/meta", "`patternProperties`"),
+    "schema.propertyNames": ("/components/schemas/Thing/properties/meta", "`propertyNames`"),
+    "schema.if/then/else": ("/components/schemas/Thing/properties/cond", "`if`/`then`/`else`"),
+    "schema.dependentRequired": ("/components/schemas/Thing/properties/cond", "`dependentRequired`"),
+    "schema.unevaluatedItems": ("/components/schemas/Thing/properties/list", "`unevaluatedItems`"),
+    "securitySchemes mutualTLS": ("/components/securitySchemes/tls", "`mutualTLS`"),
+}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("every_field") / "pkg"
+    contractgen.generate(SPEC, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def problems() -> list[contractgen.Problem]:
+    return contractgen.validate(SPEC)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("field", sorted(EFFECTS))
+def test_every_field_has_its_effect(generated: Path, field: str) -> None:
+    module, text = EFFECTS[field]
+    assert text in (generated / module).read_text(encoding="utf-8"), field
+
+
+@pytest.mark.parametrize("field", sorted(WARNINGS))
+def test_every_field_not_honoured_is_warned_about_where_written(
+        problems: list[contractgen.Problem], field: str) -> None:
+    pointer, text = WARNINGS[field]
+    found = [p for p in problems if p.pointer == pointer and text in p.message]
+    assert found, f"{field}: no warning at {pointer} saying {text!r}"
+    assert found[0].line is not None and found[0].file.endswith("every_field_31.yaml")
+
+
+def test_the_account_warns_once_and_not_about_what_it_honours(
+        problems: list[contractgen.Problem]) -> None:
+    messages = [(p.pointer, p.message) for p in problems]
+    assert len(messages) == len(set(messages))
+    assert not [m for p, m in messages if "`const`" in m or "`prefixItems`" in m]
+
+
+def test_a_keyword_nobody_reads_is_warned_about() -> None:
+    document = {"openapi": "3.1.0", "components": {"schemas": {"A": {
+        "type": "string", "futureKeyword": 3, "x-ours": 1, "const": "a"}}}}
+    entries = {(e.keyword, e.status) for e in account(document, [])}
+    assert ("futureKeyword", "ignored") in entries
+    assert ("const", "honoured") in entries
+    assert not [e for e in entries if e[0] == "x-ours"]
+
+
+@pytest.mark.parametrize(("path", "site"), [
+    ((), "root"), (("paths", "/a", "get"), "operation"), (("paths", "/a"), "pathitem"),
+    (("paths", "/a", "get", "parameters", 0), "parameter"),
+    (("components", "schemas", "A"), "schema"), (("components", "schemas", "A", "xml"), None),
+    (("components", "schemas", "A", "discriminator"), None),
+    (("paths", "/a", "get", "responses", "200", "headers", "X"), "header"),
+    (("paths", "/a", "post", "requestBody", "content", "a/b", "encoding", "f"), "encoding"),
+])
+def test_sites(path: tuple[str | int, ...], site: str | None) -> None:
+    assert site_of(path) == site
+
+
+def test_validate_account_prints_counts_and_what_instead(capsys: pytest.CaptureFixture[str]) -> None:
+    result = cli(capsys, "validate", str(SPEC), "--account")
+    assert result.returncode == 0
+    rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()
+            if line and line.split()[0].count(".") == 1 and len(line.split()) == 4}
+    assert rows["schema.const"] == ["2", "0", "0"]
+    assert rows["encoding.headers"] == ["0", "0", "1"]
+    assert rows["parameter.allowReserved"] == ["0", "1", "0"]
+    assert "ignored: /components/schemas/Node/properties/next `$dynamicRef`" in result.stdout
