@@ -165,8 +165,14 @@ _SCHEMA_CHILD = frozenset({
     "schema", "items", "not", "additionalProperties", "contains", "if", "then", "else",
     "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
     "additionalItems"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions",
-                          "dependentSchemas", "allOf", "anyOf", "oneOf", "prefixItems"})
+_SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_BY_MAP = {"properties": "schema", "patternProperties": "schema", "$defs": "schema",
+           "definitions": "schema", "dependentSchemas": "schema", "headers": "header",
+           "encoding": "encoding", "responses": "response", "paths": "pathitem",
+           "webhooks": "pathitem", "pathItems": "pathitem", "parameters": "parameter"}
+_NAME_MAPS = frozenset(_BY_MAP) | {"schemas", "content", "callbacks", "links", "examples",
+                                   "requestBodies", "securitySchemes", "variables", "mapping",
+                                   "scopes"}
 _NOT_SCHEMA = frozenset({"discriminator", "xml", "externalDocs"})
 _OPERATIONS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
 
@@ -176,25 +182,23 @@ def site_of(path: tuple[str | int, ...]) -> str | None:
     if not path:
         return "root"
     last, parent = path[-1], path[-2] if len(path) > 1 else None
-    in_components = len(path) == 3 and path[0] == "components"
-    if last in _NOT_SCHEMA:
+    if last in _NOT_SCHEMA and not _named(path):
         return None
-    if (last in _SCHEMA_CHILD or parent in _SCHEMA_MAPS
-            or (in_components and parent == "schemas")):
-        return "schema"
-    if parent == "parameters" or (in_components and parent == "parameters"):
-        return "parameter"
-    if parent == "headers":
-        return "header"
-    if parent == "encoding":
-        return "encoding"
-    if parent == "responses":
-        return "response"
-    if last in _OPERATIONS and len(path) >= 2:
+    if _named(path):  # `last` is a name an author chose: the map holding it says what it is
+        if parent == "schemas":
+            return "schema" if path[0] == "components" and len(path) == 3 else None
+        return _BY_MAP.get(str(parent))
+    if parent == "parameters" or last in _SCHEMA_CHILD or parent in _SCHEMA_LISTS:
+        return "parameter" if parent == "parameters" else "schema"
+    if last in _OPERATIONS and len(path) >= 2 and _named(path[:-1]):
         return "operation"
-    if parent in ("paths", "webhooks", "pathItems"):
-        return "pathitem"
     return None
+
+
+def _named(path: tuple[str | int, ...]) -> bool:
+    """Whether the last token of `path` is a name in a map (a property, a response...), not a
+    keyword: its parent is a map of names, and that parent is not itself a name."""
+    return len(path) >= 2 and path[-2] in _NAME_MAPS and not _named(path[:-1])
 
 
 def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> list[Entry]:

@@ -119,6 +119,10 @@ def test_a_keyword_nobody_reads_is_warned_about() -> None:
     (("components", "schemas", "A", "discriminator"), None),
     (("paths", "/a", "get", "responses", "200", "headers", "X"), "header"),
     (("paths", "/a", "post", "requestBody", "content", "a/b", "encoding", "f"), "encoding"),
+    # Stripe's form field named `items`: a name, not the schema keyword
+    (("paths", "/a", "post", "requestBody", "content", "a/b", "encoding", "items"), "encoding"),
+    (("components", "schemas", "A", "properties", "encoding", "items"), "schema"),
+    (("components", "schemas", "A", "properties", "get"), "schema"),
 ])
 def test_sites(path: tuple[str | int, ...], site: str | None) -> None:
     assert site_of(path) == site
