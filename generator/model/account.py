@@ -72,6 +72,9 @@ def _encoding_style(node: Mapping[str, Any], value: Any) -> Verdict:
 
 
 def _encoding_type(node: Mapping[str, Any], value: Any) -> Verdict:
+    base = str(value).split(";")[0].strip()
+    if base == "application/json" or base.startswith("text/plain"):
+        return ("honoured", f"a `{base}` part (structured fields JSON, scalars text)")
     return ("approximated", f"encoding `contentType: {value}` is not written: a part's type "
             "follows its schema (files `application/octet-stream`, objects JSON, else text)")
 
