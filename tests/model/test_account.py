@@ -11,7 +11,9 @@ import pytest
 from contractgen.model.account import account, site_of
 from gen_support import cli
 
-SPEC = Path(__file__).resolve().parent.parent / "corpus" / "every_field_31.yaml"
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+SPEC = CORPUS / "every_field_31.yaml"
+SPEC_30 = CORPUS / "every_field_30.yaml"
 THINGS = "/paths/~1things~1{id}"
 FORM = "/components/requestBodies/Thing/content/application~1x-www-form-urlencoded"
 UPLOAD = "/components/pathItems/Upload/post/requestBody/content/multipart~1form-data"
@@ -66,6 +68,68 @@ WARNINGS = {
     "schema.unevaluatedItems": ("/components/schemas/Thing/properties/list", "`unevaluatedItems`"),
     "securitySchemes mutualTLS": ("/components/securitySchemes/tls", "`mutualTLS`"),
 }
+
+
+# OAS 3.0's own fields, and those written differently there: field -> (module, text).
+EFFECTS_30 = {
+    "info.license.url, servers": ("client.py", "https://{region}.example.com/v1"),
+    "operation.servers": ("client.py", "https://read.example.com/v1"),
+    "parameter.style pipeDelimited + explode": ("client.py", '"fields": ("pipeDelimited", "array", False)'),
+    "header $ref to components/headers": ("client.py", 'x_rate: int = dataclasses.field(metadata={"wire": "X-Rate"})'),
+    "response.links (docstring)": ("client.py", "update (200): putThing with id=$response.body#/id"),
+    "callbacks": ("webhook_sender.py", "putThing"),
+    "schema.nullable": ("models.py", "maybe: str | None"),
+    "schema.exclusiveMinimum (boolean)": ("models.py", "ratio: Annotated[float, Field(gt=0)]"),
+    "schema.exclusiveMaximum (boolean)": ("models.py", "lt=2000000"),
+    "schema.multipleOf": ("models.py", "multiple_of=1"),
+    "schema.pattern": ("models.py", 'pattern="^[a-z]+$"'),
+    "schema.default": ("models.py", '= "a"'),
+    "schema.writeOnly": ("models.py", 'contractgen_dropped: ClassVar[frozenset[str]] = frozenset(["secret"])'),
+    "schema.allOf": ("models.py", "both: Error | None"),
+    "schema.not": ("models.py", 'Excluding(("number",), ())'),
+    "schema.anyOf": ("models.py", "either: str | int | None"),
+    "schema.minProperties/maxProperties": ("models.py", "Field(min_length=0, max_length=9)"),
+}
+UPLOAD_30 = "/paths/~1uploads/post/requestBody/content/multipart~1form-data"
+WARNINGS_30 = {
+    "parameter.allowReserved": (f"{THINGS}/get/parameters/0", "`allowReserved: true` is not honoured"),
+    "parameter.allowEmptyValue": (f"{THINGS}/get/parameters/0", "`allowEmptyValue` is not read"),
+    "response.links": (f"{THINGS}/get/responses/200", "the client does not follow them"),
+    "header.content": (f"{THINGS}/get/responses/200/headers/X-Meta", "a header's `content` is not parsed"),
+    "encoding.style spaceDelimited": (f"{FORM}/encoding/tags", "encoding style `spaceDelimited`"),
+    "encoding.contentType": (f"{UPLOAD_30}/encoding/file", "`contentType: image/png` is not written"),
+    "encoding.headers": (f"{UPLOAD_30}/encoding/file", "a part's `headers` are neither sent"),
+}
+
+
+@pytest.fixture(scope="module")
+def generated_30(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("every_field_30") / "pkg"
+    contractgen.generate(SPEC_30, out)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("field", sorted(EFFECTS_30))
+def test_every_field_of_30_has_its_effect(generated_30: Path, field: str) -> None:
+    module, text = EFFECTS_30[field]
+    assert text in (generated_30 / module).read_text(encoding="utf-8"), field
+
+
+@pytest.mark.parametrize("field", sorted(WARNINGS_30))
+def test_every_field_of_30_not_honoured_is_warned_about(field: str) -> None:
+    pointer, text = WARNINGS_30[field]
+    problems = _problems_30()
+    assert [p for p in problems if p.pointer == pointer and text in p.message], field
+
+
+_CACHE: dict[str, list[contractgen.Problem]] = {}
+
+
+def _problems_30() -> list[contractgen.Problem]:
+    if "30" not in _CACHE:
+        _CACHE["30"] = contractgen.validate(SPEC_30)
+    return _CACHE["30"]
 
 
 @pytest.fixture(scope="module")
