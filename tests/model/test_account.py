@@ -201,3 +201,42 @@ def test_validate_account_prints_counts_and_what_instead(capsys: pytest.CaptureF
     assert rows["encoding.headers"] == ["0", "0", "1"]
     assert rows["parameter.allowReserved"] == ["0", "1", "0"]
     assert "ignored: /components/schemas/Node/properties/next `$dynamicRef`" in result.stdout
+
+
+def _param(**fields: object) -> dict[str, object]:
+    return {"openapi": "3.0.3", "paths": {"/a/{p}": {"get": {"parameters": [
+        {"name": "p", "in": "path", "required": True, "schema": {"type": "string"}, **fields}],
+        "responses": {"200": {"description": "ok"}}}}}}
+
+
+@pytest.mark.parametrize(("fields", "keyword", "status", "text"), [
+    ({"style": "matrix"}, "style", "approximated", "in `simple` style"),
+    ({"style": "label", "explode": True}, "style", "approximated", "style `label` is not written"),
+    ({"style": "simple"}, "style", "honoured", "style `simple`"),
+    ({"allowReserved": False}, "allowReserved", "honoured", "percent-encoded"),
+    ({"content": {"text/plain": {}}}, "content", "approximated", "`content: text/plain`"),
+    ({"content": {"application/json": {}}}, "content", "honoured", "`application/json` text"),
+])
+def test_parameter_keywords(fields: dict[str, object], keyword: str, status: str,
+                            text: str) -> None:
+    found = [e for e in account(_param(**fields), []) if e.keyword == keyword]
+    assert [(e.site, e.status) for e in found] == [("parameter", status)]
+    assert text in found[0].text
+
+
+def test_a_warning_of_the_build_makes_a_keyword_approximated() -> None:
+    document = {"openapi": "3.1.0", "components": {"schemas": {"A": {
+        "type": "array", "prefixItems": [{"type": "string"}]}}}}
+    message = "`prefixItems` is not enforced (a tuple needs `items: false`...)"
+    [entry] = [e for e in account(document, [("/components/schemas/A", message)])
+               if e.keyword == "prefixItems"]
+    assert (entry.status, entry.text) == ("approximated", message)
+
+
+def test_validate_account_of_an_invalid_contract_prints_its_errors_only(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("openapi: 3.0.3\ninfo: {title: t}\npaths: {}\n", encoding="utf-8")
+    result = cli(capsys, "validate", str(spec), "--account")
+    assert result.returncode == 1
+    assert "honoured" not in result.stdout
