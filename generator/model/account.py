@@ -232,6 +232,9 @@ def _entry(site: str, pointer: str, *, node: Mapping[str, Any], keyword: str, va
             if f"`{keyword}" in m or (keyword == "style" and "style `" in m)]
     if keyword in rules:
         status, text = rules[keyword](node, value)
+        if keyword == "servers" and pointer.startswith("/webhooks/"):
+            status, text = "ignored", ("a webhook is sent to the URL its sender is given, and "
+                                       "received where the app is served")
         if keyword == "contentMediaType" and "/multipart~1" in pointer:
             status, text = "honoured", "a file part of the multipart body"
         if said:

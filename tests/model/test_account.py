@@ -240,3 +240,10 @@ def test_validate_account_of_an_invalid_contract_prints_its_errors_only(
     result = cli(capsys, "validate", str(spec), "--account")
     assert result.returncode == 1
     assert "honoured" not in result.stdout
+
+
+def test_servers_of_a_webhook_are_warned_about() -> None:
+    document = {"openapi": "3.1.0", "webhooks": {"w": {"servers": [{"url": "https://a.b"}],
+                                                       "post": {"responses": {}}}}}
+    [entry] = [e for e in account(document, []) if e.keyword == "servers"]
+    assert (entry.pointer, entry.status) == ("/webhooks/w", "ignored")
