@@ -100,6 +100,8 @@ def _fixed(status: Status, text: str) -> Rule:
     return lambda node, value: (status, text)
 
 
+_MEMBER = ("`{keyword}` on a member of `{of}` is not read: the property stays in the "
+           "models of both directions (hint: write `{keyword}` beside the `{of}`)")
 _DYNAMIC: Verdict = ("ignored", "dynamic references are not followed: the value is typed `Any` "
             "(hint: use `$ref`)")
 
@@ -217,7 +219,12 @@ def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> li
             continue
         rules = WIRE_KEYWORDS.get(site, {})
         pointer = make_pointer(path)
+        composed = len(path) >= 2 and path[-2] in _SCHEMA_LISTS and path[-2] != "prefixItems"
         for keyword, value in node.items():
+            if composed and keyword in ("readOnly", "writeOnly") and value is True:
+                entries.append(Entry(pointer, site, keyword, "approximated", _MEMBER.format(
+                    keyword=keyword, of=path[-2])))
+                continue
             entry = _entry(site, pointer, node=node, keyword=str(keyword), value=value,
                            rules=rules, warned=warned)
             if entry is not None:

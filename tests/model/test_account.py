@@ -4,6 +4,7 @@ that says what the code does instead; `validate --account` prints the account.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import contractgen
@@ -247,3 +248,28 @@ def test_servers_of_a_webhook_are_warned_about() -> None:
                                                        "post": {"responses": {}}}}}
     [entry] = [e for e in account(document, []) if e.keyword == "servers"]
     assert (entry.pointer, entry.status) == ("/webhooks/w", "ignored")
+
+
+@pytest.mark.parametrize("composition", ["allOf", "oneOf", "anyOf"])
+def test_read_only_on_a_member_of_a_composition_is_warned_about(
+        composition: str, tmp_path: Path) -> None:
+    """Asana's shape: `readOnly` in a member of the composition (not beside it) is not read
+    today; a warning says the property stays in the request model, and it does."""
+    spec = tmp_path / "ro.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "ro", "version": "1"},
+        "paths": {"/a": {"post": {"operationId": "make", "requestBody": {"content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/A"}}}},
+            "responses": {"204": {"description": "ok"}}}}},
+        "components": {"schemas": {"A": {"type": "object", "properties": {
+            "sub": {composition: [{"type": "object", "properties": {"q": {"type": "string"}}},
+                                  {"readOnly": True}]}}}}}}), encoding="utf-8")
+    warned = [p for p in contractgen.validate(spec)
+              if p.pointer == f"/components/schemas/A/properties/sub/{composition}/1"]
+    assert [p.message for p in warned] == [
+        f"`readOnly`: `readOnly` on a member of `{composition}` is not read: the property stays "
+        f"in the models of both directions (hint: write `readOnly` beside the `{composition}`)"]
+    out = tmp_path / "pkg"
+    contractgen.generate(spec, out)
+    request = (out / "models.py").read_text(encoding="utf-8").split("class ARequest(")
+    assert len(request) == 1 or "sub:" in request[1]
