@@ -52,7 +52,7 @@ def _param_style(node: Mapping[str, Any], value: Any) -> Verdict:
 
 
 def _param_content(node: Mapping[str, Any], value: Any) -> Verdict:
-    media = next(iter(value), "") if isinstance(value, dict) else ""
+    media = str(next(iter(value), "")) if isinstance(value, dict) else ""
     if media.split(";")[0].strip().endswith("json"):
         return ("honoured", f"the value is `{media}` text")
     return ("approximated", f"`content: {media}` is not written: the value is sent in the "
