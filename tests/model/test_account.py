@@ -9,6 +9,7 @@ from pathlib import Path
 
 import contractgen
 import pytest
+import yaml
 from contractgen.model.account import account, site_of
 from gen_support import cli
 
@@ -101,6 +102,63 @@ WARNINGS_30 = {
     "encoding.contentType": (f"{UPLOAD_30}/encoding/file", "`contentType: image/png` is not written"),
     "encoding.headers": (f"{UPLOAD_30}/encoding/file", "a part's `headers` are neither sent"),
 }
+
+
+# Fields with no effect on the wire or the types: the app serves them, as written, in its
+# /openapi.json (the package's openapi.json) and /docs. Field -> its pointer in every_field_31.
+DOCUMENTATION = {
+    "info.summary (3.1)": "/info/summary", "info.termsOfService": "/info/termsOfService",
+    "contact.name": "/info/contact/name", "contact.url": "/info/contact/url",
+    "contact.email": "/info/contact/email", "license.name": "/info/license/name",
+    "license.identifier (3.1)": "/info/license/identifier",
+    "jsonSchemaDialect (3.1)": "/jsonSchemaDialect",
+    "server.description": "/servers/0/description",
+    "serverVariable.enum": "/servers/0/variables/region/enum",
+    "serverVariable.description": "/servers/0/variables/region/description",
+    "tag.description": "/tags/0/description", "tag.externalDocs": "/tags/0/externalDocs/url",
+    "externalDocs.description": "/externalDocs/description",
+    "pathItem.summary": "/paths/~1things~1{id}/summary",
+    "pathItem.description": "/paths/~1things~1{id}/description",
+    "operation.tags": "/paths/~1things~1{id}/get/tags",
+    "operation.summary": "/paths/~1things~1{id}/get/summary",
+    "operation.externalDocs": "/paths/~1things~1{id}/get/externalDocs/url",
+    "operation.security": "/paths/~1things~1{id}/get/security",
+    "parameter.example": "/paths/~1things~1{id}/get/parameters/0/example",
+    "parameter.examples": "/paths/~1things~1{id}/get/parameters/2/examples/one/$ref",
+    "mediaType.example": "/paths/~1things~1{id}/get/responses/200/content/application~1json/example",
+    "header.description": "/paths/~1things~1{id}/get/responses/200/headers/X-Rate/description",
+    "example.summary": "/components/examples/Trace/summary",
+    "example.description": "/components/examples/Trace/description",
+    "example.externalValue": "/components/examples/Remote/externalValue",
+    "requestBody.description": "/components/requestBodies/Thing/description",
+    "link.description": "/components/links/Update/description",
+    "link.requestBody": "/components/links/Update/requestBody",
+    "schema.xml": "/components/schemas/Thing/xml/namespace",
+    "schema.externalDocs": "/components/schemas/Thing/externalDocs/url",
+    "schema.$comment": "/components/schemas/Thing/$comment",
+    "schema.$id": "/components/schemas/Thing/$id",
+    "schema.$anchor": "/components/schemas/Thing/$anchor",
+    "schema.examples": "/components/schemas/Thing/properties/name/examples",
+    "schema.deprecated": "/components/schemas/Thing/properties/color/deprecated",
+    "securityScheme.description": "/components/securitySchemes/key/description",
+    "securityScheme.bearerFormat": "/components/securitySchemes/jwt/bearerFormat",
+    "oauthFlow.refreshUrl": "/components/securitySchemes/oauth/flows/implicit/refreshUrl",
+    "oauthFlow.tokenUrl": "/components/securitySchemes/oauth/flows/password/tokenUrl",
+    "oauthFlow.scopes": "/components/securitySchemes/oauth/flows/clientCredentials/scopes",
+    "openIdConnectUrl": "/components/securitySchemes/oidc/openIdConnectUrl",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("field", sorted(DOCUMENTATION))
+def test_every_documentation_field_is_served_as_written(generated: Path, field: str) -> None:
+    from contractgen.spec.tree import resolve_pointer
+
+    served = json.loads((generated / "openapi.json").read_text(encoding="utf-8"))
+    written = yaml.safe_load(SPEC.read_text(encoding="utf-8"))
+    pointer = DOCUMENTATION[field]
+    assert resolve_pointer(served, pointer) == resolve_pointer(written, pointer), field
+    assert resolve_pointer(served, pointer) not in (None, "", [], {})
 
 
 @pytest.fixture(scope="module")
