@@ -1,7 +1,8 @@
 """Benchmark: whole `contractgen generate` runs against peer generators, on the same specs.
 
 Not part of the test suite. Prints medians and ratios, all measured in this one run, on the two
-seed contracts, the corpus contracts (`../shared/corpus/*.json.gz`, decompressed into a temp
+seed contracts, the corpus contracts (`../shared/corpus/*.json.gz` and `*.yaml.gz`: GitHub,
+Stripe..., decompressed into a temp
 folder, never into the repository) and `synthetic-1000`, a 1,000-operation contract merged from
 prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the temp folder):
 - cold `generate` (models + server + client, validated, formatted) into an empty directory with
@@ -17,8 +18,9 @@ prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the 
   with the package's bytecode compiled first (`compileall`, as pip does on install and a
   project's first import does); and the import from source too (no `__pycache__`,
   PYTHONDONTWRITEBYTECODE=1), printed on its own line;
-- `--parts models` against datamodel-codegen, `--parts client` against openapi-python-client
-  (client only), each cold and interleaved; our models module's import against
+- `--parts models`, `--parts server` and `--parts client` against datamodel-codegen's models
+  alone (issue 37: each part, and all three, <= 0.5x), and `--parts client` against
+  openapi-python-client (client only), each cold and interleaved; our models module's import against
   datamodel-codegen's; and the floor: a bare `python -c pass`.
 Each contract's figures are marked against the issues' goals (cold <= 0.5x datamodel-codegen,
 `--parts models` <= 0.3x, `--parts client` <= 0.3x openapi-python-client, one-field regenerate
@@ -65,7 +67,7 @@ SYNTHETIC, SYNTHETIC_OPERATIONS = "synthetic-1000", 1000
 # models, `--parts client` against openapi-python-client's client, the models module's import
 # against datamodel-codegen's models module.
 RATIO_GOALS = {"cold": 0.5, "regen_edit": 0.15, "regen_same": 0.1, "check_same": 0.1,
-               "watch_edit": 0.05, "models": 0.3}
+               "watch_edit": 0.05, "models": 0.3, "server": 0.5, "client": 0.5}
 CLIENT_GOAL, MODELS_IMPORT_GOAL = 0.3, 1.0
 IMPORT_GOAL, APP_GOAL, RSS_GOAL_MB = 1.0, 0.5, 1024.0
 
@@ -269,7 +271,7 @@ def cold_parts(bench: Bench, figures: Figures, index: int, env: dict[str, str]) 
                 figures.add("dmcg_tokens", python_tokens(dm_out))
         else:
             note_failure(figures, index, "datamodel-codegen", dm)
-    for part in ("models", "client"):
+    for part in ("models", "server", "client"):
         out = work / f"{bench.pkg}_{part}"
         shutil.rmtree(out, ignore_errors=True)
         part_env = {**env, "XDG_CACHE_HOME": str(work / f"cache-{part}-{index}")}
@@ -460,6 +462,8 @@ def report(name: str, figures: Figures) -> None:
         print(f"  cold per 1k tokens {ours_k * 1000:7.1f}ms  vs dmcg {dm_k * 1000:7.1f}ms"
               f"  = {ratio(ours_k, dm_k):>6}")
     print(f"  --parts models     {versus('models')}")
+    print(f"  --parts server     {versus('server')}")
+    print(f"  --parts client     {versus('client')}")
     client, opc = m("client"), m("opc")
     print(f"  --parts client     {ms(client):>9}  = {ratio(client, opc):>6} of "
           f"openapi-python-client {ms(opc)}  (goal <= {CLIENT_GOAL}x: "
@@ -565,9 +569,11 @@ def main() -> None:
         name: (spec, overlay, args.runs) for name, (spec, overlay) in SEEDS.items()}
     if not CORPUS.is_dir():
         print(f"no corpus at {CORPUS}: seeds only")
-    for packed in sorted(CORPUS.glob("*.json.gz"), key=lambda p: p.stat().st_size):
-        name = packed.name.removesuffix(".json.gz").removesuffix(".openapi")
-        target = work / f"{name}.upstream.json"
+    packs = [*CORPUS.glob("*.json.gz"), *CORPUS.glob("*.yaml.gz")]
+    for packed in sorted(packs, key=lambda p: p.stat().st_size):
+        kind = ".yaml" if packed.name.endswith(".yaml.gz") else ".json"
+        name = packed.name.removesuffix(f"{kind}.gz").removesuffix(".openapi")
+        target = work / f"{name}.upstream{kind}"
         target.write_bytes(gzip.decompress(packed.read_bytes()))
         specs[name] = (target, None, args.corpus_runs)
     for extra in args.contract:

@@ -76,6 +76,9 @@ def _validate(command: Command) -> None:
     p.add_argument("--overlay", help=OVERLAY_HELP)
     p.add_argument("--emit-overlay", metavar="FILE",
                    help="write an Overlay 1.0 document repairing the mechanical problems, for review")
+    p.add_argument("--account", action="store_true",
+                   help="also print the account of the contract's wire and type keywords: how many "
+                   "of each, and which the generated code honours, approximates or ignores")
 
 
 def _generate(command: Command) -> None:

@@ -47,6 +47,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             Path(args.emit_overlay).write_text(text, encoding="utf-8")
             print(f"wrote {args.emit_overlay}: review it, then pass it with --overlay")
     failed = any(p.level is Level.ERROR for p in problems)
+    if args.account and not failed:
+        from .pipeline import account
+
+        print("\n".join(account(args.spec, overlay=args.overlay)))
     verdict = "invalid" if failed else "valid"
     print(f"{args.spec}: {verdict} ({_counts(problems)})")
     return EXIT_FAIL if failed else EXIT_OK

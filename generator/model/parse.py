@@ -8,6 +8,8 @@ from typing import Any
 from ..options import ContractSettings
 from ..problems import Level, sorted_problems
 from ..spec.loader import Document
+from .account import account
+from .account import warnings as account_warnings
 from .hooks import hook_models
 from .ir import Api, SchemeKind, SecurityScheme, Server
 from .jsontext import dumps_indented
@@ -43,6 +45,7 @@ def build_api(document: Document, *, spec_display: str, overlay_display: str | N
     operations = builder.build()
     hooks = hook_models(data, builder, converter.notes)
     notes = [*converter.notes.found, *(fragment_notes(operations) if "server" in parts else ())]
+    notes += account_warnings(account(data, notes), notes)
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in notes))
     info = data.get("info") or {}
