@@ -219,7 +219,9 @@ def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> li
             continue
         rules = WIRE_KEYWORDS.get(site, {})
         pointer = make_pointer(path)
-        composed = len(path) >= 2 and path[-2] in _SCHEMA_LISTS and path[-2] != "prefixItems"
+        # readOnly/writeOnly on an allOf member is read (model/access.py); on a member of a
+        # oneOf/anyOf it is not.
+        composed = len(path) >= 2 and path[-2] in ("oneOf", "anyOf")
         for keyword, value in node.items():
             if composed and keyword in ("readOnly", "writeOnly") and value is True:
                 entries.append(Entry(pointer, site, keyword, "approximated", _MEMBER.format(
