@@ -1,0 +1,254 @@
+"""The judge of the wire (issue 37): every operation of a contract, called through the generated
+client against the generated server (in-process, httpx's ASGI transport), judged by openapi-core.
+
+For each operation: arguments are drawn from the contract (judge_values.py: its examples first,
+then values made from its schemas, checked with jsonschema); the client is called with them; a
+service answers a valid value for the first declared 2xx status and records what it received.
+The operation agrees when openapi-core finds the request and the response on the wire valid
+(judge_wire.py), the service received what the client was given, and the client returned what
+the service answered. Otherwise it is `warned` when the generator warned (located) about the
+operation or a component it uses, else `disagreed`, with the value and the difference. An
+operation the harness cannot call (no value fits a schema) is `unjudged`, with why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+import sys
+import time
+import typing
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from contractgen.emit.package import write_package
+from contractgen.options import Options
+from contractgen.pipeline import generate
+from judge_calls import Call, arguments_of, call_one
+from judge_values import NoValue, Values, dumps
+from judge_wire import HOST, Recorder, judge_of, wire_errors
+
+OUTCOMES = ("agreed", "warned", "disagreed", "unjudged")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the judge found of one operation."""
+
+    contract: str
+    operation: str  # `METHOD /path`
+    outcome: str  # one of OUTCOMES
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.contract}: {self.operation}: {self.outcome}: {self.detail}"
+
+
+@dataclass
+class Report:
+    """A contract's verdicts, and how long judging it took."""
+
+    contract: str
+    verdicts: list[Verdict] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def counts(self) -> Counter[str]:
+        return Counter(v.outcome for v in self.verdicts)
+
+    def of(self, outcome: str) -> list[Verdict]:
+        return [v for v in self.verdicts if v.outcome == outcome]
+
+    def row(self) -> str:
+        """`| contract | operations | agreed | warned | disagreed | unjudged |`."""
+        counts = self.counts()
+        cells = [self.contract, str(len(self.verdicts)), *(str(counts[o]) for o in OUTCOMES)]
+        return "| " + " | ".join(cells) + " |"
+
+
+def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = None,
+                   lenient: bool = False) -> Report:
+    """Generate `spec` into `base`, then judge every operation of it."""
+    started = time.perf_counter()
+    made = generate(spec, Options(overlay=overlay, lenient=lenient))
+    assert made.api is not None
+    package = f"judged_{uuid.uuid4().hex[:10]}"
+    write_package(base / package, made.files)
+    if str(base) not in sys.path:
+        sys.path.insert(0, str(base))
+    importlib.invalidate_caches()
+    modules = {part: importlib.import_module(f"{package}.{part}")
+               for part in ("models", "server", "client")}
+    doc = json.loads(made.files["openapi.json"])
+    report = Report(name)
+    report.verdicts = asyncio.run(_judge_all(name, doc, made, modules))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def _judge_all(name: str, doc: dict[str, Any], made: Any,
+                     modules: dict[str, Any]) -> list[Verdict]:
+    values = Values(doc)
+    judge = judge_of(_for_judge(doc))
+    calls: list[Call] = []
+    service = _service(modules["server"], calls)
+    app = modules["server"].create_app(service, insecure_no_auth=True)
+    recorder = Recorder(app)
+    client = modules["client"].AsyncClient(
+        _base_url(doc), transport=recorder, auth=_credentials(doc),
+        retry=modules["client"].NO_RETRY)
+    generated = {(op.http_method.upper(), op.path): op for op in made.api.operations}
+    verdicts = []
+    async with client:
+        for method, path, node, shared in _operations(doc):
+            op = generated.get((method, path.split("#")[0])) or generated.get((method, path))
+            where = f"{method} {path}"
+            warned = _warnings(doc, made.warnings, path, method.lower(), node)
+            if op is None:
+                verdicts.append(Verdict(name, where, "warned" if warned else "disagreed",
+                                        warned or "not generated"))
+                continue
+            verdict = await _judge_one(name, where, op, (node, shared), values, judge, client,
+                                       recorder, calls, modules)
+            if verdict.outcome == "disagreed" and warned:
+                verdict = Verdict(name, where, "warned", f"{warned} || {verdict.detail}")
+            verdicts.append(verdict)
+    return verdicts
+
+
+async def _judge_one(name: str, where: str, op: Any, nodes: tuple[dict[str, Any], Any],
+                     values: Values, judge: Any, client: Any, recorder: Recorder,
+                     calls: list[Call], modules: dict[str, Any]) -> Verdict:
+    node, shared = nodes
+    try:
+        given = arguments_of(op, node, values, client, modules["client"], shared)
+    except NoValue as exc:
+        return Verdict(name, where, "unjudged", f"no valid argument: {exc}")
+    calls.clear()
+    recorder.exchanges.clear()
+    problems = await call_one(op, node, given, values, client, calls, modules)
+    if problems is None:
+        return Verdict(name, where, "unjudged", "not called: " + "; ".join(given.skipped))
+    for exchange in recorder.exchanges:
+        problems += wire_errors(judge, exchange)
+    if problems:
+        shown = {k: dumps(v) for k, v in given.wire.items()}
+        return Verdict(name, where, "disagreed",
+                       f"{'; '.join(problems)} (arguments: {shown})")
+    return Verdict(name, where, "agreed")
+
+
+def _service(server: Any, calls: list[Call]) -> Any:
+    """A service whose every method records its arguments and answers what the judge set."""
+    base = server.ServiceBase
+
+    def recording(method_name: str, original: Any) -> Any:
+        signature = inspect.signature(original)
+
+        async def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(self, *args, **kwargs)
+            call = calls[-1]
+            call.received = {k: v for k, v in bound.arguments.items() if k != "self"}
+            return await call.answer()
+
+        method.__signature__ = signature  # type: ignore[attr-defined]
+        return method
+
+    methods = {name: recording(name, value) for name, value in vars(base).items()
+               if inspect.iscoroutinefunction(value) and not name.startswith("_")}
+    return type("JudgedService", (base,), methods)()
+
+
+def _operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], Any]]:
+    """(METHOD, path, the operation, its path's parameters) of every operation."""
+    methods = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+    return [(m.upper(), path, item[m], item.get("parameters")) for path, item in (doc.get("paths") or {}).items()
+            for m in methods if isinstance(item, dict) and isinstance(item.get(m), dict)]
+
+
+def _base_url(doc: dict[str, Any]) -> str:
+    """The first server's URL (variables at their defaults) on the judge's host."""
+    servers = doc.get("servers") or [{"url": "/"}]
+    url = servers[0].get("url", "/")
+    for key, variable in (servers[0].get("variables") or {}).items():
+        url = url.replace("{" + key + "}", str(variable.get("default", "")))
+    path = url.split("://", 1)[1].partition("/")[2] if "://" in url else url.lstrip("/")
+    return f"{HOST}/{path}".rstrip("/")
+
+
+def _for_judge(doc: dict[str, Any]) -> dict[str, Any]:
+    """The contract as openapi-core is given it: the top-level servers on the judge's host
+    (the generated server serves them there); servers of paths and operations as written."""
+    return {**doc, "servers": [{"url": _base_url(doc) or HOST}]}
+
+
+def _credentials(doc: dict[str, Any]) -> dict[str, Any]:
+    schemes = ((doc.get("components") or {}).get("securitySchemes") or {})
+    return {name: ("judge", "secret") if str(s.get("scheme", "")).lower() == "basic"
+            else "judge-token" for name, s in schemes.items() if isinstance(s, dict)}
+
+
+def _warnings(doc: dict[str, Any], warnings: list[Any], path: str, method: str,
+              node: dict[str, Any]) -> str:
+    """The generator's located warnings about this operation, its path or what it refers to."""
+    escaped = "/paths/" + path.replace("~", "~0").replace("/", "~1")
+    refs = _refs(doc, node) | {escaped + "/parameters"}
+    found = []
+    for warning in warnings:
+        pointer = warning.pointer or ""
+        if (pointer == escaped or pointer.startswith(f"{escaped}/{method}")
+                or any(pointer == r or pointer.startswith(r + "/") for r in refs)):
+            found.append(warning.format())
+    return " | ".join(found)[:1500]
+
+
+def _refs(doc: dict[str, Any], node: Any) -> set[str]:
+    """The pointers of every component `node` refers to, transitively."""
+    seen: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/") and ref[1:] not in seen:
+                seen.add(ref[1:])
+                try:
+                    todo.append(_at(doc, ref))
+                except (KeyError, IndexError, ValueError):
+                    pass
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return seen
+
+
+def _at(doc: dict[str, Any], ref: str) -> Any:
+    node: Any = doc
+    for part in ref.removeprefix("#/").split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def hints(function: Any, module: Any) -> dict[str, Any]:
+    """A generated function's parameter types, its string annotations read in `module`."""
+    found = {}
+    for name, parameter in inspect.signature(function).parameters.items():
+        annotation = parameter.annotation
+        if isinstance(annotation, str):
+            annotation = eval(annotation, vars(module))  # noqa: S307 - generated code's own text
+        found[name] = annotation
+    return found
+
+
+def table(reports: list[Report]) -> str:
+    """The Markdown table of docs/judge.md."""
+    head = "| contract | operations | agreed | warned | disagreed | unjudged |\n|---|---|---|---|---|---|"
+    return "\n".join([head, *(r.row() for r in reports)])
+
+
+__all__ = ["OUTCOMES", "Report", "Verdict", "hints", "judge_contract", "table", "typing"]

@@ -1,0 +1,162 @@
+"""What went on the wire, as openapi-core reads it (the judge's independent validator).
+
+`Recorder` is an httpx transport around the generated server's ASGI app that keeps the last
+request and response of each call; `wire_errors` hands both to openapi-core's validators.
+openapi-core has no httpx adapter: `_Request` and `_Response` are its protocols over httpx's
+objects (openapi_core/protocols.py).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+from openapi_core import OpenAPI
+from openapi_core.datatypes import RequestParameters
+from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+HOST = "http://judge.test"
+
+
+@dataclass
+class Exchange:
+    """One request the client sent and the response the server answered."""
+
+    request: httpx.Request
+    response: httpx.Response
+
+
+@dataclass
+class Recorder(httpx.AsyncBaseTransport):
+    """An httpx transport to an ASGI app, keeping every exchange (bodies read whole)."""
+
+    app: Any
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._inner = httpx.ASGITransport(app=self.app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await request.aread()
+        response = await self._inner.handle_async_request(request)
+        body = await response.aread()
+        kept = httpx.Response(response.status_code, headers=response.headers, content=body,
+                              request=request)
+        self.exchanges.append(Exchange(request, kept))
+        return httpx.Response(response.status_code, headers=response.headers, content=body,
+                              request=request)
+
+
+class _Request:
+    """openapi-core's `Request` protocol over an httpx request."""
+
+    def __init__(self, request: httpx.Request) -> None:
+        self._request = request
+        url = urlsplit(str(request.url))
+        self.host_url = f"{url.scheme}://{url.netloc}"
+        self.path = url.path
+        self.method = request.method.lower()
+        self.body: bytes | None = request.content or None
+        self.content_type = _content_type(request.headers)
+        cookies = {}
+        for part in request.headers.get("cookie", "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name:
+                cookies[name] = value
+        self.parameters = RequestParameters(
+            query=ImmutableMultiDict(parse_qsl(url.query, keep_blank_values=True)),
+            header=Headers(list(request.headers.multi_items())),
+            cookie=ImmutableMultiDict(cookies),
+        )
+
+
+class _Response:
+    """openapi-core's `Response` protocol over an httpx response."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.status_code = response.status_code
+        self.content_type = _content_type(response.headers)
+        self.headers = Headers(list(response.headers.multi_items()))
+        self.data: bytes | None = response.content
+
+
+def judge_of(doc: dict[str, Any]) -> OpenAPI:
+    """openapi-core's view of the contract (not checked again: generation validated it).
+
+    openapi-core reads only `application/json` and `application/vnd.api+json` as JSON; any
+    other `+json` type (`application/problem+json`) stays bytes and fails every object schema
+    (python-openapi/openapi-core#224: "Media type 'application/vnd.api+json' is not
+    supported", closed by letting callers add deserializers): the contract's own `+json` types
+    are added as JSON, as RFC 6839 says they are.
+    """
+    from openapi_core import Config
+
+    suffixed = {m for m in _media_types(doc) if m.split(";")[0].strip().endswith("+json")}
+    return OpenAPI.from_dict(doc, config=Config(
+        spec_validator_cls=None,
+        extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+
+
+def _json_loads(value: bytes | str, **_: Any) -> Any:
+    return json.loads(value)
+
+
+def _media_types(node: Any) -> set[str]:
+    """Every media type a `content` of the document names."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "content" and isinstance(value, dict):
+                found |= {str(m) for m in value}
+            found |= _media_types(value)
+    elif isinstance(node, list):
+        for item in node:
+            found |= _media_types(item)
+    return found
+
+
+def _content_type(headers: httpx.Headers) -> str:
+    """The Content-Type as openapi-core is given it.
+
+    openapi-core matches a declared media type with parameters only when the header is that
+    exact text, so `text/plain; version=0.0.4; charset=utf-8` does not match a declared
+    `text/plain; version=0.0.4` (python-openapi/openapi-core#304; OAI/OpenAPI-Specification#2342:
+    a declared type with parameters should match a header carrying them and more). `charset` is
+    dropped when other parameters are there, so the declared ones decide.
+    """
+    value = headers.get("content-type", "").lower()
+    parts = [p.strip() for p in value.split(";")]
+    if len(parts) > 2:
+        parts = [p for p in parts if not p.startswith("charset=")]
+    return "; ".join(parts)
+
+
+def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[str]:
+    """What openapi-core finds wrong with the request and with the response (empty: none)."""
+    request = _Request(exchange.request)
+    try:
+        found = [f"request: {_said(e)}" for e in judge.iter_request_errors(request)]
+        if not found:
+            found += [f"response {exchange.response.status_code}: {_said(e)}" for e in
+                      judge.iter_response_errors(request, _Response(exchange.response))]
+    except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
+        found = [f"openapi-core failed: {type(exc).__name__}: {str(exc)[:300]}"]
+    return found
+
+
+def _said(error: Exception) -> str:
+    """An openapi-core error with the schema errors it wraps."""
+    text = f"{type(error).__name__}: {error}"
+    cause = error.__cause__
+    while cause is not None:
+        details = getattr(cause, "schema_errors", None)
+        text += f" <- {type(cause).__name__}: {cause}"
+        if details:
+            text += " [" + "; ".join(
+                f"{'/'.join(map(str, d.absolute_path)) or '<root>'}: {d.message}"[:200]
+                for d in list(details)[:3]) + "]"
+        cause = cause.__cause__
+    return text[:700]
