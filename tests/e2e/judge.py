@@ -31,9 +31,12 @@ from contractgen.options import Options
 from contractgen.pipeline import generate
 from judge_calls import Call, arguments_of, call_one
 from judge_values import NoValue, Values, dumps
-from judge_wire import HOST, Recorder, judge_of, wire_errors
+from judge_wire import HOST, Recorder, judge_of, wire_errors, wrong_judge
 
 OUTCOMES = ("agreed", "warned", "disagreed", "unjudged")
+# Warnings that say nothing of what goes on the wire: they excuse no disagreement.
+_NOT_ABOUT_THE_WIRE = ("has no operationId", "looks paged", "is deprecated",
+                       "exclusivity is not enforced")  # the judge sends only valid values
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,7 @@ class Report:
 
 
 def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = None,
-                   lenient: bool = False) -> Report:
+                   lenient: bool = False, tamper: Any = None) -> Report:
     """Generate `spec` into `base`, then judge every operation of it."""
     started = time.perf_counter()
     made = generate(spec, Options(overlay=overlay, lenient=lenient))
@@ -85,19 +88,19 @@ def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = 
                for part in ("models", "server", "client")}
     doc = json.loads(made.files["openapi.json"])
     report = Report(name)
-    report.verdicts = asyncio.run(_judge_all(name, doc, made, modules))
+    report.verdicts = asyncio.run(_judge_all(name, doc, made, modules, tamper))
     report.seconds = time.perf_counter() - started
     return report
 
 
-async def _judge_all(name: str, doc: dict[str, Any], made: Any,
-                     modules: dict[str, Any]) -> list[Verdict]:
+async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[str, Any],
+                     tamper: Any) -> list[Verdict]:
     values = Values(doc)
     judge = judge_of(_for_judge(doc))
     calls: list[Call] = []
     service = _service(modules["server"], calls)
     app = modules["server"].create_app(service, insecure_no_auth=True)
-    recorder = Recorder(app)
+    recorder = Recorder(app, tamper=tamper)
     client = modules["client"].AsyncClient(
         _base_url(doc), transport=recorder, auth=_credentials(doc),
         retry=modules["client"].NO_RETRY)
@@ -133,13 +136,16 @@ async def _judge_one(name: str, where: str, op: Any, nodes: tuple[dict[str, Any]
     problems = await call_one(op, node, given, values, client, calls, modules)
     if problems is None:
         return Verdict(name, where, "unjudged", "not called: " + "; ".join(given.skipped))
+    found: list[str] = []
     for exchange in recorder.exchanges:
-        problems += wire_errors(judge, exchange)
+        found += wire_errors(judge, exchange)
+    real, excused = wrong_judge(found)
+    problems += real
     if problems:
         shown = {k: dumps(v) for k, v in given.wire.items()}
         return Verdict(name, where, "disagreed",
                        f"{'; '.join(problems)} (arguments: {shown})")
-    return Verdict(name, where, "agreed")
+    return Verdict(name, where, "agreed", "; ".join(excused))
 
 
 def _service(server: Any, calls: list[Call]) -> Any:
@@ -200,6 +206,8 @@ def _warnings(doc: dict[str, Any], warnings: list[Any], path: str, method: str,
     found = []
     for warning in warnings:
         pointer = warning.pointer or ""
+        if any(words in warning.message for words in _NOT_ABOUT_THE_WIRE):
+            continue
         if (pointer == escaped or pointer.startswith(f"{escaped}/{method}")
                 or any(pointer == r or pointer.startswith(r + "/") for r in refs)):
             found.append(warning.format())

@@ -18,7 +18,7 @@ import pydantic
 from judge_values import NoValue, Values, dumps
 from pydantic_core import to_jsonable_python
 
-_TIMEOUT = 20.0
+_TIMEOUT = 10.0
 _IGNORED_HEADERS = {"accept", "content-type", "authorization"}  # OpenAPI: ignored if declared
 
 

@@ -7,7 +7,6 @@ draws. Every value is checked with openapi-schema-validator (jsonschema), never 
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -52,17 +51,21 @@ class Values:
     def errors(self, schema: Any, value: Any) -> list[str]:
         """What is wrong with `value` for `schema` (empty when it is valid)."""
         validator = self._validator.evolve(schema=schema)
-        return [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"[:300]
-                for e in validator.iter_errors(value)][:3]
+        try:
+            return [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"[:300]
+                    for e in validator.iter_errors(value)][:3]
+        except Exception as exc:  # a `$ref` that resolves nowhere (TGI's): no value is valid
+            return [f"cannot validate: {type(exc).__name__}: {exc}"[:300]]
 
     def value(self, schema: Any, examples: list[Any] = ()) -> Any:  # type: ignore[assignment]
         """A valid value for `schema`: an example, else one made, else one drawn."""
         for example in [*examples, *self._examples(schema)]:
             if not self.errors(schema, example):
                 return example
-        made = self.make(schema, 0)
-        if not self.errors(schema, made):
-            return made
+        for depth in (0, _DEPTH):  # every property, else the required ones only
+            made = self.make(schema, depth)
+            if not self.errors(schema, made):
+                return made
         return self._drawn(schema)
 
     def _examples(self, schema: Any) -> list[Any]:
@@ -83,31 +86,36 @@ class Values:
         if schema.get("enum"):
             valid = [e for e in schema["enum"] if e is not None] or schema["enum"]
             return valid[0]
-        for key in ("allOf",):
-            if schema.get(key):
-                return self._all_of(schema, depth)
+        if schema.get("allOf"):
+            return self.make(self.merged({}, schema), depth + 1)
         for key in ("oneOf", "anyOf"):
-            for member in schema.get(key) or ():
-                value = self.make(member, depth + 1)
-                if not self.errors(schema, value):
-                    return value
+            if schema.get(key):
+                base = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
+                made = None
+                for member in schema[key]:
+                    made = self.make(self.merged(self.merged({}, base), member), depth + 1)
+                    if not self.errors(schema, made):
+                        break
+                return made
         return self._typed(schema, depth)
 
-    def _all_of(self, schema: dict[str, Any], depth: int) -> Any:
-        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-        for member in schema["allOf"]:
-            member = self.deref(member)
-            if not isinstance(member, dict):
-                continue
-            for key, value in member.items():
-                if key == "properties":
-                    merged.setdefault("properties", {}).update(value)
-                elif key == "required":
-                    merged["required"] = [*merged.get("required", []), *value]
-                else:
-                    merged.setdefault(key, value)
-        made = self.make(merged, depth + 1)
-        return made
+    def merged(self, into: dict[str, Any], schema: Any) -> dict[str, Any]:
+        """`schema` (its `allOf` members flattened) merged into `into`: properties and
+        `required` joined, other keywords kept from the first that says them."""
+        schema = self.deref(schema)
+        if not isinstance(schema, dict):
+            return into
+        for key, value in schema.items():
+            if key == "allOf":
+                for member in value:
+                    into = self.merged(into, member)
+            elif key == "properties":
+                into["properties"] = {**value, **into.get("properties", {})}
+            elif key == "required":
+                into["required"] = [*into.get("required", []), *value]
+            else:
+                into.setdefault(key, value)
+        return into
 
     def _typed(self, schema: dict[str, Any], depth: int) -> Any:
         kind = schema.get("type")
@@ -145,40 +153,43 @@ class Values:
         return result
 
     def _drawn(self, schema: Any) -> Any:
-        """One value hypothesis-jsonschema draws from the schema, made self-contained."""
-        from hypothesis import HealthCheck, find, settings
-        from hypothesis_jsonschema import from_schema
-
-        try:
-            strategy = from_schema(self.inline(schema, 0))
-            found = find(strategy, lambda v: not self.errors(schema, v),
-                         settings=settings(database=None, derandomize=True, max_examples=40,
-                                           suppress_health_check=list(HealthCheck)))
-        except Exception as exc:  # hypothesis's own refusals: the value is "none"
-            raise NoValue(f"{type(exc).__name__}: {str(exc)[:200]}") from None
-        return found
+        raise NoValue(f"none made fits {dumps(self.inline(schema, 0))[:300]}")
 
     def inline(self, schema: Any, depth: int) -> Any:
-        """The schema as plain JSON Schema: refs inlined (cut at a depth), 3.0's keywords
-        translated (`nullable`), annotations only it knows dropped."""
+        """The schema with its `$ref`s inlined (cut at a depth), for a failure's message."""
         schema = self.deref(schema)
         if isinstance(schema, list):
             return [self.inline(s, depth + 1) for s in schema]
-        if not isinstance(schema, dict):
-            return schema
-        if depth > 8:
-            return {}
-        out = {k: self.inline(v, depth + 1) if k not in ("enum", "const", "required") else v
-               for k, v in schema.items()
-               if k not in ("example", "examples", "discriminator", "xml", "externalDocs",
-                            "readOnly", "writeOnly", "deprecated", "nullable", "format")
-               and not k.startswith("x-")}
-        if "properties" in schema:
-            out["properties"] = {k: self.inline(v, depth + 1)
-                                 for k, v in schema["properties"].items()}
-        if schema.get("nullable") and "type" in out:
-            out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else out["type"]
-        return copy.deepcopy(out)
+        if not isinstance(schema, dict) or depth > 3:
+            return schema if not isinstance(schema, dict) else "..."
+        return {k: self.inline(v, depth + 1) for k, v in schema.items()
+                if k not in ("description", "example", "examples") and not k.startswith("x-")}
+
+
+def _patterned(schema: dict[str, Any]) -> str:
+    """A string matching the schema's `pattern` (and lengths), drawn by hypothesis-jsonschema:
+    the simplest one it finds, the same on every run. Only strings: its objects and arrays fail
+    under the hypothesis this project uses (`'many' object has no attribute 'more'`)."""
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis_jsonschema import from_schema
+
+    leaf = {k: schema[k] for k in ("pattern", "minLength", "maxLength", "format")
+            if k in schema}
+    key = json.dumps(leaf, sort_keys=True)
+    if key in _PATTERNED:
+        return _PATTERNED[key]
+    try:  # not shrunk: the first string drawn (shrinking one took seconds)
+        found: str = find(from_schema({"type": "string", **leaf}), lambda v: True,
+                          settings=settings(database=None, derandomize=True, max_examples=50,
+                                            phases=[Phase.generate],
+                                            suppress_health_check=list(HealthCheck)))
+    except Exception as exc:  # hypothesis's own refusal (an unsupported pattern): no value
+        raise NoValue(f"no string matches {schema.get('pattern')!r}: {exc}"[:300]) from None
+    _PATTERNED[key] = found
+    return found
+
+
+_PATTERNED: dict[str, str] = {}
 
 
 def _number(schema: dict[str, Any], kind: str) -> int | float:
@@ -197,6 +208,8 @@ def _number(schema: dict[str, Any], kind: str) -> int | float:
 
 
 def _string(schema: dict[str, Any]) -> str:
+    if "pattern" in schema:
+        return _patterned(schema)
     text = _FORMATS.get(schema.get("format", ""), "judge")
     low, high = schema.get("minLength", 0), schema.get("maxLength")
     if len(text) < low:
