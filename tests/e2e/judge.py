@@ -89,6 +89,8 @@ def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = 
     doc = json.loads(made.files["openapi.json"])
     report = Report(name)
     report.verdicts = asyncio.run(_judge_all(name, doc, made, modules, tamper))
+    if lenient:
+        report.verdicts += _dropped(name, spec, doc, made.warnings)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -146,6 +148,22 @@ async def _judge_one(name: str, where: str, op: Any, nodes: tuple[dict[str, Any]
         return Verdict(name, where, "disagreed",
                        f"{'; '.join(problems)} (arguments: {shown})")
     return Verdict(name, where, "agreed", "; ".join(excused))
+
+
+def _dropped(name: str, spec: Path, doc: dict[str, Any], warnings: list[Any]) -> list[Verdict]:
+    """The operations `--lenient` left out: warned when a located warning says so."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    written = yaml.load(spec.read_text(encoding="utf-8"), Loader=loader)
+    kept = {(m, p) for m, p, _, _ in _operations(doc)}
+    verdicts = []
+    for method, path, node, _ in _operations(written):
+        if (method, path) not in kept:
+            said = _warnings(written, warnings, path, method.lower(), node)
+            verdicts.append(Verdict(name, f"{method} {path}", "warned" if said else "disagreed",
+                                    said or "left out by --lenient without a warning"))
+    return verdicts
 
 
 def _service(server: Any, calls: list[Call]) -> Any:

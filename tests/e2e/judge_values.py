@@ -84,7 +84,9 @@ class Values:
             if key in schema and not self.errors(schema, schema[key]):
                 return schema[key]
         if schema.get("enum"):
-            valid = [e for e in schema["enum"] if e is not None] or schema["enum"]
+            # a member with text: OpenAPI gives an empty query value no meaning without
+            # `allowEmptyValue`
+            valid = [e for e in schema["enum"] if e not in (None, "")] or schema["enum"]
             return valid[0]
         if schema.get("allOf"):
             return self.make(self.merged({}, schema), depth + 1)
