@@ -19,24 +19,24 @@ import inspect
 import json
 import sys
 import time
-import typing
 import uuid
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from contractgen.emit.package import write_package
 from contractgen.options import Options
 from contractgen.pipeline import generate
-from judge_calls import Call, arguments_of, call_one
+from judge_calls import Call, Session, arguments_of, call_one
 from judge_values import NoValue, Values, dumps
 from judge_wire import HOST, Recorder, judge_of, wire_errors, wrong_judge
 
 OUTCOMES = ("agreed", "warned", "disagreed", "unjudged")
 # Warnings that say nothing of what goes on the wire: they excuse no disagreement.
+# (the judge sends only valid values, and judges only the first 2xx answer)
 _NOT_ABOUT_THE_WIRE = ("has no operationId", "looks paged", "is deprecated",
-                       "exclusivity is not enforced")  # the judge sends only valid values
+                       "exclusivity is not enforced", "has no field for a message")
 
 
 @dataclass(frozen=True)
@@ -97,57 +97,59 @@ def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = 
 
 async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[str, Any],
                      tamper: Any) -> list[Verdict]:
-    values = Values(doc)
-    judge = judge_of(_for_judge(doc))
     calls: list[Call] = []
-    service = _service(modules["server"], calls)
-    app = modules["server"].create_app(service, insecure_no_auth=True)
-    recorder = Recorder(app, tamper=tamper)
+    recorder = Recorder(modules["server"].create_app(_service(modules["server"], calls),
+                                                     insecure_no_auth=True), tamper=tamper)
     client = modules["client"].AsyncClient(
         _base_url(doc), transport=recorder, auth=_credentials(doc),
         retry=modules["client"].NO_RETRY)
+    session = Session(Values(doc), client, modules, calls)
+    judges = _Judges(doc)
     generated = {(op.http_method.upper(), op.path): op for op in made.api.operations}
     verdicts = []
     async with client:
         for method, path, node, shared in _operations(doc):
             op = generated.get((method, path.split("#")[0])) or generated.get((method, path))
-            where = f"{method} {path}"
+            where = Verdict(name, f"{method} {path}", "")
             warned = _warnings(doc, made.warnings, path, method.lower(), node)
             if op is None:
-                verdicts.append(Verdict(name, where, "warned" if warned else "disagreed",
-                                        warned or "not generated"))
+                verdicts.append(replace(where, outcome="warned" if warned else "disagreed",
+                                        detail=warned or "not generated"))
                 continue
-            verdict = await _judge_one(name, where, op, (node, shared), values, judge, client,
-                                       recorder, calls, modules)
+            verdict = await _judge_one(where, op, (node, shared), session, judges=judges,
+                                       recorder=recorder)
             if verdict.outcome == "disagreed" and warned:
-                verdict = Verdict(name, where, "warned", f"{warned} || {verdict.detail}")
+                verdict = replace(verdict, outcome="warned",
+                                  detail=f"{warned} || {verdict.detail}")
             verdicts.append(verdict)
     return verdicts
 
 
-async def _judge_one(name: str, where: str, op: Any, nodes: tuple[dict[str, Any], Any],
-                     values: Values, judge: Any, client: Any, recorder: Recorder,
-                     calls: list[Call], modules: dict[str, Any]) -> Verdict:
+async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
+                     session: Session, *, judges: _Judges, recorder: Recorder) -> Verdict:
     node, shared = nodes
     try:
-        given = arguments_of(op, node, values, client, modules["client"], shared)
+        given = arguments_of(op, node, shared, session)
     except NoValue as exc:
-        return Verdict(name, where, "unjudged", f"no valid argument: {exc}")
-    calls.clear()
+        return replace(where, outcome="unjudged", detail=f"no valid argument: {exc}")
+    session.calls.clear()
     recorder.exchanges.clear()
-    problems = await call_one(op, node, given, values, client, calls, modules)
+    problems = await call_one(op, node, given, session)
     if problems is None:
-        return Verdict(name, where, "unjudged", "not called: " + "; ".join(given.skipped))
+        return replace(where, outcome="unjudged", detail="not called: " + "; ".join(given.skipped))
     found: list[str] = []
     for exchange in recorder.exchanges:
-        found += wire_errors(judge, exchange)
+        said = wire_errors(judges.strict, exchange)
+        if any("ServerNotFound" in s for s in said):  # judge the rest as if sent there
+            said += wire_errors(judges.blind(), exchange)
+        found += said
     real, excused = wrong_judge(found)
     problems += real
     if problems:
         shown = {k: dumps(v) for k, v in given.wire.items()}
-        return Verdict(name, where, "disagreed",
-                       f"{'; '.join(problems)} (arguments: {shown})")
-    return Verdict(name, where, "agreed", "; ".join(excused))
+        return replace(where, outcome="disagreed",
+                       detail=f"{'; '.join(problems)} (arguments: {shown})")
+    return replace(where, outcome="agreed", detail="; ".join(excused))
 
 
 def _dropped(name: str, spec: Path, doc: dict[str, Any], warnings: list[Any]) -> list[Verdict]:
@@ -204,10 +206,27 @@ def _base_url(doc: dict[str, Any]) -> str:
     return f"{HOST}/{path}".rstrip("/")
 
 
-def _for_judge(doc: dict[str, Any]) -> dict[str, Any]:
-    """The contract as openapi-core is given it: the top-level servers on the judge's host
-    (the generated server serves them there); servers of paths and operations as written."""
-    return {**doc, "servers": [{"url": _base_url(doc) or HOST}]}
+class _Judges:
+    """openapi-core over the contract as written but its top-level servers, on the judge's host
+    (`strict`: servers of paths and operations as written), and once a request went to another
+    server than its operation's, over the contract without them (`blind`: the rest of it judged)."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = {**doc, "servers": [{"url": _base_url(doc) or HOST}]}
+        self.strict = judge_of(self.doc)
+        self._blind: Any = None
+
+    def blind(self) -> Any:
+        if self._blind is None:
+            paths = {path: {k: ({**v, "servers": []} if isinstance(v, dict) and k != "parameters"
+                                else v) for k, v in item.items() if k != "servers"}
+                     for path, item in (self.doc.get("paths") or {}).items()}
+            for item in paths.values():
+                for node in item.values():
+                    if isinstance(node, dict):
+                        node.pop("servers", None)
+            self._blind = judge_of({**self.doc, "paths": paths})
+        return self._blind
 
 
 def _credentials(doc: dict[str, Any]) -> dict[str, Any]:
@@ -260,21 +279,9 @@ def _at(doc: dict[str, Any], ref: str) -> Any:
     return node
 
 
-def hints(function: Any, module: Any) -> dict[str, Any]:
-    """A generated function's parameter types, its string annotations read in `module`."""
-    found = {}
-    for name, parameter in inspect.signature(function).parameters.items():
-        annotation = parameter.annotation
-        if isinstance(annotation, str):
-            annotation = eval(annotation, vars(module))  # noqa: S307 - generated code's own text
-        found[name] = annotation
-    return found
-
-
 def table(reports: list[Report]) -> str:
     """The Markdown table of docs/judge.md."""
     head = "| contract | operations | agreed | warned | disagreed | unjudged |\n|---|---|---|---|---|---|"
     return "\n".join([head, *(r.row() for r in reports)])
 
 
-__all__ = ["OUTCOMES", "Report", "Verdict", "hints", "judge_contract", "table", "typing"]

@@ -33,6 +33,17 @@ class Given:
 
 
 @dataclass
+class Session:
+    """What every call of one contract shares: its values, the client, the generated modules,
+    and the calls the service records."""
+
+    values: Values
+    client: Any
+    modules: dict[str, Any]
+    calls: list[Call] = field(default_factory=list)
+
+
+@dataclass
 class Call:
     """What the service did during one call: the arguments it received, the value it answered."""
 
@@ -70,11 +81,11 @@ def _examples(node: dict[str, Any], values: Values) -> list[Any]:
     return found
 
 
-def arguments_of(op: Any, node: dict[str, Any], values: Values, client: Any,
-                 client_module: Any, path_params: Any = None) -> Given:
+def arguments_of(op: Any, node: dict[str, Any], path_params: Any, session: Session) -> Given:
     """Every argument of `op`, drawn from the contract; NoValue when one cannot be made."""
     given = Given()
-    hints, _ = _hints(getattr(type(client), op.method_name), client_module)
+    values = session.values
+    hints, _ = _hints(getattr(type(session.client), op.method_name), session.modules["client"])
     wires = {(p.wire, p.location): p.name for p in
              (*op.path_params, *op.query_params, *op.header_params, *op.cookie_params)}
     for parameter in _parameters(node, values, path_params):
@@ -157,7 +168,7 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
                         for k, v in (response.get("headers") or {}).items()}
     for header in op.response_headers:
         schema = declared_headers.get(header.wire.lower(), {}).get("schema", {})
-        headers[header.name] = _text(values.value(schema, _examples(
+        headers[header.name] = (values.value(schema, _examples(
             declared_headers.get(header.wire.lower(), {}), values)))
     hint = typing.get_type_hints(getattr(server, op.headers_class))
     typed = {k: pydantic.TypeAdapter(hint[k]).validate_python(v) for k, v in headers.items()}
@@ -181,15 +192,11 @@ def _returnable(returns: Any, value: Any) -> Any:
     return _NOTHING
 
 
-def _text(value: Any) -> Any:
-    return value
-
-
-async def call_one(op: Any, node: dict[str, Any], given: Given, values: Values, client: Any,
-                   calls: list[Call], modules: dict[str, Any]) -> list[str] | None:
+async def call_one(op: Any, node: dict[str, Any], given: Given,
+                   session: Session) -> list[str] | None:
     """Call the operation; the differences found (None: it could not be called)."""
     try:
-        answer, why = _answer_of(op, node, values, modules["server"])
+        answer, why = _answer_of(op, node, session.values, session.modules["server"])
     except NoValue as exc:
         answer, why = None, f"no valid answer: {exc}"
     if why:
@@ -201,9 +208,9 @@ async def call_one(op: Any, node: dict[str, Any], given: Given, values: Values, 
         return answer
 
     call = Call(answering)
-    calls.append(call)
+    session.calls.append(call)
     try:
-        returned = await asyncio.wait_for(getattr(client, op.method_name)(**given.python),
+        returned = await asyncio.wait_for(getattr(session.client, op.method_name)(**given.python),
                                           _TIMEOUT)
     except Exception as exc:
         return [f"the client raised {type(exc).__name__}: {_error_text(exc)}"]
