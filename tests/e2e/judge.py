@@ -29,7 +29,7 @@ from contractgen.emit.package import write_package
 from contractgen.options import Options
 from contractgen.pipeline import generate
 from judge_calls import Call, Session, arguments_of, call_one
-from judge_values import NoValue, Values, dumps
+from judge_values import NoValue, Refused, Values, dumps
 from judge_wire import HOST, Recorder, judge_of, wire_errors, wrong_judge
 
 OUTCOMES = ("agreed", "warned", "disagreed", "unjudged")
@@ -132,6 +132,8 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
         given = arguments_of(op, node, shared, session)
     except NoValue as exc:
         return replace(where, outcome="unjudged", detail=f"no valid argument: {exc}")
+    except Refused as exc:
+        return replace(where, outcome="disagreed", detail=str(exc))
     session.calls.clear()
     recorder.exchanges.clear()
     problems = await call_one(op, node, given, session)

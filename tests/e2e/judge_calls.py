@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
-from judge_values import NoValue, Values, dumps
+from judge_values import NoValue, Refused, Values, dumps
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -122,8 +122,8 @@ def _typed(name: str, value: Any, hint: Any, form_field: Any) -> Any:
     try:
         return pydantic.TypeAdapter(hint).validate_python(value)
     except (pydantic.ValidationError, pydantic.PydanticSchemaGenerationError) as exc:
-        raise NoValue(f"{name}={dumps(value)} is not a {hint}: "
-                      f"{str(exc).splitlines()[0:3]}") from None
+        raise Refused(f"the client's {name}: {hint} refuses the contract's {dumps(value)}: "
+                      f"{' '.join(str(exc).splitlines()[1:2])}") from None
 
 
 def _drawn(values: Values, schema: Any, examples: list[Any], name: str) -> Any:
@@ -163,16 +163,22 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
             body = b"judge"
     if op.headers_class is None:
         return body, ""
-    headers = {}
-    declared_headers = {k.lower(): values.deref(v)
-                        for k, v in (response.get("headers") or {}).items()}
-    for header in op.response_headers:
-        schema = declared_headers.get(header.wire.lower(), {}).get("schema", {})
-        headers[header.name] = (values.value(schema, _examples(
-            declared_headers.get(header.wire.lower(), {}), values)))
+    declared = {k.lower(): values.deref(v) for k, v in (response.get("headers") or {}).items()}
     hint = typing.get_type_hints(getattr(server, op.headers_class))
-    typed = {k: pydantic.TypeAdapter(hint[k]).validate_python(v) for k, v in headers.items()}
-    return server.Reply(body, getattr(server, op.headers_class)(**typed)), ""
+    typed = {}
+    for header in op.response_headers:  # those the answered status declares, the others unset
+        if header.wire.lower() in declared:
+            node = declared[header.wire.lower()]
+            value = values.value(node.get("schema", {}), _examples(node, values))
+            try:
+                typed[header.name] = pydantic.TypeAdapter(hint[header.name]).validate_python(
+                    value)
+            except pydantic.ValidationError:
+                return None, f"the service cannot answer header {header.wire}={dumps(value)}"
+    try:
+        return server.Reply(body, getattr(server, op.headers_class)(**typed)), ""
+    except TypeError as exc:  # a header required by another 2xx status only
+        return None, f"the service cannot answer the declared headers: {exc}"
 
 
 _NOTHING = object()

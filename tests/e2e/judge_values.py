@@ -26,6 +26,10 @@ class NoValue(Exception):
     """No valid value could be made for a schema."""
 
 
+class Refused(Exception):
+    """A valid value of the contract that the generated client's types refuse."""
+
+
 class Values:
     """Values for the schemas of one contract (`doc`, the whole document, for its `$ref`s)."""
 
@@ -33,6 +37,7 @@ class Values:
         self.doc = doc
         self.v31 = str(doc.get("openapi", "3.0")).startswith("3.1")
         self._validator = (OAS31Validator if self.v31 else OAS30Validator)(doc)
+        self._made: dict[tuple[int, int], tuple[Any, Any]] = {}
 
     def deref(self, node: Any) -> Any:
         seen = 0
@@ -76,10 +81,17 @@ class Values:
         return found + [e for e in schema.get("examples", []) if isinstance(schema["examples"], list)]
 
     def make(self, schema: Any, depth: int) -> Any:
-        """The smallest value the schema's keywords describe (unchecked)."""
+        """The smallest value the schema's keywords describe (unchecked), made once per schema
+        and depth (a derefed contract repeats its schemas inline, many levels deep)."""
         schema = self.deref(schema)
         if not isinstance(schema, dict) or depth > 12:
             return None if schema is False else {}
+        key = (id(schema), depth)
+        if key not in self._made:  # the schema is kept with its value: its id stays its own
+            self._made[key] = (schema, self._make(schema, depth))
+        return self._made[key][1]
+
+    def _make(self, schema: dict[str, Any], depth: int) -> Any:
         for key in ("const", "example"):
             if key in schema and not self.errors(schema, schema[key]):
                 return schema[key]
