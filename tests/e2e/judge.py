@@ -116,8 +116,12 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
                 verdicts.append(replace(where, outcome="warned" if warned else "disagreed",
                                         detail=warned or "not generated"))
                 continue
-            verdict = await _judge_one(where, op, (node, shared), session, judges=judges,
-                                       recorder=recorder)
+            try:
+                verdict = await _judge_one(where, op, (node, shared), session, judges=judges,
+                                           recorder=recorder)
+            except Exception as exc:  # the harness's own failure: unjudged, and said
+                verdict = replace(where, outcome="unjudged",
+                                  detail=f"the judge failed: {type(exc).__name__}: {exc}"[:600])
             if verdict.outcome == "disagreed" and warned:
                 verdict = replace(verdict, outcome="warned",
                                   detail=f"{warned} || {verdict.detail}")
