@@ -35,7 +35,7 @@ SHARED = {
     "box": ("box.openapi.json.gz", False),
     "twilio-api-v2010": ("twilio-api-v2010.openapi.json.gz", False),
     "twilio-conversations-v1": ("twilio-conversations-v1.openapi.json.gz", False),
-    "digitalocean": ("digitalocean-public-v2.tar.gz", False),
+    "digitalocean": ("digitalocean-public-v2.tar.gz", True),
 }
 # fetched by hand (openai/openai-openapi openapi.yaml, PagerDuty/api-schema
 # reference/REST/openapiv3.json) into $CONTRACTGEN_JUDGE_FETCHED; both invalid as published

@@ -164,6 +164,10 @@ class Values:
                 continue
             if name in required or depth < _DEPTH:
                 result[name] = self.make(prop, depth + 1)
+        extra = schema.get("additionalProperties")
+        if not result and extra not in (None, False) and depth < _DEPTH:
+            # a map with one entry: an empty one has no spelling in a query (deepObject, form)
+            result["judge"] = self.make(extra if isinstance(extra, dict) else {}, depth + 1)
         return result
 
     def _drawn(self, schema: Any) -> Any:

@@ -164,7 +164,8 @@ def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[str]:
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
             found = [f"openapi-core failed: {type(exc).__name__}: {str(exc)[:300]}"]
     # openapi-core warns of what it leaves unchecked (a security scheme type it does not know)
-    return found + [f"openapi-core warned: {w.message}" for w in said]
+    return found + [f"openapi-core warned: {w.message}" for w in said
+                    if "openapi_core" in w.filename]
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
@@ -201,15 +202,13 @@ def wrong_judge(found: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _said(error: Exception) -> str:
-    """An openapi-core error with the schema errors it wraps."""
-    text = f"{type(error).__name__}: {error}"
-    cause = error.__cause__
+    """An openapi-core error: the schema errors it wraps first, then its chain, cut short."""
+    chain, details = [], []
+    cause: BaseException | None = error
     while cause is not None:
-        details = getattr(cause, "schema_errors", None)
-        text += f" <- {type(cause).__name__}: {cause}"
-        if details:
-            text += " [" + "; ".join(
-                f"{'/'.join(map(str, d.absolute_path)) or '<root>'}: {d.message}"[:200]
-                for d in list(details)[:3]) + "]"
+        chain.append(f"{type(cause).__name__}: {str(cause)[:160]}")
+        details += [f"{'/'.join(map(str, d.absolute_path)) or '<root>'}: {str(d.message)[:160]}"
+                    for d in list(getattr(cause, "schema_errors", None) or [])[:3]]
         cause = cause.__cause__
-    return text[:700]
+    said = f"[{'; '.join(details)}] " if details else ""
+    return (said + " <- ".join(chain))[:900]
