@@ -17,6 +17,7 @@ import asyncio
 import importlib
 import inspect
 import json
+import re
 import sys
 import time
 import uuid
@@ -250,11 +251,13 @@ def _warnings(doc: dict[str, Any], warnings: list[Any], path: str, method: str,
     escaped = "/paths/" + path.replace("~", "~0").replace("/", "~1")
     refs = _refs(doc, node) | {escaped + "/parameters"}
     found = []
+    named = re.compile(rf"(?<![\w/]){method.upper()} {re.escape(path)}(?=[,)\s]|$)")
     for warning in warnings:
         pointer = warning.pointer or ""
         if any(words in warning.message for words in _NOT_ABOUT_THE_WIRE):
             continue
         if (pointer == escaped or pointer.startswith(f"{escaped}/{method}")
+                or named.search(warning.message)
                 or any(pointer == r or pointer.startswith(r + "/") for r in refs)):
             found.append(warning.format())
     return " | ".join(found)[:1500]

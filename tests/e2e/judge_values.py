@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
-from openapi_schema_validator import OAS30Validator, OAS31Validator
+from jsonschema import FormatChecker
+from openapi_schema_validator import (
+    OAS30Validator,
+    OAS31Validator,
+    oas30_format_checker,
+    oas31_format_checker,
+)
 
 _FORMATS = {
     "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
@@ -20,6 +27,20 @@ _FORMATS = {
     "byte": "anVkZ2U=", "binary": "judge", "duration": "P1D", "uri-reference": "/judge",
 }
 _DEPTH = 4  # optional properties are filled this deep; required ones at any depth
+
+
+def _formats(v31: bool) -> FormatChecker:
+    """openapi-schema-validator's format checks, and `uri` as absolute (its own check needs
+    rfc3987, which is not installed: `""` would pass, and the generated client refuses it)."""
+    base = oas31_format_checker if v31 else oas30_format_checker
+    checker = FormatChecker(formats=())
+    checker.checkers = dict(base.checkers)
+
+    def absolute(value: object) -> bool:
+        return not isinstance(value, str) or bool(urlsplit(value).scheme)
+
+    checker.checks("uri")(absolute)
+    return checker
 
 
 class NoValue(Exception):
@@ -36,7 +57,8 @@ class Values:
     def __init__(self, doc: dict[str, Any]) -> None:
         self.doc = doc
         self.v31 = str(doc.get("openapi", "3.0")).startswith("3.1")
-        self._validator = (OAS31Validator if self.v31 else OAS30Validator)(doc)
+        self._validator = (OAS31Validator if self.v31 else OAS30Validator)(
+            doc, format_checker=_formats(self.v31))
         self._made: dict[tuple[int, int], tuple[Any, Any]] = {}
 
     def deref(self, node: Any) -> Any:
