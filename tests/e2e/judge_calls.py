@@ -101,7 +101,8 @@ def arguments_of(op: Any, node: dict[str, Any], path_params: Any, session: Sessi
     if op.body is not None:
         body = values.deref(node.get("requestBody") or {})
         media = (body.get("content") or {}).get(op.body.media_type) or {}
-        value = _drawn(values, media.get("schema", {}), _examples(media, values), "body")
+        value = values.writable(media.get("schema", {}), _drawn(
+            values, media.get("schema", {}), _examples(media, values), "body"))
         if "body" in hints:
             given.wire["body"] = value
         else:  # a form's fields are the client method's arguments
@@ -233,11 +234,46 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
         if received != sent:
             problems.append(f"the service received {name}={dumps(received)}, "
                             f"the client was given {dumps(sent)}")
+        elif (lost := _lost(given.wire.get(name), received, name)) is not None:
+            problems.append(f"the contract's {lost} did not reach the service (the client "
+                            f"was given {name}={dumps(given.wire.get(name))})")
     answered = answer.body if type(answer).__name__ == "Reply" else answer
     if await _plain(returned) != await _plain(answered):
         problems.append(f"the client returned {dumps(await _plain(returned))}, the service "
                         f"answered {dumps(await _plain(answered))}")
     return problems
+
+
+def _lost(wire: Any, got: Any, path: str) -> str | None:
+    """Where a value of the contract (`wire`, as JSON) is missing from or differs in what the
+    service received (`got`, as JSON: defaults it holds besides are no loss); None: nowhere."""
+    if isinstance(wire, dict):
+        if not isinstance(got, dict):
+            return path
+        for key, value in wire.items():
+            if key not in got:
+                return f"{path}.{key}"
+            if (lost := _lost(value, got[key], f"{path}.{key}")) is not None:
+                return lost
+        return None
+    if isinstance(wire, list):
+        if not isinstance(got, list) or len(got) != len(wire):
+            return path
+        return next((lost for i, (w, g) in enumerate(zip(wire, got, strict=True))
+                     if (lost := _lost(w, g, f"{path}[{i}]")) is not None), None)
+    if wire == got or _same_instant(wire, got):
+        return None
+    return f"{path}={dumps(wire)} (received {dumps(got)})"
+
+
+def _same_instant(wire: Any, got: Any) -> bool:
+    """Two spellings of one date-time (`Z` and `+00:00`)."""
+    from datetime import datetime
+
+    try:
+        return bool(datetime.fromisoformat(wire) == datetime.fromisoformat(got))
+    except (TypeError, ValueError):
+        return False
 
 
 def _error_text(exc: Exception) -> str:

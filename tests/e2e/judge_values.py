@@ -192,6 +192,27 @@ class Values:
             result["judge"] = self.make(extra if isinstance(extra, dict) else {}, depth + 1)
         return result
 
+    def writable(self, schema: Any, value: Any) -> Any:
+        """`value` without the properties its schema marks `readOnly` (at any depth): what a
+        request carries (OpenAPI: a read-only property is not sent)."""
+        schema = self.merged({}, schema) if isinstance(self.deref(schema), dict) else {}
+        for key in ("oneOf", "anyOf"):
+            member = next((m for m in schema.get(key) or () if not self.errors(m, value)), None)
+            if member is not None:
+                return self.writable({**{k: v for k, v in schema.items() if k != key},
+                                      "allOf": [member]}, value)
+        if isinstance(value, list):
+            return [self.writable(schema.get("items", {}), item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        properties = schema.get("properties") or {}
+        kept = {}
+        for name, item in value.items():
+            prop = self.deref(properties.get(name, {}))
+            if not (isinstance(prop, dict) and prop.get("readOnly")):
+                kept[name] = self.writable(prop, item)
+        return kept
+
     def _drawn(self, schema: Any) -> Any:
         raise NoValue(f"none made fits {dumps(self.inline(schema, 0))[:300]}")
 
