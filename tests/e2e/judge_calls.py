@@ -234,8 +234,8 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
         if received != sent:
             problems.append(f"the service received {name}={dumps(received)}, "
                             f"the client was given {dumps(sent)}")
-        elif (lost := _lost(given.wire.get(name), received, name)) is not None:
-            problems.append(f"the contract's {lost} did not reach the service (the client "
+        elif (gone := lost_value(given.wire.get(name), received, name)) is not None:
+            problems.append(f"the contract's {gone} did not reach the service (the client "
                             f"was given {name}={dumps(given.wire.get(name))})")
     answered = answer.body if type(answer).__name__ == "Reply" else answer
     if await _plain(returned) != await _plain(answered):
@@ -244,7 +244,7 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
     return problems
 
 
-def _lost(wire: Any, got: Any, path: str) -> str | None:
+def lost_value(wire: Any, got: Any, path: str) -> str | None:
     """Where a value of the contract (`wire`, as JSON) is missing from or differs in what the
     service received (`got`, as JSON: defaults it holds besides are no loss); None: nowhere."""
     if isinstance(wire, dict):
@@ -253,14 +253,14 @@ def _lost(wire: Any, got: Any, path: str) -> str | None:
         for key, value in wire.items():
             if key not in got:
                 return f"{path}.{key}"
-            if (lost := _lost(value, got[key], f"{path}.{key}")) is not None:
-                return lost
+            if (gone := lost_value(value, got[key], f"{path}.{key}")) is not None:
+                return gone
         return None
     if isinstance(wire, list):
         if not isinstance(got, list) or len(got) != len(wire):
             return path
-        return next((lost for i, (w, g) in enumerate(zip(wire, got, strict=True))
-                     if (lost := _lost(w, g, f"{path}[{i}]")) is not None), None)
+        return next((gone for i, (w, g) in enumerate(zip(wire, got, strict=True))
+                     if (gone := lost_value(w, g, f"{path}[{i}]")) is not None), None)
     if wire == got or _same_instant(wire, got):
         return None
     return f"{path}={dumps(wire)} (received {dumps(got)})"

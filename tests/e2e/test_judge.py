@@ -14,8 +14,10 @@ from pathlib import Path
 import httpx
 import pytest
 from judge import Report, judge_contract
+from judge_calls import lost_value
 from judge_corpus import FETCHED, SEEDS, SHARED, SMALL, fetched_contract, shared_contract
 from judge_known import known
+from judge_values import Values
 
 pytestmark = pytest.mark.slow
 
@@ -86,3 +88,30 @@ def test_the_judge_finds_a_wrong_response(tmp_path: Path) -> None:
     assert [v.operation for v in wrong] == ["GET /pets"]
     assert "'name' is a required property" in wrong[0].detail
     assert "petstore: GET /pets:" in str(wrong[0])
+
+
+def test_a_value_lost_on_the_way_is_named() -> None:
+    """What the contract gave must reach the service; defaults the service holds besides are
+    no loss, nor another spelling of the same instant."""
+    wire = {"name": "judge", "tags": [{"id": 1}], "at": "2024-01-02T03:04:05Z"}
+    same = {"name": "judge", "tags": [{"id": 1, "extra": 0}], "at": "2024-01-02T03:04:05+00:00",
+            "count": 10}
+    assert lost_value(wire, same, "body") is None
+    assert lost_value(wire, {**same, "tags": [{}]}, "body") == "body.tags[0].id"
+    assert lost_value(wire, {**same, "name": "x"}, "body") == 'body.name="judge" (received "x")'
+
+
+def test_values_are_valid_and_requests_carry_no_read_only_property() -> None:
+    doc = {"openapi": "3.0.3", "components": {"schemas": {"Pet": {
+        "type": "object", "required": ["id", "name"],
+        "properties": {"id": {"type": "integer", "readOnly": True, "minimum": 5},
+                       "name": {"type": "string", "pattern": "^[a-z]{3}$"},
+                       "born": {"type": "string", "format": "date-time",
+                                "example": "2021-02-11T16:37:03"}}}}}}
+    values = Values(doc)
+    pet = {"$ref": "#/components/schemas/Pet"}
+    made = values.value(pet)
+    assert values.errors(pet, made) == []
+    assert made["id"] >= 5 and len(made["name"]) == 3
+    assert made["born"] != "2021-02-11T16:37:03"  # the example has no time zone: not used
+    assert "id" not in values.writable(pet, made)
