@@ -261,7 +261,7 @@ def lost_value(wire: Any, got: Any, path: str) -> str | None:
             return path
         return next((gone for i, (w, g) in enumerate(zip(wire, got, strict=True))
                      if (gone := lost_value(w, g, f"{path}[{i}]")) is not None), None)
-    if wire == got or _same_instant(wire, got):
+    if wire == got or _same_instant(wire, got) or _same_address(wire, got):
         return None
     return f"{path}={dumps(wire)} (received {dumps(got)})"
 
@@ -272,6 +272,16 @@ def _same_instant(wire: Any, got: Any) -> bool:
 
     try:
         return bool(datetime.fromisoformat(wire) == datetime.fromisoformat(got))
+    except (TypeError, ValueError):
+        return False
+
+
+def _same_address(wire: Any, got: Any) -> bool:
+    """Two spellings of one IP address (`2001:0db8::1` and `2001:db8::1`)."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(wire) == ipaddress.ip_address(got)
     except (TypeError, ValueError):
         return False
 

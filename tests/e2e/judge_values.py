@@ -145,8 +145,12 @@ class Values:
             if key == "allOf":
                 for member in value:
                     into = self.merged(into, member)
-            elif key == "properties":
-                into["properties"] = {**value, **into.get("properties", {})}
+            elif key == "properties":  # a property several members define takes them all
+                before = into.get("properties", {})
+                into["properties"] = {**value, **before} | {
+                    k: {**self.deref(value[k]), **self.deref(before[k])} for k in value
+                    if k in before and isinstance(self.deref(value[k]), dict)
+                    and isinstance(self.deref(before[k]), dict)}
             elif key == "required":
                 into["required"] = [*into.get("required", []), *value]
             else:
