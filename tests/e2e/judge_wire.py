@@ -171,8 +171,13 @@ def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[str]:
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
 # error is not taken as a disagreement; the verdict's detail still names it.
 OPENAPI_CORE_WRONG = (
-    ("is not of type 'string'\">,) <- InvalidSchemaValue: Value b'",
-     "bytes of a `format: binary` string", "python-openapi/openapi-core#854"),
+    (re.compile(r"Value b'.*not valid for schema of type string", re.S),
+     "the bytes of a body other than JSON (a file, CSV) against `type: string`",
+     "python-openapi/openapi-core#854"),
+    # OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored"
+    (re.compile(r"Invalid header parameter: (Accept|Content-Type|Authorization)\b", re.I),
+     "a declared Accept, Content-Type or Authorization header, which OpenAPI ignores",
+     "none found upstream"),
     ("b'judge' is not of type 'string'", "bytes of a `format: binary` string",
      "python-openapi/openapi-core#854"),
     ("Expected a string value, got <class 'list'>",
