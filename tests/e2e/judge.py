@@ -147,10 +147,10 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
     problems = await call_one(op, node, given, session)
     if problems is None:
         return replace(where, outcome="unjudged", detail="not called: " + "; ".join(given.skipped))
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     for exchange in recorder.exchanges:
         said = wire_errors(judges.strict, exchange)
-        if any("ServerNotFound" in s for s in said):  # judge the rest as if sent there
+        if any("ServerNotFound" in s for s, _ in said):  # judge the rest as if sent there
             said += wire_errors(judges.blind(), exchange)
         found += said
     real, excused = wrong_judge(found)

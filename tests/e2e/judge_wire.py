@@ -151,21 +151,33 @@ def _content_type(headers: httpx.Headers) -> str:
     return "; ".join(parts)
 
 
-def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[str]:
-    """What openapi-core finds wrong with the request and with the response (empty: none)."""
+def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
+    """What openapi-core finds wrong with the request and with the response (empty: none):
+    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG)."""
     request = _Request(exchange.request)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         try:
-            found = [f"request: {_said(e)}" for e in judge.iter_request_errors(request)]
+            found = [(f"request: {_said(e)}", _raw(e)) for e in judge.iter_request_errors(request)]
             if not found:
-                found += [f"response {exchange.response.status_code}: {_said(e)}" for e in
-                          judge.iter_response_errors(request, _Response(exchange.response))]
+                found += [(f"response {exchange.response.status_code}: {_said(e)}", _raw(e))
+                          for e in judge.iter_response_errors(request, _Response(exchange.response))]
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
-            found = [f"openapi-core failed: {type(exc).__name__}: {str(exc)[:300]}"]
+            text = f"openapi-core failed: {type(exc).__name__}: {exc}"
+            found = [(text[:400], text)]
     # openapi-core warns of what it leaves unchecked (a security scheme type it does not know)
-    return found + [f"openapi-core warned: {w.message}" for w in said
+    return found + [(f"openapi-core warned: {w.message}",) * 2 for w in said
                     if "openapi_core" in w.filename and issubclass(w.category, UserWarning)]
+
+
+def _raw(error: BaseException) -> str:
+    chain = []
+    cause: BaseException | None = error
+    while cause is not None:
+        chain.append(f"{type(cause).__name__}: {cause}")
+        chain += [str(d.message) for d in getattr(cause, "schema_errors", None) or []]
+        cause = cause.__cause__
+    return " <- ".join(chain)
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
@@ -200,12 +212,13 @@ OPENAPI_CORE_WRONG = (
 )
 
 
-def wrong_judge(found: list[str]) -> tuple[list[str], list[str]]:
-    """`found` split into the real problems and openapi-core's own known mistakes."""
+def wrong_judge(found: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """`found` (said, raised) split into the real problems (said) and openapi-core's own known
+    mistakes."""
     real, excused = [], []
-    for problem in found:
+    for problem, raw in found:
         known = next((k for k in OPENAPI_CORE_WRONG if (
-            k[0].search(problem) if isinstance(k[0], re.Pattern) else k[0] in problem)), None)
+            k[0].search(raw) if isinstance(k[0], re.Pattern) else k[0] in raw)), None)
         if known is None:
             real.append(problem)
         else:
