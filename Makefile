@@ -1,4 +1,4 @@
-# Named verbs: setup | run | test | test-fast | test-corpus | judge | check | regen | lint | bench | clean
+# Named verbs: setup | run | test | test-fast | test-corpus | judge | images | test-images | check | regen | lint | bench | release | clean
 SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.stamp-setup
 # the environment says PYTHONDONTWRITEBYTECODE, or each process compiles them all again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup run test test-fast test-corpus judge check regen lint bench clean
+.PHONY: setup run test test-fast test-corpus judge images test-images check regen lint bench release clean
 
 setup: $(STAMP)
 
@@ -58,7 +58,7 @@ run: setup
 # Every test but the corpus-scale ones (minutes each on ../shared/corpus): see test-corpus.
 test: setup lint
 	$(BIN)/contractgen check --strict
-	$(BIN)/python -m pytest -n 2 -q -m "not corpus"
+	$(BIN)/python -m pytest -n 2 -q -m "not corpus and not images"
 
 # Box and Twilio through generate, mypy, ruff and block-wise black: the real-size checks.
 test-corpus: setup
@@ -71,6 +71,16 @@ test-corpus: setup
 judge: setup
 	$(BIN)/python -m pytest -n 2 -q tests/e2e/test_judge.py -m "slow or corpus"
 
+# The three images of deploy/ (deploy/images/README.md): BASE=local where no image registry is
+# reachable (a Debian rootfs made with mmdebstrap), else the registry's debian:bookworm-slim.
+images:
+	bash deploy/images/build.sh
+
+# The deploy tests against the images: three otari and two tpmjs containers behind the proxy's.
+# Each says why and skips where podman or the images are missing.
+test-images: setup
+	$(BIN)/python -m pytest -q -m images -rs
+
 # The inner loop: every test not marked `slow` (a test over ~3 s is marked), in under 90 s.
 # --dist loadfile: a module's tests share one worker, so its module-scoped services start once
 # per run instead of once per worker (measured: a sixth less work than --dist load).
@@ -78,14 +88,14 @@ judge: setup
 # socket), so two more workers fill the cores (quiet 2-core machine: 121 s with 2, 96 s with 4;
 # 76 s once bytecode is kept, see above).
 test-fast: setup
-	$(BIN)/python -m pytest -n 4 --dist loadfile -q -m "not slow and not corpus"
+	$(BIN)/python -m pytest -n 4 --dist loadfile -q -m "not slow and not corpus and not images"
 
 check: setup
 	$(BIN)/contractgen check --strict
 
 # mypy on the backends is what flags hand-written code that no longer matches a changed contract.
 lint: setup
-	$(BIN)/ruff check generator tests backends bench
+	$(BIN)/ruff check generator tests backends bench tools
 	$(BIN)/mypy
 	cd backends/otari-sandbox && ../../$(BIN)/mypy
 	cd backends/tpmjs-executor && ../../$(BIN)/mypy
@@ -97,6 +107,10 @@ regen: setup
 	$(BIN)/python -m contractgen.emit.environment
 	$(BIN)/contractgen generate
 	$(BIN)/python -m tests.invalid_specs.regen
+
+# `make release VERSION=X.Y.Z`: the version everywhere, regen, commit, tag (docs/releasing.md).
+release: setup
+	$(BIN)/python tools/release.py $(VERSION)
 
 bench: setup
 	$(BIN)/pip install -q -e '.[bench]'

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .config import NoConfigError, Target, find_config, load_targets
-from .emit.package import display_path, read_package, write_package
+from .emit.package import HEADER, MANIFEST, display_path, read_package, write_package
 from .errors import ContractgenError, OptionError, OwnershipError
 from .options import Options
 from .pipeline import generate as generated
@@ -20,7 +22,7 @@ from .spec.inputs import Inputs
 
 __all__ = [
     "CheckResult", "ContractgenError", "Drift", "NoConfigError", "Options", "OwnershipError", "check",
-    "generate", "generate_sdk", "load", "read_package", "render", "render_target", "targets_from",
+    "forced_write", "generate", "generate_sdk", "load", "read_package", "render", "render_target", "targets_from",
     "validate", "write_package",
 ]
 
@@ -53,7 +55,58 @@ def generate(spec: str | Path, out: str | Path, options: Options | None = None, 
     if package is not None and not package.isidentifier():
         raise OptionError(f"package name {package!r} is not a Python identifier")
     files, _ = render(spec, options, previous=read_package(Path(out)), **changes)
-    return write_package(Path(out), files, force=force)
+    if force:
+        return forced_write(Path(out), files)[0]
+    return write_package(Path(out), files)
+
+
+def forced_write(out: Path, files: dict[str, str], *, read: dict[str, str] | None = None,
+                 overwrite: Collection[str] = ()) -> tuple[list[Path], list[str]]:
+    """`write_package(force=True)` that replaces no file someone else wrote unless told to.
+
+    Refuses (OwnershipError, nothing written) when a file of a name it writes does not carry
+    contractgen's header (a hand-written `models.py`) and `overwrite` does not name it. Returns
+    the paths written and the names of the files it overwrote that were not as contractgen left
+    them (edited by hand, or named in `overwrite`): the caller says which."""
+    unknown = sorted(set(overwrite) - set(files))
+    if unknown:
+        raise OptionError(f"--overwrite {unknown[0]}: contractgen writes no such file in "
+                          f"{display_path(out)} (it writes {', '.join(sorted(files))})")
+    replaced = _replaced(out, files, read_package(out) if read is None else read)
+    refused = [name for name, ours in replaced if not ours and name not in overwrite]
+    if refused:
+        where = display_path(out)
+        raise OwnershipError(
+            f"{', '.join(f'{where}/{name}' for name in refused)}: not written by contractgen (no "
+            f"`{HEADER}` header), and --force replaces only files it wrote: move "
+            f"{'it' if len(refused) == 1 else 'them'} out of the way, or name each file to "
+            f"replace (--overwrite {refused[0]})")
+    return write_package(out, files, force=True, read=read), [name for name, _ in replaced]
+
+
+def _replaced(out: Path, files: dict[str, str], current: dict[str, str]) -> list[tuple[str, bool]]:
+    """The files in `out` that writing `files` changes and that are not as contractgen left
+    them, each with whether it carries contractgen's header (edited by hand, or not ours)."""
+    try:
+        recorded = json.loads(current.get(MANIFEST, "{}")).get("files", {})
+    except (ValueError, AttributeError):
+        recorded = {}
+    recorded = recorded if isinstance(recorded, dict) else {}
+    found = []
+    for name, text in sorted(files.items()):
+        path = out / name
+        if name == MANIFEST or not path.is_file():
+            continue
+        if name not in current:  # not contractgen's file: replaced whatever it holds
+            try:
+                ours = path.read_text(encoding="utf-8").startswith(HEADER)
+            except (UnicodeDecodeError, OSError):
+                ours = False
+            found.append((name, ours))
+        elif current[name] != text and name in recorded and recorded[name] != hashlib.sha256(
+                current[name].encode("utf-8")).hexdigest():
+            found.append((name, True))  # contractgen's, edited by hand since
+    return found
 
 
 def generate_sdk(spec: str | Path, out: str | Path, options: Options | None = None, *,

@@ -62,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help, description=help, epilog=_exits(*exits),
                               formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    for add in (_validate, _generate, _watch, _check, _diff, _conformance, _new):
+    for add in (_validate, _generate, _watch, _check, _diff, _changelog, _conformance, _mock,
+                _new):
         add(command)
     return parser
 
@@ -86,12 +87,16 @@ def _generate(command: Command) -> None:
     _target_arguments(
         p, "generate", "the package folder to write: a new folder or one contractgen wrote (it "
         "records its files in .contractgen-manifest.json there)",
-        force="write even where there are files contractgen did not write, or changed since (it "
-        "replaces files of the names it writes, and leaves the others alone)",
+        force="write even where there are files contractgen did not write, or changed since: it "
+        "replaces the files it wrote (listing those changed by hand), refuses to replace one of "
+        "the same name it did not write (see --overwrite), and leaves the others alone",
         lenient="generate despite errors: skip what cannot be understood and list it as located "
         "warnings",
         templates="a folder of template overrides (files named like built-in templates replace "
         "them); beats `templates` in the config")
+    p.add_argument("--overwrite", action="append", metavar="FILE",
+                   help="replace FILE of the package folder even though contractgen did not write "
+                   "it (--force alone refuses that; implies --force; repeatable)")
     p.add_argument("--sdk", action="store_true", help="write the client as an installable "
                    "package: OUT/pyproject.toml, OUT/README.md, OUT/src/<package>/")
     p.add_argument("--package-name", metavar="NAME", type=_package_name, help="the SDK's distribution name, e.g. "
@@ -149,19 +154,38 @@ def _check(command: Command) -> None:
 def _diff(command: Command) -> None:
     p = command("diff", "classify changes between two specs: breaking, warning or info",
                 "0  no change at or above --fail-on",
-                "1  a change at or above --fail-on (by default: a breaking change)",
-                "2  a spec is invalid (the errors `validate` reports) or unreadable, or the "
-                "command line is wrong")
-    p.add_argument("old", help="the spec as it was (e.g. from the main branch)")
-    p.add_argument("new", help="the spec as it is now")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                   help="text for people, json for tools, markdown for a pull-request comment")
+                "1  a change at or above --fail-on (by default: a breaking change), or an expired "
+                "ignore in the policy",
+                "2  a spec cannot be read as OpenAPI 3 (errors `validate` finds in one it can "
+                "read are warnings), the policy is wrong, or the command line is")
+    _diff_inputs(p)
+    p.add_argument("--format", choices=("text", "json", "yaml", "markdown", "github", "junit"),
+                   default="text", help="text for people, json or yaml for tools, markdown for "
+                   "a pull-request comment, github for GitHub Actions annotations on the lines, "
+                   "junit for CI test reports (a failing change is a failed test)")
     p.add_argument("--fail-on", choices=("breaking", "warning", "info", "any"),
-                   default="breaking",
-                   help="the lowest level that makes the exit code 1 (any = info)")
+                   help="the lowest level that makes the exit code 1 (any = info); by default "
+                   "the policy's `fail-on`, else breaking")
+
+
+def _diff_inputs(p: argparse.ArgumentParser) -> None:
+    """The arguments `diff` and `changelog` share: the two sides, overlays, the policy."""
+    p.add_argument("old", help="the spec as it was: a file, or REV:PATH at a git revision "
+                   "(e.g. origin/main:specs/api.yaml)")
+    p.add_argument("new", help="the spec as it is now (a file, or REV:PATH)")
     p.add_argument("--overlay", help="an overlay to apply to both specs")
     p.add_argument("--overlay-old", help="an overlay for OLD only (instead of --overlay)")
     p.add_argument("--overlay-new", help="an overlay for NEW only (instead of --overlay)")
+    p.add_argument("--policy", metavar="FILE", help="a TOML diff policy (rule levels, ignores "
+                   "with reasons and expiry, deprecation days, major-bump); by default "
+                   "`[tool.contractgen.diff]` of the nearest pyproject.toml")
+
+
+def _changelog(command: Command) -> None:
+    p = command("changelog", "the changes of a release in Markdown, grouped by operation",
+                "0  written", "2  a spec cannot be read, or the command line is wrong")
+    _diff_inputs(p)
+    p.add_argument("--title", default="API changes", help="the changelog's heading")
 
 
 def _conformance(command: Command) -> None:
@@ -175,6 +199,20 @@ def _conformance(command: Command) -> None:
                    help="print an example scenario (save it, edit it, pass it with --scenario)")
     p.add_argument("--overlay", help=OVERLAY_HELP)
     p.add_argument("--token", help="bearer token sent with every request")
+
+
+def _mock(command: Command) -> None:
+    p = command("mock", "serve a stateful mock of SPEC (or of [tool.contractgen.mock])",
+                "0  stopped", "1  the spec has errors", USAGE_EXIT)
+    p.add_argument("spec", nargs="?", help=SPEC_HELP)
+    p.add_argument("--overlay", help=OVERLAY_HELP)
+    p.add_argument("--host", help="the address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, help="the port (default: 4010)")
+    p.add_argument("--seed", type=int, help="made-up answers depend on it and the request alone")
+    p.add_argument("--data", help="JSON or YAML: concrete collection paths -> their first items")
+    p.add_argument("--scenario", help="a `contractgen conformance` steps file: answers in order")
+    p.add_argument("--stateless", action="store_true", help="store nothing (as Prism does)")
+    p.add_argument("--config", help=CONFIG_HELP)
 
 
 def _new(command: Command) -> None:

@@ -6,12 +6,12 @@ import argparse
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from .arguments import build_parser
-from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError
+from .errors import EXIT_FAIL, EXIT_USAGE, ContractgenError, OptionError
 from .options import PARTS, Options
 from .problems import Level, Problem, SpecError
 
@@ -75,7 +75,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
                   "one, the targets of [tool.contractgen] are generated)", file=sys.stderr)
             return EXIT_USAGE
         for target in _targets(args):
-            _write(target.out_path, render_target(target), args.force)
+            _write(target.out_path, render_target(target), args)
             print(f"generated {target.out} from {target.spec}")
         return EXIT_OK
     if args.out is None:
@@ -87,20 +87,26 @@ def cmd_generate(args: argparse.Namespace) -> int:
     previous = read_package(out) if out.is_dir() else None
     files, warnings = render(args.spec, _options(args), previous=previous)
     _print_problems(warnings)
-    _write(out, files, args.force, previous)
+    _write(out, files, args, previous)
     print(f"generated {args.out} from {args.spec}")
     return EXIT_OK
 
 
-def _write(out: Path, files: dict[str, str], force: bool,
+def _write(out: Path, files: dict[str, str], args: argparse.Namespace,
            read: dict[str, str] | None = None) -> None:
-    """`write_package` (`read`: the package as read before), saying which foreign files a
-    `--force` run accepted for good."""
-    from .api import write_package
+    """`write_package` (`read`: the package as read before); with `--force`, saying which files
+    it overwrote and which foreign files it accepted for good."""
+    from .api import forced_write, write_package
     from .emit.package import accepted_files
 
+    if not (args.force or args.overwrite):
+        write_package(out, files, read=read)
+        return
     before = accepted_files(out)
-    write_package(out, files, force=force, read=read)
+    _, replaced = forced_write(out, files, read=read, overwrite=args.overwrite or ())
+    if replaced:
+        print(f"{out}: overwrote {', '.join(replaced)} (changed since contractgen "
+              "wrote them, or not its own)", file=sys.stderr)
     new = [name for name in accepted_files(out) if name not in before]
     if new:
         print(f"{out}: kept {', '.join(new)} (not contractgen's) and recorded them as accepted "
@@ -165,15 +171,32 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     from .diff import run_diff
 
+    return _diffing(lambda: run_diff(
+        args.old, args.new, fmt=args.format, fail_on=args.fail_on,
+        overlay_old=args.overlay_old or args.overlay, overlay_new=args.overlay_new or args.overlay,
+        policy=args.policy))
+
+
+def cmd_changelog(args: argparse.Namespace) -> int:
+    from .diff import run_changelog
+
+    return _diffing(lambda: run_changelog(
+        args.old, args.new, title=args.title, overlay_old=args.overlay_old or args.overlay,
+        overlay_new=args.overlay_new or args.overlay, policy=args.policy))
+
+
+def _diffing(run: Callable[[], int]) -> int:
+    """`diff` or `changelog`: exit 2 for a contract, policy or revision they cannot use."""
     try:
-        return run_diff(args.old, args.new, fmt=args.format, fail_on=args.fail_on,
-                        overlay_old=args.overlay_old or args.overlay,
-                        overlay_new=args.overlay_new or args.overlay)
+        return run()
     except SpecError as exc:
         # exit 1 means "a change fails the run"; a contract we cannot compare is a usage error
         _print_problems(exc.problems)
-        print("contractgen diff: compares valid contracts only; fix the errors above "
+        print("contractgen diff: compares OpenAPI 3 documents it can read; fix the errors above "
               "(`contractgen validate SPEC` lists them)", file=sys.stderr)
+        return EXIT_USAGE
+    except OptionError as exc:  # a policy or a git revision it cannot use; 1 is "fails"
+        print(f"contractgen diff: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -189,6 +212,15 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     return run_conformance(args.spec, args.scenario, args.base_url, overlay=args.overlay,
                            token=args.token)
+
+
+def cmd_mock(args: argparse.Namespace) -> int:
+    from .mock import run
+    from .mock.settings import settings
+
+    spec, options, host, port = settings(args)
+    run(spec, options, host=host, port=port)
+    return EXIT_OK
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -217,7 +249,8 @@ def _installs(project: Path) -> str:
 
 
 COMMANDS = {"validate": cmd_validate, "generate": cmd_generate, "watch": cmd_watch,
-            "check": cmd_check, "diff": cmd_diff, "conformance": cmd_conformance, "new": cmd_new}
+            "check": cmd_check, "diff": cmd_diff, "changelog": cmd_changelog,
+            "conformance": cmd_conformance, "mock": cmd_mock, "new": cmd_new}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -255,7 +288,7 @@ def _failed(command: str, exc: Exception) -> int:
 
 # The commands that hold a whole contract in memory and leave nothing for exit to do: what
 # they write is written and closed, and the validation's forked child (`verdict`) has ended.
-_QUICK_EXIT = frozenset({"generate", "check", "validate", "diff"})
+_QUICK_EXIT = frozenset({"generate", "check", "validate", "diff", "changelog"})
 _COMMAND: str | None = None
 
 

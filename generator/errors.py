@@ -8,7 +8,9 @@ Exception hierarchy (the CLI reads `exit_code` from the class; 1 fails, 2 is a u
     │   └── NoConfigError   exit 2  no `[tool.contractgen]` to work on (defined in `config`)
     ├── OwnershipError      exit 2  `--out` holds files contractgen did not write (ValueError too)
     ├── OptionError         exit 1  an argument the library cannot use (ValueError too)
-    └── ScaffoldError       exit 1  copier could not create the project (ValueError too)
+    ├── ScaffoldError       exit 1  copier could not create the project (ValueError too)
+    └── JSONPathError       exit 1  an overlay's JSONPath outside the supported subset
+                                    (ValueError too; defined in `spec.jsonpath`)
 
 An OSError (a file or folder that cannot be used as given) is not ours: the CLI reports it as a
 usage error, exit 2; any other ValueError that escapes a command as a failure, exit 1

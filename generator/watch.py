@@ -128,7 +128,7 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
     """Regenerate `job`'s package as `generate` would, and note the files its `$ref`s bundle
     in (`job.bundled`); never raises for bad input. `describe` words an OSError (the CLI's
     `describe_os_error`)."""
-    from .api import render
+    from .api import forced_write, render
     from .emit.package import read_package, write_package
 
     start = time.perf_counter()
@@ -143,7 +143,10 @@ def run_job(job: Job, describe: Callable[[OSError], str] = str) -> Outcome:
             # watched before stay watched, which costs a stat each.
             if bundled:
                 job.bundled = frozenset(bundled)
-        write_package(job.out, files, force=job.force, read=previous)
+        if job.force:  # as `generate --force`: never over a file contractgen did not write
+            forced_write(job.out, files, read=previous)
+        else:
+            write_package(job.out, files, read=previous)
     except SpecError as exc:
         return Outcome(time.perf_counter() - start, problems=list(exc.problems),
                        refused="the contract has errors")

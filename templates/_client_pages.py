@@ -32,7 +32,7 @@ class Paging:
     next_url: str = ""  # a response field holding the next page's URL
     link: bool = False  # the response's `Link` header
     cursor: str = ""  # the request parameter taking the cursor...
-    next_cursor: str = ""  # ...from this response field
+    next_cursor: str = ""  # ...from this response field, dotted ("next_page.offset")
     offset: str = ""
     page: str = ""
     limit: str = ""
@@ -73,7 +73,7 @@ def _next(
     if paging.link:
         url = response.links.get("next", {}).get("url")
         return urljoin(str(response.url), url) if url else None
-    cursor = _field(body, paging.next_cursor) if paging.next_cursor else None
+    cursor = _dotted(body, paging.next_cursor) if paging.next_cursor else None
     if cursor not in (None, ""):
         return {**kwargs, paging.cursor: cursor}
     limit = kwargs.get(paging.limit) if paging.limit else None

@@ -1,4 +1,4 @@
-"""Runtime of the generated client: requests, credentials, answers and the typed methods.
+"""Runtime of the generated client: requests, credentials, answers and errors.
 
 Copied verbatim into every client (already black-formatted). Import from `client` instead:
 the names here are private, except `Answer`, which `client` exports.
@@ -11,9 +11,9 @@ import enum
 import functools
 import inspect
 import typing
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Concatenate, Generic, NamedTuple, ParamSpec, TypeVar
-from urllib.parse import quote
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, NamedTuple, TypeVar
+from urllib.parse import quote, urlsplit
 
 import httpx
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -95,17 +95,33 @@ def _styled(
         return {name: _dump(value).decode()}
     if isinstance(value, BaseModel):
         value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if style == "deepObject":
+        return _deep(name, value)
     if exploded:
         return {key: _query(item) for key, item in value.items() if item is not None}
-    if style == "deepObject":
-        return {
-            f"{name}[{key}]": _text(item)
-            for key, item in value.items()
-            if item is not None
-        }
     separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
     items = [x for pair in value.items() for x in pair] if shape == "object" else value
     return {name: separator.join(_text(item) for item in items)}
+
+
+def _deep(name: str, value: Any) -> dict[str, str]:
+    """`value` in deepObject style, nested as Stripe (and PHP's `http_build_query`) write it:
+    `name[key]=v`, `name[key][0][field]=v`, a list's items by index (`name[0]=v`), a value
+    that is neither a map nor a list as `name=v`; None is left out."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    items: Any
+    if isinstance(value, Mapping):
+        items = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return {name: _text(value)}
+    out: dict[str, str] = {}
+    for key, item in items:
+        if item is not None:
+            out.update(_deep(f"{name}[{key}]", item))
+    return out
 
 
 def _queries(
@@ -127,6 +143,57 @@ def _queries(
 def _texts(values: dict[str, Any]) -> dict[str, str]:
     """Headers by wire name: each value set, as text."""
     return {name: _text(value) for name, value in values.items() if value is not None}
+
+
+def _own_servers(
+    base_url: str,
+    chosen: Mapping[str, str] | None,
+    main: tuple[str, ...],
+    own: tuple[str, ...],
+) -> dict[str, str]:
+    """Where the calls of operations that declare a server of their own go, by its URL:
+    where `chosen` says; to that server when `base_url` is one of the contract's; else (a
+    deployment of the whole API: a local or staging one) to `base_url`'s origin, under the
+    server's path, where the generated server routes them."""
+    unknown = sorted(set(chosen or {}) - set(own))
+    if unknown:
+        raise ValueError(
+            f"unknown servers {unknown}; operations declare: {sorted(own)}"
+        )
+    at_home = base_url.rstrip("/") in {url.rstrip("/") for url in main}
+    scheme, host, *_ = urlsplit(base_url)
+    return {
+        url: (chosen or {}).get(
+            url, url if at_home else f"{scheme}://{host}{urlsplit(url).path}"
+        )
+        for url in own
+    }
+
+
+def _rebased(url: httpx.URL, servers: Mapping[str, str]) -> httpx.URL:
+    text = str(url)
+    for declared, actual in servers.items():
+        if text == declared or text.startswith(declared + "/"):
+            return httpx.URL(actual.rstrip("/") + text[len(declared) :])
+    return url
+
+
+def _server_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """httpx's event hooks sending each call to its operation's server (`_own_servers`)."""
+
+    def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
+
+
+def _aserver_hooks(servers: Mapping[str, str]) -> dict[str, list[Any]]:
+    """`_server_hooks`, for an async client."""
+
+    async def hook(request: httpx.Request) -> None:
+        request.url = _rebased(request.url, servers)
+
+    return {"request": [hook]}
 
 
 def _authorize(request: _Request, auth: Mapping[str, tuple[Scheme, Any]]) -> _Request:
@@ -182,7 +249,7 @@ def _headers(cls: type[HeadersT], response: httpx.Response) -> HeadersT:
         return cls(**values)
     except TypeError:
         raise errors.UnexpectedStatus(
-            response.status_code, response.text, headers=dict(response.headers)
+            response.status_code, response.text, headers=response.headers
         ) from None
 
 
@@ -212,7 +279,7 @@ def _json(kind: Any, response: httpx.Response) -> Any:
     except ValidationError as exc:
         error = errors.ResponseValidationError(
             _loose(response),
-            headers=dict(response.headers),
+            headers=response.headers,
             status_code=response.status_code,
         )
         operation = _extension(response, "contractgen_operation", None)
@@ -224,8 +291,23 @@ def _validated(kind: Any, response: httpx.Response) -> Any:
     and (open enums) unknown enum values kept."""
     if kind is Any and not response.content:
         return None
+    content = response.content
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        content = _event_data(content)  # an error declared as events: TGI's
     with responses(_extension(response, "contractgen_open_enums", True)):
-        return _json_typed(kind).validate_json(response.content)
+        return _json_typed(kind).validate_json(content)
+
+
+def _event_data(stream: bytes) -> bytes:
+    """The data of the first event of a text/event-stream body."""
+    lines: list[bytes] = []
+    for line in stream.splitlines():
+        if not line.strip() and lines:
+            break
+        if line.startswith(b"data:"):
+            value = line[5:]
+            lines.append(value[1:] if value.startswith(b" ") else value)
+    return b"\n".join(lines)
 
 
 @functools.cache
@@ -277,7 +359,7 @@ def _unexpected(response: httpx.Response) -> errors.UnexpectedStatus:
     return cls(
         response.status_code,
         response.text,
-        headers=dict(response.headers),
+        headers=response.headers,
         content=response.content,
     )
 
@@ -304,43 +386,10 @@ def _extension(response: httpx.Response, key: str, default: Any) -> Any:
         return default
 
 
-_P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-# Each operation's `_build_` and `_parse_` make four methods (sync, async, and their
-# `_detailed` forms): their signatures are read once, not four times, as the client is imported.
+# The pages' iterators read a request builder's parameters once, not at every page.
 _signature = functools.cache(inspect.signature)
-
-
-def _named(
-    method: Any, build: Callable[..., _Request], name: str, result: Any, doc: str
-) -> None:
-    """Give a method made by `_call`, `_acall`... its name, docstring and signature."""
-    signature = _signature(build)
-    parameters = signature.parameters.values()
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = doc
-    method.__signature__ = signature.replace(
-        parameters=[
-            inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-            *parameters,
-        ],
-        return_annotation=result,
-    )
-    # What typing.get_type_hints reads: the written-out method's annotations, strings where
-    # client.py defers them, evaluated where `__wrapped__` was defined (client.py).
-    method.__wrapped__ = build
-    method.__annotations__ = {
-        **{p.name: p.annotation for p in parameters if p.annotation is not p.empty},
-        "return": result,
-    }
-
-
-def _answer_type(returned: Any, headers: type[Any] | None) -> Any:
-    """`Answer[returned, headers]`, as a string where client.py defers its annotations."""
-    if isinstance(returned, str):
-        return f"Answer[{returned}, {headers.__name__ if headers else None}]"
-    return typing.cast(Any, Answer)[returned, headers]
 
 
 def _answer(
@@ -348,92 +397,7 @@ def _answer(
     parse: Callable[[httpx.Response], _R],
     headers: type[Any] | None,
 ) -> Answer[_R, Any]:
+    """A `_detailed` method's answer: the status, the declared headers and the parsed body."""
     body = parse(response)
     declared = None if headers is None else _headers(headers, response)
     return Answer(response.status_code, declared, body, response.headers)
-
-
-# Each operation's methods are made from its `_build_` (whose signature and docstring they
-# take) and `_parse_`.
-def _call(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
-) -> Callable[Concatenate[Any, _P], _R]:
-    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return parse(self._send(build(*args, **kwargs)))
-
-    name = build.__name__.removeprefix("_build_")
-    result = _signature(parse).return_annotation
-    _named(method, build, name, result, build.__doc__ or "")
-    return method
-
-
-def _acall(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R]
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, _R]]:
-    async def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        return parse(await self._send(build(*args, **kwargs)))
-
-    name = build.__name__.removeprefix("_build_")
-    result = _signature(parse).return_annotation
-    _named(method, build, name, result, build.__doc__ or "")
-    return method
-
-
-@typing.overload
-def _call_detailed(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
-) -> Callable[Concatenate[Any, _P], Answer[_R, None]]: ...
-
-
-@typing.overload
-def _call_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[HeadersT],
-) -> Callable[Concatenate[Any, _P], Answer[_R, HeadersT]]: ...
-
-
-def _call_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[Any] | None,
-) -> Callable[Concatenate[Any, _P], Answer[_R, Any]]:
-    def method(self: Any, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer[_R, Any]:
-        return _answer(self._send(build(*args, **kwargs)), parse, headers)
-
-    name = build.__name__.removeprefix("_build_")
-    doc = f"`{name}`, answering the status, declared headers and body together."
-    result = _answer_type(_signature(parse).return_annotation, headers)
-    _named(method, build, name + "_detailed", result, doc)
-    return method
-
-
-@typing.overload
-def _acall_detailed(
-    build: Callable[_P, _Request], parse: Callable[[httpx.Response], _R], headers: None
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, None]]]: ...
-
-
-@typing.overload
-def _acall_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[HeadersT],
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, HeadersT]]]: ...
-
-
-def _acall_detailed(
-    build: Callable[_P, _Request],
-    parse: Callable[[httpx.Response], _R],
-    headers: type[Any] | None,
-) -> Callable[Concatenate[Any, _P], Coroutine[Any, Any, Answer[_R, Any]]]:
-    async def method(
-        self: Any, /, *args: _P.args, **kwargs: _P.kwargs
-    ) -> Answer[_R, Any]:
-        return _answer(await self._send(build(*args, **kwargs)), parse, headers)
-
-    name = build.__name__.removeprefix("_build_")
-    doc = f"`{name}`, answering the status, declared headers and body together."
-    result = _answer_type(_signature(parse).return_annotation, headers)
-    _named(method, build, name + "_detailed", result, doc)
-    return method

@@ -47,13 +47,16 @@ def _base(media: str) -> str:
     return media.split(";", maxsplit=1)[0].strip().lower()
 
 
-def read_body(response: httpx.Response, kind: Any) -> Any:
+def read_body(
+    response: httpx.Response, kind: Any, others: dict[str, Any] | None = None
+) -> Any:
     """A response declared in several media types, as its `Content-Type` says: JSON parsed as
-    `kind` (as `_json` does: open enums, `ResponseValidationError`), `text/*` as str,
-    anything else as bytes."""
+    `kind` (as `_json` does: open enums, `ResponseValidationError`), or as the type `others`
+    gives its JSON media type (GitHub's `application/vnd.github.v3.star+json`), `text/*` as
+    str, anything else as bytes."""
     media = _base(response.headers.get("content-type", ""))
     if media == "application/json" or media.endswith("+json"):
-        return _json(kind, response)
+        return _json((others or {}).get(media, kind), response)
     if media.startswith("text/"):
         return response.text
     return response.content

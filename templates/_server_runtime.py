@@ -9,9 +9,11 @@ import datetime
 import enum
 import json
 import logging
+import re
 from collections.abc import AsyncIterable, Awaitable, Callable, Coroutine, Mapping
 from http import HTTPStatus
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
+from urllib.parse import quote, unquote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -88,6 +90,21 @@ class LazyRoute(APIRoute):
         self.include_in_schema = kwargs["include_in_schema"]
         self.path_regex, self.path_format, self.param_convertors = compile_path(path)
 
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        """A path parameter sent with `%2F` in it (Xero's, GitHub's `contents/{path}`)
+        matches as one segment and is handed over decoded: Starlette decodes the path (its
+        `/` too) before it matches routes."""
+        kept = _slashes_kept(scope)
+        if kept is None:
+            return super().matches(scope)
+        match, child = super().matches({**scope, "path": kept})
+        if "path_params" in child:
+            child["path_params"] = {
+                key: value.replace(_SLASH, "/") if isinstance(value, str) else value
+                for key, value in child["path_params"].items()
+            }
+        return match, child
+
     def __getattr__(self, name: str) -> Any:
         deferred = self.__dict__.pop("_deferred", None)
         if deferred is None:
@@ -99,6 +116,22 @@ class LazyRoute(APIRoute):
             self.__dict__["_deferred"] = deferred
             raise
         return getattr(self, name)
+
+
+_SLASH = (
+    "\ue000"  # a private-use character: a `/` sent as `%2F` while routes are matched
+)
+_ENCODED_SLASH = re.compile(b"%2[fF]")
+
+
+def _slashes_kept(scope: Scope) -> str | None:
+    """The request's path decoded but for each `%2F`, which stays one character (`_SLASH`);
+    None where the path has no `%2F` (or `raw_path` does not spell `path`)."""
+    raw = scope.get("raw_path")
+    if not raw or not _ENCODED_SLASH.search(raw):
+        return None
+    kept = unquote(_ENCODED_SLASH.sub(quote(_SLASH).encode(), raw).decode("latin-1"))
+    return kept if kept.replace(_SLASH, "/") == scope["path"] else None
 
 
 def default_error_body(
@@ -164,7 +197,8 @@ def _headers(result: Any, declared: type[Any] | None, operation: str) -> dict[st
         if required and item.metadata["wire"] not in out:
             raise RuntimeError(
                 f"{operation + ': ' if operation else ''}the contract requires response header "
-                f"{item.metadata['wire']}: return Reply(body, {getattr(declared, '__name__', '')}(...))"
+                f"{item.metadata['wire']}: return "
+                f"Reply(body, {getattr(declared, '__name__', '')}(...))"
             )
     return out
 
@@ -227,6 +261,14 @@ def error_response(
 ) -> Response:
     if error.body is None:
         return Response(status_code=error.status_code, headers=error.headers)
+    if media_type.partition(";")[0].strip().lower() == "text/event-stream":
+        # One event whose data is the declared body (TGI's errors, after its tokens').
+        return Response(
+            b"data: " + dump(error.body) + b"\n\n",
+            status_code=error.status_code,
+            media_type=media_type,
+            headers=error.headers,
+        )
     if isinstance(error.body, str) and not is_json(media_type):
         return Response(
             error.body,

@@ -1,12 +1,14 @@
 """Writes the proxy's nginx configuration for both backends (deploy/README.md).
 
-    python deploy/nginx/render.py OUT_DIR --otari otari-0=10.0.0.5:8080 ... \
-        --tpmjs 10.0.0.9:8080 ... [--js-module PATH]
+    python deploy/nginx/render.py OUT_DIR [--otari otari-0=10.0.0.5:8080 ...] \
+        [--tpmjs 10.0.0.9:8080 ...] [--otari-listen ADDR] [--tpmjs-listen ADDR] [--js-module PATH]
     python deploy/nginx/render.py          # rewrites deploy/kubernetes/*/...configmap.yaml
 
-writes OUT_DIR/nginx.conf (the main file), otari.conf (one upstream per instance, routing on
-the instance named in the session id) and tpmjs.conf + tpmjs.js (consistent hash on the
-package a call names). The Kubernetes ConfigMaps hold this output (tests keep them current).
+writes OUT_DIR/nginx.conf (the main file) and, for each backend named, otari.conf (one upstream
+per instance, routing on the instance named in the session id) and tpmjs.conf + tpmjs.js
+(consistent hash on the package a call names). Either backend may be rendered alone. The proxy
+listens on loopback unless told otherwise (`--otari-listen 0.0.0.0:8080`). The Kubernetes
+ConfigMaps hold this output (tests keep them current).
 Standard library only: it runs wherever the proxy is deployed from.
 """
 
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -22,6 +23,9 @@ HERE = Path(__file__).resolve().parent
 DEBIAN_JS_MODULE = "/usr/lib/nginx/modules/ngx_http_js_module.so"
 _NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 HEADER = "# Written by deploy/nginx/render.py: edit the renderer, not this file.\n"
+# Where the proxy listens unless told: loopback, so a first try exposes nothing.
+LISTEN_OTARI = "127.0.0.1:8080"
+LISTEN_TPMJS = "127.0.0.1:8090"
 
 _MAIN = """{header}worker_processes {workers};
 pid {pid};
@@ -48,9 +52,7 @@ http {{
     proxy_set_header Host $http_host;
     proxy_connect_timeout 2s;
 
-    include otari.conf;
-    include tpmjs.conf;
-}}
+{includes}}}
 """
 
 _OTARI_SERVER = """
@@ -154,11 +156,16 @@ def _server(address: str, resolve: bool, extra: str = "") -> str:
     return f"    server {address}{' resolve' if resolve else ''}{extra};"
 
 
-def otari_conf(instances: dict[str, str], listen: str, *, resolve: bool = False) -> str:
-    """otari.conf: ``instances`` maps each instance's name to its host:port."""
+def check_names(instances: dict[str, str]) -> None:
+    """Every instance name is a DNS label (it is part of the session ids): ValueError if not."""
     for name in instances:
         if not _NAME.fullmatch(name):
             raise ValueError(f"instance name {name!r} is not a DNS label")
+
+
+def otari_conf(instances: dict[str, str], listen: str, *, resolve: bool = False) -> str:
+    """otari.conf: ``instances`` maps each instance's name to its host:port."""
+    check_names(instances)
     zone = "    zone otari_any 64k;\n" if resolve else ""
     any_servers = "\n".join(
         _server(address, resolve, " max_fails=1 fail_timeout=5s") for address in instances.values()
@@ -182,11 +189,13 @@ def tpmjs_conf(servers: list[str], listen: str, *, resolve: bool = False) -> str
 
 
 def main_conf(*, js_module: str = DEBIAN_JS_MODULE, resolver: str | None = None,
-              pid: str = "nginx.pid", workers: str = "1", temp: str = "tmp") -> str:
-    """nginx.conf: the http block including otari.conf and tpmjs.conf."""
+              pid: str = "nginx.pid", workers: str = "1", temp: str = "tmp",
+              backends: tuple[str, ...] = ("otari", "tpmjs")) -> str:
+    """nginx.conf: the http block including the .conf of each of ``backends``."""
     line = f"    resolver {resolver} valid=5s;\n    resolver_timeout 2s;\n" if resolver else ""
+    includes = "".join(f"    include {name}.conf;\n" for name in backends)
     return _MAIN.format(header=HEADER, js_module=js_module, resolver=line, pid=pid,
-                        workers=workers, temp=temp)
+                        workers=workers, temp=temp, includes=includes)
 
 
 # -- Kubernetes: the same files as ConfigMaps (deploy/kubernetes/) ----------------------------
@@ -225,15 +234,24 @@ def kubernetes_configmaps(replicas: int = OTARI_REPLICAS, domain: str = K8S_DOMA
     }
 
 
-def write(out: Path, otari: dict[str, str], tpmjs: list[str], *, otari_listen: str,
-          tpmjs_listen: str, **main: str) -> None:
-    """The four files of a proxy into ``out``."""
+def write(out: Path, otari: dict[str, str], tpmjs: list[str], *, otari_listen: str = LISTEN_OTARI,
+          tpmjs_listen: str = LISTEN_TPMJS, **main: str) -> None:
+    """A proxy's files into ``out``: nginx.conf, and the files of each backend given instances.
+
+    Everything is rendered, and so checked, before the first file is written.
+    """
+    if not otari and not tpmjs:
+        raise ValueError("no instances: name --otari instances, --tpmjs instances, or both")
+    files = {"otari.conf": otari_conf(otari, otari_listen)} if otari else {}
+    if tpmjs:
+        files |= {"tpmjs.conf": tpmjs_conf(tpmjs, tpmjs_listen),
+                  "tpmjs.js": (HERE / "tpmjs.js").read_text()}
+    backends = tuple(name for name in ("otari", "tpmjs") if f"{name}.conf" in files)
+    files = {"nginx.conf": main_conf(backends=backends, **main)} | files
     out.mkdir(parents=True, exist_ok=True)
     (out / "tmp").mkdir(exist_ok=True)
-    (out / "nginx.conf").write_text(main_conf(**main))
-    (out / "otari.conf").write_text(otari_conf(otari, otari_listen))
-    (out / "tpmjs.conf").write_text(tpmjs_conf(tpmjs, tpmjs_listen))
-    shutil.copyfile(HERE / "tpmjs.js", out / "tpmjs.js")
+    for name, text in files.items():
+        (out / name).write_text(text)
 
 
 def _pair(text: str) -> tuple[str, str]:
@@ -249,8 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path, nargs="?", help="omitted: rewrite deploy/kubernetes' ConfigMaps")
     parser.add_argument("--otari", type=_pair, nargs="+", metavar="NAME=HOST:PORT")
     parser.add_argument("--tpmjs", nargs="+", metavar="HOST:PORT")
-    parser.add_argument("--otari-listen", default="8080")
-    parser.add_argument("--tpmjs-listen", default="8090")
+    parser.add_argument("--otari-listen", default=LISTEN_OTARI,
+                        help=f"nginx's listen for otari (default {LISTEN_OTARI}: loopback only)")
+    parser.add_argument("--tpmjs-listen", default=LISTEN_TPMJS,
+                        help=f"nginx's listen for tpmjs (default {LISTEN_TPMJS}: loopback only)")
     parser.add_argument("--js-module", default=DEBIAN_JS_MODULE)
     args = parser.parse_args(argv)
     if args.out is None:
@@ -258,10 +278,10 @@ def main(argv: list[str] | None = None) -> int:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
         return 0
-    if not args.otari or not args.tpmjs:
-        parser.error("OUT needs --otari and --tpmjs")
+    if not args.otari and not args.tpmjs:
+        parser.error("OUT needs --otari instances, --tpmjs instances, or both")
     try:
-        write(args.out, dict(args.otari), args.tpmjs, otari_listen=args.otari_listen,
+        write(args.out, dict(args.otari or ()), args.tpmjs or [], otari_listen=args.otari_listen,
               tpmjs_listen=args.tpmjs_listen, js_module=args.js_module)
     except ValueError as exc:
         print(f"render: {exc}", file=sys.stderr)

@@ -9,10 +9,19 @@ schema is reported once, with every place that uses it. The schema rules live in
 
 Documentation-only edits (description, summary, title, examples, externalDocs, tags) are not
 reported: they change no payload and no generated signature, and reporting them would make
-`--fail-on info` fail on a typo fix. Deprecation is reported, as info.
+`--fail-on info` fail on a typo fix. Deprecation, sunset dates and stability levels are read as
+oasdiff reads them (`lifecycle`).
 """
 
-from .report import diff_documents, format_json, format_markdown, format_text, run_diff
+from .report import (
+    diff_documents,
+    format_json,
+    format_markdown,
+    format_text,
+    run_changelog,
+    run_diff,
+)
 from .rules import Change
 
-__all__ = ["Change", "diff_documents", "format_json", "format_markdown", "format_text", "run_diff"]
+__all__ = ["Change", "diff_documents", "format_json", "format_markdown", "format_text",
+           "run_changelog", "run_diff"]

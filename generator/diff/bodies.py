@@ -8,11 +8,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ..spec.tree import escape
+from .lifecycle import Lifecycle
 from .operations import _JSON, _headers, _items, _Operation
-from .rules import Json, Report, Side, Site
+from .rules import Json, Report, Side, Site, show
 from .schema import SchemaDiff
 
 _Header = tuple[str, Mapping[str, Json], str]  # a response header's name, node and pointer
+
+
+def _target(link: Json) -> tuple[str, ...]:
+    """Where a link leads and what it passes, as compared across versions."""
+    link = link if isinstance(link, Mapping) else {}
+    return tuple(show(link.get(k)) for k in ("operationId", "operationRef", "parameters",
+                                             "requestBody", "server"))
 
 
 def became(old: Mapping[str, Json], new: Mapping[str, Json]) -> bool | None:
@@ -24,9 +32,10 @@ def became(old: Mapping[str, Json], new: Mapping[str, Json]) -> bool | None:
 class BodyWalk:
     """The comparison's state (both sides, the report, the schema differ) and the bodies."""
 
-    def __init__(self, old: Side, new: Side) -> None:
+    def __init__(self, old: Side, new: Side, lifecycle: Lifecycle | None = None) -> None:
         self.old, self.new, self.report = old, new, Report()
-        self.schemas = SchemaDiff(old, new, self.report)
+        self.lifecycle = lifecycle or Lifecycle()
+        self.schemas = SchemaDiff(old, new, self.report, self.lifecycle)
         self.add = self.report.add
 
     # -- request body -------------------------------------------------------------------------
@@ -112,6 +121,26 @@ class BodyWalk:
             self._content(old_resp, new_resp, old_ptr, new_ptr,
                           Site("response", f"{where} body", "body"))
             self._headers(old_resp, new_resp, old_ptr, new_ptr, where)
+            self._links(old_resp, new_resp, old_ptr, new_ptr, where)
+
+    def _links(self, old: Mapping[str, Json], new: Mapping[str, Json], old_ptr: str,
+               new_ptr: str, where: str) -> None:
+        """A response's links: clients that follow a link removed or changed lose their way."""
+        olds, news = dict(_items(old.get("links"))), dict(_items(new.get("links")))
+        for name in sorted(olds.keys() | news.keys()):
+            old_link = self.old.resolve(olds.get(name), f"{old_ptr}/links/{escape(name)}")[0]
+            new_link = self.new.resolve(news.get(name), f"{new_ptr}/links/{escape(name)}")[0]
+            if name not in news:
+                action, what = "removed", "was removed, so clients that follow it lose it"
+            elif name not in olds:
+                action, what = "added", "was added, which existing clients do not follow"
+            elif _target(old_link) != _target(new_link):
+                action, what = "changed", "now leads elsewhere or with other parameters"
+            else:
+                continue
+            at = f"{new_ptr if name in news else old_ptr}/links/{escape(name)}"
+            self.add(f"response-link-{action}", False, "response", f"{where} link {name}",
+                     f"the link {what}", at=at)
 
     def _headers(self, old: Mapping[str, Json], new: Mapping[str, Json], old_ptr: str,
                  new_ptr: str, where: str) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .bodies import BodyWalk, became
+from .bodies import became
+from .events import EventWalk
+from .lifecycle import deprecated_removal, deprecation, exempt, names_for, removal
 from .operations import _Operation, _operations, _parameter_schema, _parameters
 from .rules import Json, Site, show
 from .security import compare_schemes, compare_security, effective_security
@@ -14,9 +16,10 @@ from .security import compare_schemes, compare_security, effective_security
 _Key = tuple[str, str]  # a parameter's (location, name)
 _Param = tuple[Mapping[str, Json], str]  # a parameter and its pointer
 _Params = dict[_Key, _Param]
+_PARAMETER = names_for("request-parameter")
 
 
-class _Walk(BodyWalk):
+class _Walk(EventWalk):
     """One comparison: walks the operations of both documents and fills a report."""
 
     def run(self) -> None:
@@ -24,10 +27,10 @@ class _Walk(BodyWalk):
         new_paths = {path for _, path in new_ops}
         for key in sorted(old_ops.keys() - new_ops.keys()):
             op = old_ops[key]
-            note = " (it was deprecated)" if op.node.get("deprecated") is True else ""
-            self.add("api-path-removed" if key[1] not in new_paths else "api-removed", True,
-                     "operation", op.label,
-                     f"the operation was removed{note}, so clients calling it fail", at=op.pointer)
+            rule, breaking, message = removal(op.node, self.lifecycle, key[1] not in new_paths)
+            self.report.exempt = exempt(op.node, self.lifecycle)
+            self.add(rule, breaking, "operation", op.label, message, at=op.pointer)
+            self.report.exempt = ""
         for key in sorted(new_ops.keys() - old_ops.keys()):
             op = new_ops[key]
             self.add("endpoint-added", False, "operation", op.label,
@@ -37,9 +40,11 @@ class _Walk(BodyWalk):
         compare_security(self.add, self.old.data.get("security"), self.new.data.get("security"),
                          prefix="api-global", where="document security", pointer="/security")
         compare_schemes(self.add, self.old, self.new)
+        self.webhooks()
 
     def _operation(self, old: _Operation, new: _Operation) -> None:
         where = new.label
+        self.report.exempt = exempt(old.node, self.lifecycle)
         old_id, new_id = old.node.get("operationId"), new.node.get("operationId")
         if old_id != new_id:
             action = "added" if old_id is None else "removed" if new_id is None else "changed"
@@ -47,20 +52,18 @@ class _Walk(BodyWalk):
                      f"the operationId changed from {show(old_id)} to {show(new_id)}; HTTP "
                      "clients are unaffected, but generated clients rename the method",
                      at=f"{new.pointer}/operationId")
-        new_dep = new.node.get("deprecated") is True
-        if (old.node.get("deprecated") is True) != new_dep:
-            self.add("endpoint-deprecated" if new_dep else "endpoint-reactivated", False,
-                     "operation", where,
-                     "the operation was deprecated, which changes no payload" if new_dep else
-                     "the operation is no longer deprecated, which changes no payload",
-                     at=new.pointer)
+        for rule, breaking, message in deprecation(old.node, new.node, self.lifecycle):
+            self.add(rule, breaking, "operation", where, message, at=new.pointer)
         self._parameters(old, new)
         self._request_body(old, new)
         self._responses(old, new)
+        if "callbacks" in old.node or "callbacks" in new.node:
+            self.callbacks((old.node, old.pointer), (new.node, new.pointer), new.label)
         if "security" in old.node or "security" in new.node:
             compare_security(self.add, effective_security(self.old, old),
                              effective_security(self.new, new), prefix="api", where=where,
                              pointer=f"{new.pointer}/security")
+        self.report.exempt = ""
 
     # -- parameters ---------------------------------------------------------------------------
 
@@ -95,6 +98,9 @@ class _Walk(BodyWalk):
                 self.add("request-parameter-location-changed", True, "request", where,
                          f"the parameter moved from {key[0]} to {elsewhere[0][0]}, so requests "
                          "that send it where it was are rejected", at=news[elsewhere[0]][1])
+            elif param.get("deprecated") is True:
+                rule, breaking, message = deprecated_removal(param, self.lifecycle, _PARAMETER)
+                self.add(rule, breaking, "request", where, message, at=ptr)
             else:
                 self.add("request-parameter-removed", False, "request", where,
                          "the parameter was removed, so servers may reject or ignore clients "
@@ -104,6 +110,9 @@ class _Walk(BodyWalk):
     def _parameter(self, old: _Param, new: _Param, label: str) -> None:
         (old_param, old_ptr), (new_param, new_ptr) = old, new
         site = Site("request", f"{label} {new_param.get('name')}", "parameter")
+        for rule, breaking, message in deprecation(old_param, new_param, self.lifecycle,
+                                                   _PARAMETER):
+            self.add(rule, breaking, "request", site.location, message, at=new_ptr)
         new_req = became(old_param, new_param)
         if new_req is not None:
             self.add(f"request-parameter-became-{'required' if new_req else 'optional'}",

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..spec.paths import iter_operations
 from ..spec.tree import escape
-from .rules import Json, Side, as_mapping
+from .rules import Json, Side, as_list, as_mapping
 
 _TEMPLATE = re.compile(r"\{([^}/]*)\}")
 _JSON = "application/json"
@@ -48,7 +48,7 @@ def _operations(doc: Side) -> dict[tuple[str, str], _Operation]:
     found: dict[tuple[str, str], _Operation] = {}
     for site in iter_operations(doc.data, doc.resolve):
         shared = tuple((p, f"{site.item_pointer}/parameters/{i}")
-                       for i, p in enumerate(site.item.get("parameters") or ()))
+                       for i, p in enumerate(as_list(site.item.get("parameters"))))
         key = (site.method, _TEMPLATE.sub("{}", site.path))
         found[key] = _Operation(site.method, site.path, site.operation, site.pointer, shared)
     return found
@@ -62,7 +62,7 @@ def _parameters(doc: Side, op: _Operation) -> dict[tuple[str, str], tuple[Mappin
     """
     names = _TEMPLATE.findall(op.path)
     own = tuple((p, f"{op.pointer}/parameters/{i}")
-                for i, p in enumerate(op.node.get("parameters") or ()))
+                for i, p in enumerate(as_list(op.node.get("parameters"))))
     found: dict[tuple[str, str], tuple[Mapping[str, Json], str]] = {}
     for raw, at in op.shared_parameters + own:
         param, ptr = doc.resolve(raw, at)
@@ -89,7 +89,7 @@ def _alternatives(requirements: Json) -> dict[frozenset[str], dict[str, frozense
     """Security requirements as {scheme names: {scheme: scopes}}; none means anonymous."""
     found: dict[frozenset[str], dict[str, frozenset[str]]] = {}
     for requirement in requirements if isinstance(requirements, list) else []:
-        schemes = {str(k): frozenset(map(str, v or ())) for k, v in _items(requirement)}
+        schemes = {str(k): frozenset(map(str, as_list(v))) for k, v in _items(requirement)}
         found[frozenset(schemes)] = schemes
     return found or {frozenset(): {}}
 

@@ -13,6 +13,7 @@ positions on the current path, so the walk always ends.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,8 @@ _BOUNDS: tuple[tuple[str, str, bool], ...] = (
     ("minItems", "min-items", False),
     ("maxProperties", "max-properties", True),
     ("minProperties", "min-properties", False),
+    ("maxContains", "max-contains", True),
+    ("minContains", "min-contains", False),
 )
 # A lower bound of 0 on a length or count is no bound at all.
 _ZERO_IS_UNSET = frozenset({"minLength", "minItems", "minProperties"})
@@ -63,7 +66,8 @@ LEVELS: tuple[Level, ...] = ("breaking", "warning", "info")
 # Not breaking, yet worth a look (oasdiff's WARN): typed clients keep working, but code that read
 # or sent the thing silently loses it.
 _WARNINGS = frozenset({"response-optional-property-removed", "request-property-removed",
-                       "request-parameter-removed"})
+                       "request-parameter-removed", "response-link-removed",
+                       "response-link-changed"})
 
 
 def level_of(rule_id: str, breaking: bool) -> Level:
@@ -88,6 +92,12 @@ class Change:
     message: str
     pointer: str
     locations: tuple[str, ...] = ()
+    source: str = ""  # FILE:LINE where it is written (`run_diff` fills it in)
+
+    @property
+    def key(self) -> str:
+        """A stable id: the same change between other versions of the contract has the same."""
+        return hashlib.sha256(f"{self.id} {self.pointer}".encode()).hexdigest()[:12]
 
     @property
     def breaking(self) -> bool:
@@ -107,17 +117,29 @@ def show(value: Json) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+# What `Report.add` was told: rule id, breaking, direction, location, message, pointer.
+Said = tuple[str, bool, str, str, str, str]
+
+
 class Report:
-    """The changes found so far, each recorded once."""
+    """The changes found so far, each recorded once; `said`: every `add`, as it was called
+    (`SchemaDiff` says a walk's part again elsewhere)."""
 
     def __init__(self) -> None:
         self.changes: set[Change] = set()
+        self.said: list[Said] = []
+        self.prefix = ""  # `webhook-`/`callback-` while those are compared
+        self.exempt = ""  # why breaking changes are info here (an operation at alpha), or ''
 
     def add(self, rule_id: str, breaking: bool, direction: str, location: str, message: str,
             *, at: str) -> None:
         """Record one change at pointer `at`; `message` is a sentence without its capital and
         full stop."""
+        self.said.append((rule_id, breaking, direction, location, message, at))
+        if breaking and self.exempt:
+            breaking, message = False, f"{message}; but {self.exempt}"
         sentence = message[:1].upper() + message[1:] + "."
+        rule_id = self.prefix + rule_id
         self.changes.add(Change(rule_id, level_of(rule_id, breaking), direction, location,
                                 sentence, at, (location,)))
 
@@ -136,13 +158,18 @@ class Side:
 
     def __init__(self, data: Mapping[str, Json]) -> None:
         self.data = data
+        self._found: dict[str, Json | None] = {}  # pointer -> node: a `$ref` is looked up once
 
     def lookup(self, pointer: str) -> Json | None:
         """The node at a JSON pointer, or None."""
+        if pointer in self._found:
+            return self._found[pointer]
         try:
-            return resolve_pointer(self.data, pointer)
-        except (LookupError, ValueError):
-            return None
+            node = resolve_pointer(self.data, pointer)
+        except (LookupError, ValueError, TypeError):
+            node = None
+        self._found[pointer] = node
+        return node
 
     def resolve(self, node: Json, pointer: str) -> tuple[Json, str]:
         """Follow local `$ref`s to the node they name and its pointer; others stay as written."""
@@ -234,7 +261,7 @@ def _merge(into: dict[str, Json], part: Mapping[str, Json]) -> None:
                 merged.setdefault(name, prop)
             into["properties"] = merged
         elif key == "required" and isinstance(value, list):
-            into["required"] = sorted({*into.get("required", []), *value})
+            into["required"] = sorted({*map(str, as_list(into.get("required"))), *map(str, value)})
         else:
             into.setdefault(key, value)
 
@@ -242,10 +269,10 @@ def _merge(into: dict[str, Json], part: Mapping[str, Json]) -> None:
 def types_of(schema: Mapping[str, Json]) -> tuple[frozenset[str] | None, bool]:
     """The non-null types a schema allows (None: any) and whether it allows null."""
     raw = schema.get("type")
-    nullable = schema.get("nullable") is True or None in (schema.get("enum") or ())
+    nullable = schema.get("nullable") is True or None in as_list(schema.get("enum"))
     if raw is None:
         return None, nullable
-    names = {raw} if isinstance(raw, str) else {str(t) for t in raw}
+    names = {raw} if isinstance(raw, str) else {str(t) for t in as_list(raw)}
     return frozenset(names - {"null"}), nullable or "null" in names
 
 
@@ -325,6 +352,11 @@ class Site:
     def child(self, segment: str) -> Site:
         """The site of a nested schema."""
         return replace(self, path=self.path + segment, in_union=False)
+
+
+def as_list(value: Json) -> list[Json]:
+    """The value if it is a list, else an empty one (a malformed document is still compared)."""
+    return value if isinstance(value, list) else []
 
 
 def as_mapping(value: Json) -> Mapping[str, Json]:

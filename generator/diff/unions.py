@@ -31,6 +31,10 @@ def compare_unions(self: SchemaDiff, raw: tuple[Json, Json], ptrs: tuple[str, st
     disc = as_mapping(n.schema.get("discriminator") or o.schema.get("discriminator"))
     old_members = dict(_members(self.old, o, raw[0], ptrs[0], disc))
     new_members = dict(_members(self.new, n, raw[1], ptrs[1], disc))
+    if _union(o) is None and kw == "oneOf" and not disc and _overlap(self.new, new_members):
+        self.emit(site, site.rule("wrapped-in-one-of"), "changes",
+                  "the schema was wrapped in a oneOf whose members may overlap", n.pointer,
+                  why="a value matching two members, valid before, is now rejected")
     for key in sorted(old_members.keys() - new_members.keys()):
         self.emit(site, site.rule(f"{fragment}-removed"), "narrows",
                   f"the {kw} member {key} was removed", old_members[key][1])
@@ -46,6 +50,13 @@ def compare_unions(self: SchemaDiff, raw: tuple[Json, Json], ptrs: tuple[str, st
     if old_prop and new_prop and old_prop != new_prop:
         self.emit(site, site.rule("discriminator-property-name-changed"), "changes",
                   f"the discriminator changed from {old_prop} to {new_prop}", n.pointer)
+
+
+def _overlap(doc: Side, members: Mapping[str, tuple[Json, str]]) -> bool:
+    """Whether two members of a union may accept one value: their types meet (or one has none)."""
+    kinds = [types_of(doc.view(*member).schema)[0] for member in members.values()]
+    return any(a is None or b is None or a & b or ({"integer", "number"} <= a | b)
+               for i, a in enumerate(kinds) for b in kinds[i + 1:])
 
 
 def _members(doc: Side, view: View, raw: Json, pointer: str, disc: Mapping[str, Json]

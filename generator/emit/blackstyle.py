@@ -6,8 +6,7 @@ does: on one line when it fits in 88 columns, else split after its last bracket,
 one line when they fit, else one item per line with a trailing comma. A shape they cannot lay
 out stays on one line, over 88 columns: emit/vouch.py leaves it to black. Each shape is checked
 against black's output for its one-line spelling (tests/test_blackstyle.py), every generated
-module against black's (tests/test_black_layout.py).
-"""
+module against black's (tests/test_black_layout.py)."""
 
 from __future__ import annotations
 
@@ -336,7 +335,8 @@ def _item(indent: str, item: Expr, tail: str, head: str = "") -> list[str] | Non
     if _UNSPLITTABLE.fullmatch(item):
         return [indent + head + item + tail]  # too long, and black cannot split it either
     if isinstance(parsed := subscript(item), Group):  # a call or subscript spelled as text
-        return _lay(indent, head, parsed, tail)
+        empty = not (parsed.items or head)  # `f()`: black has nothing inside to split
+        return [indent + item + tail] if empty else _lay(indent, head, parsed, tail)
     if head:
         return None
     parameter = _parameter(item)

@@ -72,6 +72,11 @@ def form_entries(fields: Iterable[FormField]) -> list[str]:
     return [f"{literal(f.wire)}: {f.name}" for f in fields]
 
 
+def form_styles(fields: Iterable[FormField]) -> list[str]:
+    """Each deepObject form field's (style, shape, exploded), as `_queries` reads them."""
+    return [f'{literal(f.wire)}: ("deepObject", "object", True)' for f in fields if f.deep]
+
+
 def iter_params(op: Operation, spell: Spell) -> list[str]:
     """A paged operation's `<method>_iter` parameters: the method's, then `page_size` and
     `max_items` (keyword-only) unless the operation has a parameter so named (Twilio's
@@ -104,4 +109,5 @@ def item_annotation(op: Operation) -> str:
 # What the client template calls these.
 ENTRIES: dict[str, Callable[..., list[str]]] = {
     "header_entries": header_entries, "query_entries": query_entries,
-    "styled_entries": styled_entries, "form_entries": form_entries}
+    "styled_entries": styled_entries, "form_entries": form_entries,
+    "form_styles": form_styles}

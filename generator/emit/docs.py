@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from ..model.ir import Operation
 
 
@@ -24,4 +26,22 @@ def operation_doc(op: Operation) -> str:
         parts.append("\n".join(["Examples:", *(f"    {name}: {text}" for name, text in op.examples)]))
     if op.links:
         parts.append("\n".join(["Links:", *(f"    {link}" for link in op.links)]))
-    return "\n\n".join(parts)
+    return wrapped("\n\n".join(parts))
+
+
+def wrapped(text: str, width: int = 80) -> str:
+    """`text` with each line over `width` columns wrapped at its spaces (a docstring at a
+    method's indent then stays within black's 88 columns): an indented line (`Args:`'s
+    entries) continued 4 further; lines inside a ``` fence stay as written."""
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced or len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line.strip(), width, initial_indent=indent,
+                               subsequent_indent=indent + ("    " if indent else ""),
+                               break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(lines)

@@ -3,6 +3,7 @@ body builders and media types, and the app's, for requests that match no operati
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -33,15 +34,18 @@ def _bodies(op: Operation) -> dict[str, str]:
     return {status: body_source(body) for status, body in op.error_bodies}
 
 
+_WRITTEN = ("json", "text", "events")  # events: one event, its data the body (TGI)
+
+
 def error_media(op: Operation) -> dict[str, str]:
-    """Each declared error status's media type (JSON or text) and `*`'s (the `default`
+    """Each declared error status's media type (JSON, text or events) and `*`'s (the `default`
     response's, else the first's), when one of them is not application/json."""
     responses = [e.response for e in op.errors]
     media = {r.status.upper() if r.status != "default" else "default": r.media_type
-             for r in responses if r.kind in ("json", "text") and r.media_type}
+             for r in responses if r.kind in _WRITTEN and r.media_type}
     fallback = next((r for r in responses if r.status == "default"), None) or (
         responses[0] if responses else None)
-    if fallback is not None and fallback.kind in ("json", "text") and fallback.media_type:
+    if fallback is not None and fallback.kind in _WRITTEN and fallback.media_type:
         media["*"] = fallback.media_type
     return media if any(m != "application/json" for m in media.values()) else {}
 
@@ -89,11 +93,32 @@ def builders_of(operations: Sequence[Operation], key: Callable[[Operation], str]
     per_op: dict[str, list[tuple[str, str]]] = {}
     for op in operations:
         bodies = _bodies(op)
-        for expression in bodies.values():
-            names.setdefault(expression, f"_error_body_{len(names)}")
+        for (_, body), expression in zip(op.error_bodies, bodies.values(), strict=True):
+            if expression not in names:
+                names[expression] = _builder_name(body, set(names.values()))
         per_op[key(op)] = [(status, names[expression]) for status, expression in bodies.items()
                            if status == "*" or expression != bodies.get("*")]
     return [(name, expr) for expr, name in names.items()], per_op
+
+
+def _builder_name(body: ErrorBody, taken: set[str]) -> str:
+    """A body builder's name from what the body holds: `_error_body_with_code_message` (its
+    first fields), `_error_body_of_lines` (a body that is one value); `_2`... when taken."""
+    if body.fill == "object":
+        keys = [re.sub(r"\W+", "_", key).strip("_").lower() or "field" for key, _ in body.fields]
+        name = "_error_body_with_" + ("_".join(keys[:3]) or "nothing")
+    else:
+        name = "_error_body_of_" + ("constant" if body.fill == "value" else body.fill)
+    return unique(name, taken)
+
+
+def unique(name: str, taken: set[str]) -> str:
+    """`name`, or `name_2`, `name_3`... the first not `taken`."""
+    found, number = name, 1
+    while found in taken:
+        number += 1
+        found = f"{name}_{number}"
+    return found
 
 
 def statuses(op: Operation) -> tuple[int, int, int] | None:

@@ -6,10 +6,11 @@ Kept apart from `render` so that the contexts there only merge these in (docs/ge
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
-from ..model.ir import Api, Operation
+from ..model.ir import Api, Operation, Response
 from . import signatures, source
 
 
@@ -52,4 +53,19 @@ def client_media() -> dict[str, Any]:
         "response_source": source.response_source,
         "events_of": source.events_of,
         "event_data": source.event_data_source,
+        "other_json": other_json,
     }
+
+
+def other_json(response: Response) -> str | None:
+    """The JSON media types of a response after its first, each with the type it is parsed as
+    (a dict literal for `read_body`, which picks by `Content-Type`: GitHub's
+    `application/vnd.github.v3.star+json` beside `application/json`), or None when they are
+    all parsed alike."""
+    first = response.primary
+    others = {r.media_type: source.type_source(r.type, "models.") for r in
+              response.representations if r.kind == "json" and r is not first
+              and r.type is not None and r.type != first.type}
+    if not others:
+        return None
+    return "{" + ", ".join(f"{json.dumps(media)}: {kind}" for media, kind in others.items()) + "}"

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import functools
 import keyword
+import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
+from ..model.naming import snake_case
 from ..problems import Level, Problem, SpecError
 from ..version import generated_header
 from . import (
@@ -37,7 +39,8 @@ from .templates import templates_dir
 # Static modules: copied as they are (already black-formatted; a test keeps them so).
 SERVER_RUNTIME = "_server_runtime.py"
 SERVER_AUTH = "_server_auth.py"
-VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, "_serving.py", "_server_media.py",
+SERVING = "_serving.py"
+VERBATIM = frozenset({SERVER_RUNTIME, SERVER_AUTH, SERVING, "_server_media.py",
                       "_server_requests.py"})
 CLIENT_VERBATIM = frozenset({"_client_streams.py", "_client_runtime.py", "_client_retry.py",
                              "_client_pages.py"})
@@ -154,13 +157,36 @@ def _render_package(api: Api, templates: Path | None) -> dict[str, str]:
     verbatim = MODELS_VERBATIM | (VERBATIM if "server" in api.parts else frozenset()) | (
         CLIENT_VERBATIM if "client" in api.parts else frozenset()) | (
         HOOKS_VERBATIM if api.hooks else frozenset())
+    texts = {}
     for static in sorted(verbatim):
         path = templates_dir() / static
         if templates is not None and (templates / static).is_file():
             path = templates / static
-        files[static] = f"{header}\n{path.read_text(encoding='utf-8')}"
+        texts[static] = path.read_text(encoding="utf-8")
+    # `_serving.py` is the hand-written app's (`serve()`), which no generated module imports.
+    for static in used_runtime(list(files.values()), texts, kept=(SERVING,)):
+        files[static] = f"{header}\n{texts[static]}"
     files["openapi.json"] = api.spec_json
     return files
+
+
+_RELATIVE_IMPORT = re.compile(r"^[ \t]*from \.(_\w+) import ", re.MULTILINE)
+
+
+def used_runtime(sources: Sequence[str], runtime: dict[str, str],
+                 kept: Sequence[str] = ()) -> list[str]:
+    """The runtime modules (`runtime`: file name -> text) that `sources` import, directly or
+    through each other, and those `kept` that `runtime` holds: a package carries only the
+    runtime it uses (issue 38)."""
+    used = {name for name in kept if name in runtime}
+    pending = [*sources, *(runtime[name] for name in used)]
+    while pending:
+        for module in _RELATIVE_IMPORT.findall(pending.pop()):
+            name = f"{module}.py"
+            if name in runtime and name not in used:
+                used.add(name)
+                pending.append(runtime[name])
+    return sorted(used)
 
 
 # -- models ------------------------------------------------------------------------------------
@@ -212,10 +238,19 @@ def _success_media(op: Operation) -> str | None:
 
 def _shared_requirements(api: Api) -> dict[Any, str]:
     """The security requirements more than one operation has, most used first, and the name
-    each is written once under (`_REQUIRES_<n>`)."""
+    each is written once under, after its alternatives (`_REQUIRES_NONE_OR_BEARER_AUTH`)."""
     counts = Counter(op.requirements for op in api.operations if op.secured)
-    shared = [found for found, count in counts.most_common() if count > 1]
-    return {found: f"_REQUIRES_{index}" for index, found in enumerate(shared)}
+    names: dict[Any, str] = {}
+    for found, count in counts.most_common():
+        if count > 1:
+            name = "_REQUIRES_" + "_OR_".join("_AND_".join(_constant(scheme) for scheme, _ in needed)
+                                     or "NONE" for needed in found)
+            names[found] = error_shapes.unique(name, set(names.values()))
+    return names
+
+
+def _constant(name: str) -> str:
+    return re.sub(r"\W+", "_", snake_case(name)).strip("_").upper() or "SCHEME"
 
 
 def server_context(api: Api) -> dict[str, Any]:
@@ -224,23 +259,27 @@ def server_context(api: Api) -> dict[str, Any]:
     serve_docs = not any(p == "/docs" or p.startswith("/docs/") for p in paths)
     builders, per_op = error_shapes.error_builders(api)
     spell = parameter_defaults(api)
+    routed = matching.routed(api.operations)
     return {
         "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
         "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,
-        # Requirements that several operations share are written once, as _REQUIRES_<n>.
+        # Requirements that several operations share are written once, named.
         "shared_requirements": _shared_requirements(api),
         "serve_spec": "/openapi.json" not in paths,
         "serve_docs": serve_docs,
         "redoc_url": None if "/redoc" in paths else "/redoc",
         "server_result": source.server_result,
         "route_path": routes.route_path,
+        "server_path": routes.server_path,
         "call_arguments": routes.call_arguments,
         "call_argument_list": routes.call_argument_list,
-        "route_params": routes.RouteParams(api.operations, spell),
-        "routed_operations": matching.routed(api.operations),
+        # Only the routed operations' parameters: one another route answers (OpenAI's
+        # `/responses?beta=true`) has no route to name an alias in, nor its marker imported.
+        "route_params": routes.RouteParams(routed, spell),
+        "routed_operations": routed,
         **_bound(spell, signatures.server_signature, routes.route_signature, routes.route_def,
                  signatures.service_def),
         "challenge": signatures.challenge,
@@ -259,6 +298,20 @@ def _bound(spell: Spell, *functions: Callable[..., Any]) -> dict[str, Callable[.
     return {f.__name__: functools.partial(f, spell=spell) for f in functions}
 
 
+def _once_per_operation(entries: dict[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """`entries` (functions of an operation alone) computing each operation's value once: the
+    client's four methods of an operation share its parameters."""
+    def once(function: Callable[..., Any]) -> Callable[..., Any]:
+        seen: dict[int, Any] = {}  # by id: the operations outlive the render
+
+        def value(op: Operation) -> Any:
+            if id(op) not in seen:
+                seen[id(op)] = function(op)
+            return seen[id(op)]
+        return value
+    return {name: once(function) for name, function in entries.items()}
+
+
 # -- client ------------------------------------------------------------------------------------
 def client_context(api: Api) -> dict[str, Any]:
     """What client.py's template reads besides `api` (`emit.memo` keys all of it)."""
@@ -274,14 +327,16 @@ def client_context(api: Api) -> dict[str, Any]:
         "headers_source": source.headers_sources(),
         "auth_class": all(s.name.isidentifier() and not keyword.iskeyword(s.name)
                           for s in api.security_schemes),
-        **_bound(spell, signatures.client_signature, signatures.method_signature,
-                 signatures.client_params, signatures.method_params, signatures.accept_overloads,
-                 client_source.iter_params),
+        **_once_per_operation(_bound(
+            spell, signatures.client_signature, signatures.method_signature,
+            signatures.client_params, signatures.method_params, signatures.accept_overloads,
+            signatures.build_call, client_source.iter_params)),
         **client_source.ENTRIES,
         "client_path": signatures.client_path,
         "result_annotation": source.result_annotation,
         "item_annotation": client_source.item_annotation,
         "content_type_name": signatures.content_type_name,
+        "body_content_type": signatures.body_content_type,
         "parsed_directly": client_source.parsed_directly(api),
     }
 
@@ -290,9 +345,14 @@ def _init_context(api: Api) -> dict[str, Any]:
     # The names the package exports, by the module that defines them: imported for type
     # checkers only, and at run time on first use (the template's `__getattr__`).
     modules = {"errors": ".errors", "models": ".models", "ApiError": ".errors",
-               "UnexpectedStatus": ".errors"}
+               "UnexpectedStatus": ".errors", "UnknownMember": "._enums",
+               "is_unknown": "._enums"}
     if "client" in api.parts:
-        modules |= {"AsyncClient": ".client", "Client": ".client"}
+        modules |= {"AsyncClient": ".client", "Client": ".client", "Retry": "._client_retry",
+                    "NO_RETRY": "._client_retry"}
+    if api.hooks:
+        modules |= {"StandardWebhooks": "._webhook_signing",
+                    "SignatureError": "._webhook_signing"}
     if "server" in api.parts:
         modules |= {name: ".server" for name in ("ServiceBase", "create_app", "create_router")}
     return {"lazy_modules": sorted(modules.items(), key=lambda item: all_key(item[0]))}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from ..model.ir import Operation
 from ..model.literal import literal
@@ -26,6 +27,11 @@ def route_path(op: Operation) -> str:
     for param in op.path_params:
         path = path.replace("{" + param.wire + "}", "{" + param.name + "}")
     return path
+
+
+def server_path(op: Operation) -> str:
+    """The path of the operation's own server: where the stub routes it instead of the API's."""
+    return urlsplit(op.server or "").path.rstrip("/")
 
 
 def route_signature(op: Operation, spell: Spell) -> str:
@@ -145,11 +151,13 @@ def _route_parts(op: Operation, spell: Spell) -> list[_RouteParam | str]:
         form_class = op.body.form_class or ""
         renamed = {f.name: f.wire for f in op.body.form_fields if f.name != f.wire}
         parts = tuple(f.name for f in op.body.form_fields if f.json)
+        deep = tuple(f.name for f in op.body.form_fields if f.deep)
         names = blackstyle.call("{", [f"{literal(k)}: {literal(v)}" for k, v in renamed.items()],
                                 "}")
         reader: list[blackstyle.Expr] = [
             form_class, *([names] if renamed else []),
             *([f"json={literal(parts)}"] if parts else []),
+            *([f"deep={literal(deep)}"] if deep else []),
             *([] if op.body.required else ["required=False"])]
         kind = form_class if op.body.required else f"{form_class} | None"
         required.append(("form", kind, "Depends", [blackstyle.call("form_body(", reader)], None))

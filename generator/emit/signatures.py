@@ -97,11 +97,26 @@ def _client_keyword_part(op: Operation, spell: Spell, accept: str | None = None)
     if op.negotiates:
         choices = ", ".join(literal(m) for m in op.media_types)
         parts.append(f"{accept_name(op)}: {accept or f'Literal[{choices}] | None = None'}")
+    if op.body is not None and op.body.kind in ("binary", "text") and "*" in op.body.media_type:
+        default = _RANGE_DEFAULTS.get(op.body.media_type.split(";")[0].strip())
+        parts.append(f"{content_type_name(op)}: str" + (f" = {literal(default)}" if default else ""))
     if op.body is not None and op.body.also_form:
         json_media = literal(op.body.media_type)
         parts.append(f"{content_type_name(op)}: Literal[{json_media}, "
                      f"{literal(op.body.also_form)}] = {json_media}")
     return parts
+
+
+# The Content-Type a body declared as a media range is sent with unless the caller says
+# (GitHub's asset upload: `*/*`); another range has no default: the caller names one.
+_RANGE_DEFAULTS = {"*/*": "application/octet-stream", "text/*": "text/plain"}
+
+
+def body_content_type(op: Operation) -> str:
+    """The source of the Content-Type of a binary or text body: the declared media type, or
+    the caller's `content_type` where the contract declares a range (`*/*`, `image/*`)."""
+    assert op.body is not None
+    return content_type_name(op) if "*" in op.body.media_type else literal(op.body.media_type)
 
 
 def accept_name(op: Operation, name: str = "accept") -> str:
@@ -143,10 +158,27 @@ def method_params(op: Operation, spell: Spell) -> list[str]:
     return ["self", *client_params(op, spell)]
 
 
+def build_call(op: Operation, spell: Spell) -> blackstyle.Expr:
+    """A client method's call of its request builder, each argument passed as it came
+    (`_build_execute(session_id, body)`, keyword parameters by keyword)."""
+    arguments, keyword = [], False
+    for param in client_params(op, spell):
+        name = str(param).split(":", 1)[0].strip()
+        if name == "*":
+            keyword = True
+        else:
+            arguments.append(f"{name}={name}" if keyword else name)
+    if not arguments:  # `()`: nothing black could split
+        return f"_build_{op.method_name}()"
+    return blackstyle.call(f"_build_{op.method_name}(", arguments)
+
+
 def client_path(op: Operation) -> str:
+    """The request's URL: its path, whole (an absolute URL) under the operation's own server."""
+    whole = (op.server or "") + op.path
     if not op.path_params:
-        return literal(op.path)
-    path = op.path.replace("{", "{{").replace("}", "}}")
+        return literal(whole)
+    path = whole.replace("{", "{{").replace("}", "}}")
     for param in op.path_params:
         path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
     return "f" + literal(path)

@@ -23,13 +23,13 @@ from .blackstyle import LINE_LENGTH
 
 _LONG_LINE = re.compile(rf"^.{{{LINE_LENGTH + 1},}}$", re.MULTILINE)
 _STRING = r"""[bfruBFRU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
-_ATOM = rf"(?:{_STRING}|-?\w+(?:\.\w+)*)"
+_ATOM = rf"(?:{_STRING}|-?\w+(?:\.\w+)*(?:\(\))?)"
 # Long lines black leaves as they are, inside brackets it split: one string, name or number
 # (a keyword argument's value, maybe), or a dict entry or a parameter with its comma; and
 # the first line of a split whose head black cannot split (`class X(`, `x = await f(`).
 _KEPT = re.compile(rf"(?:\w+=)?{_ATOM},?|(?:{_STRING}: |\w+: [\w.]+ = ){_ATOM},"
                    rf"|(?:class |(?:async )?def )\w+\((?:\) -> \()?"
-                   rf"|(?:{_STRING}: |\w+ = )?(?:await )?\w+(?:\.\w+)*\(")
+                   rf"|(?:{_STRING}: |\w+ = |return )?(?:await )?\w+(?:\.\w+)*\(")
 
 
 def unsure_lines(source: str) -> list[int]:

@@ -18,11 +18,12 @@ Side = Literal["read", "write"]
 
 def access(document: Mapping[str, Any], prop: Any) -> Side | None:
     """`read` for a readOnly property, `write` for a writeOnly one (its own flags first, then
-    those of the schema it refers to, directly or as the single member of an `allOf`)."""
+    those of the schema it refers to, then those of its `allOf` members: Asana's
+    `parent: {allOf: [$ref: TaskCompact, {readOnly: true}]}`)."""
     nodes = [prop, deref(document, prop)]
     all_of = prop.get("allOf") if isinstance(prop, dict) else None
-    if isinstance(all_of, list) and len(all_of) == 1:
-        nodes.append(deref(document, all_of[0]))
+    if isinstance(all_of, list):
+        nodes.extend(node for m in all_of for node in (m, deref(document, m)))
     for node in nodes:
         if not isinstance(node, dict):
             continue

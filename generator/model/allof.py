@@ -50,8 +50,8 @@ def _intersect(first: dict[str, Any], second: dict[str, Any], own: bool) -> dict
             result[key] = min(result[key], value)
         elif key == "enum" and isinstance(value, list) and isinstance(result[key], list):
             result[key] = [v for v in result[key] if v in value]
-        elif key == "type" and {result[key], value} == {"integer", "number"}:
-            result[key] = "integer"
+        elif key == "type":
+            result[key] = _common_types(result[key], value)
         elif key == "items" and result[key] != value:
             result[key] = {"allOf": [result[key], value]}
         elif key == "required" and isinstance(value, list) and isinstance(result[key], list):
@@ -59,6 +59,29 @@ def _intersect(first: dict[str, Any], second: dict[str, Any], own: bool) -> dict
         elif key == "nullable":
             result[key] = bool(result[key]) and bool(value)
     return result
+
+
+def _common_types(first: Any, second: Any) -> Any:
+    """The JSON types both `type`s allow (a string or 3.1's list; an integer is a number);
+    the first as it was when they have none in common."""
+    theirs = _types(second)
+    common: list[str] = []
+    for kind in _types(first):
+        if kind in theirs:
+            common.append(kind)
+        elif {kind, "integer", "number"} == {"integer", "number"} and (
+                {"integer", "number"} & set(theirs)):
+            common.append("integer")
+    common = list(dict.fromkeys(common))
+    if not common:
+        return first
+    return common[0] if len(common) == 1 else common
+
+
+def _types(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [t for t in value if isinstance(t, str)] if isinstance(value, list) else []
 
 
 def is_number(value: Any) -> bool:

@@ -16,7 +16,7 @@ from .response_shape import ErrorBody
 from .schema_facts import required_names
 
 _MESSAGE = ("message", "msg", "title", "reason", "description", "error_description")
-_CODE = ("code", "error_code", "errorcode", "type", "kind")
+_CODE = ("code", "error_code", "errorcode", "type", "kind", "error_type")
 _STATUS = ("status", "status_code", "statuscode", "http_status")
 _FALLBACK_CODES = ("INTERNAL_ERROR", "UNKNOWN", "ERROR")
 MESSAGE, STATUS, CODE = ErrorBody("message"), ErrorBody("status"), ErrorBody("code")

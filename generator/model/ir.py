@@ -115,6 +115,7 @@ class FormField:
     is_file_list: bool = False
     description: str | None = None
     json: bool = False  # a multipart part carrying JSON (an object, an array of them, a union)
+    deep: bool = False  # a urlencoded field in deepObject style (`encoding`): `a[k]=v`, `a[0]=v`
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ class Operation:
     # `<method>_events` (its `success` keeps the other media types, called by `<method>`)
     also_events: Representation | None = None
     paging: Paging | None = None  # how it pages, when it does
+    server: str | None = None  # its own server's URL (`servers` on it or its path item)
 
     @property
     def response_headers(self) -> tuple[ResponseHeader, ...]:

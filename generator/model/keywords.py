@@ -8,6 +8,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..spec.ecma import Untranslatable, ecma_mode, translate
 from ..spec.tree import make_pointer, walk_objects
 from .schema_facts import STRING_FORMATS, array_constraints, string_constraints
 from .typeref import ANY, Check, TypeRef
@@ -96,6 +97,12 @@ def unenforced(schema: Mapping[str, Any]) -> list[str]:
     extra = schema.get("unevaluatedProperties")
     if extra is not None and extra is not False:
         found.append("`unevaluatedProperties` with a schema is not enforced")
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and pattern and ecma_mode(pattern) is not None:
+        try:
+            translate(pattern)
+        except Untranslatable as exc:
+            found.append(f"`pattern` {pattern!r} is not enforced: {exc}")
     return found
 
 

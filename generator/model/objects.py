@@ -57,8 +57,16 @@ def is_object_model(document: Mapping[str, Any], schema: dict[str, Any]) -> bool
     return False
 
 
-def member_hint(member: Any, hint: str, index: int) -> str:
-    """The name hint of a union's member: its title, its tag, its type, else its index."""
+def member_hint(member: Any, hint: str, index: int,
+                component_name: Callable[[str], str | None] = lambda ref: None) -> str:
+    """The name hint of a union's member: its title, its tag, its type, else its index (a
+    member `model.distribute` wrapped in an `allOf`: that of the member it wraps)."""
+    all_of = member.get("allOf") if isinstance(member, dict) else None
+    if isinstance(all_of, list) and set(member) == {"allOf"} and all_of:
+        wrapped = all_of[-1]
+        ref = wrapped.get("$ref") if isinstance(wrapped, dict) else None
+        name = component_name(ref) if isinstance(ref, str) else None
+        return hint + name if name else member_hint(wrapped, hint, index)
     if isinstance(member, dict):
         title = member.get("title")
         if isinstance(title, str) and title.strip():

@@ -13,6 +13,7 @@ from ..spec.media import (
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape
 from .access import access
+from .encoding import deep_fields
 from .ir import (
     AliasDef,
     BodyKind,
@@ -32,6 +33,7 @@ from .responses import ResponseReader
 from .schema_facts import example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
+from .servers import own_server
 from .typeref import ANY, TypeRef
 
 # OpenAPI: header parameters by these names are ignored (they are owned by the protocol).
@@ -50,9 +52,15 @@ class OperationBuilder(ResponseReader):
 
     def build(self) -> list[Operation]:
         sites = iter_operations(self.document, lambda item, at: (self._deref(item), at))
-        return [self._operation(site.path, site.method, dict(site.operation),
-                                site.item.get("parameters") or [])
-                for site in sites]
+        operations = []
+        for site in sites:
+            operation = self._operation(site.path, site.method, dict(site.operation),
+                                        site.item.get("parameters") or [])
+            server = own_server(self.document, site.item, site.operation,
+                                f"/paths/{escape(site.path)}/{site.method}",
+                                self.schemas.notes.warn)
+            operations.append(replace(operation, server=server) if server else operation)
+        return operations
 
     def model_only(self, path: str, method: str, raw: dict[str, Any], shared: list[Any],
                    name: str) -> Operation:
@@ -266,19 +274,22 @@ class OperationBuilder(ResponseReader):
         for media, kind in forms:
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
+                deep = deep_fields(content[media], kind, f"{at}/content/{escape(media)}",
+                                   self.schemas.notes.warn)
                 fields = self._form_fields(schema, prefix, kind,
-                                           f"{at}/content/{escape(media)}/schema")
+                                           f"{at}/content/{escape(media)}/schema", deep)
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,
                                    description)
         media = media_types[0]
         return RequestBody("text" if media.startswith("text/") else "binary", media, required,
                            description=description)
 
-    def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str
-                     ) -> tuple[FormField, ...]:
-        """The fields of a form body. A structured field (an object, an array of objects, a
-        union) of a multipart body is a JSON part, OpenAPI's default for it; of a urlencoded one
-        it is read as its text, with a warning."""
+    def _form_fields(self, schema: dict[str, Any], prefix: str, kind: BodyKind, at: str,
+                     deep: frozenset[str] = frozenset()) -> tuple[FormField, ...]:
+        """The fields of a form body. A field whose `encoding` says deepObject (`deep`: their
+        wire names) is in that style; else a structured field (an object, an array of objects,
+        a union) of a multipart body is a JSON part, OpenAPI's default for it, and of a
+        urlencoded one is read as its text, with a warning."""
         required = set(required_names(schema))
         fields: list[FormField] = []
         for wire, prop in (schema.get("properties") or {}).items():
@@ -295,19 +306,19 @@ class OperationBuilder(ResponseReader):
             else:
                 with self.schemas.on_side("write"):
                     type_ref = self.schemas.convert(prop, prefix + "Form" + pascal_case(wire))
-                structured = self._structured(type_ref)
+                structured = "" if wire in deep else self._structured(type_ref)
                 json_part = kind == "multipart" and bool(structured)
                 if structured and not json_part:
                     self.schemas.notes.warn(
                         f"form field `{wire}` is structured ({structured}): read and sent as "
                         "its text, not validated as its schema (hint: a multipart body carries "
                         "it as a JSON part)", at)
-                if not json_part and (type_ref.kind not in ("builtin", "literal", "model", "list")
+                if not json_part and wire not in deep and (type_ref.kind not in ("builtin", "literal", "model", "list")
                                       or (type_ref.kind == "model" and not self._is_enum(type_ref))):
                     type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
                                     is_file, is_list, _plain(prop.get("description")),
-                                    json=json_part))
+                                    json=json_part, deep=wire in deep))
         return tuple(fields)
 
     def _structured(self, type_ref: TypeRef) -> str:

@@ -3,7 +3,8 @@
 A GET whose 200 JSON answer is an array, or an object with an array of items, pages when the
 contract shows how to ask for the next page: a next-page URL field (`next_page_uri`), a `Link`
 response header (RFC 8288), a cursor field with its request parameter (`next_marker` and
-`marker`), an `offset` or a `page` parameter, or (Discord's) a `before`/`after` parameter taking
+`marker`; or inside a next-page object, Asana's `next_page.offset` sent back as `offset`), an
+`offset` or a `page` parameter, or (Discord's) a `before`/`after` parameter taking
 the smallest/largest `id` of the page's items. One that looks paged (it takes a page size) but
 shows none of these, or has several arrays, is warned about, located.
 """
@@ -38,7 +39,10 @@ Warn = Callable[[str, str], None]
 def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterable[Parameter],
               *, pointer: str, warn: Warn) -> Paging | None:
     """How the operation `raw` pages, or None."""
-    query = {p.wire: p.name for p in params if p.location == "query"}
+    params = [p for p in params if p.location == "query"]
+    query = {p.wire: p.name for p in params}
+    # An offset typed as a string is a token the answer hands out (Asana's), never a count.
+    tokens = frozenset(p.wire for p in params if p.type.kind == "builtin" and p.type.name == "str")
     declared = raw.get(EXTENSION)
     if declared is False:
         return None
@@ -63,7 +67,8 @@ def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterab
         return None
     array = deref(document, props[items] if items else schema)
     ided = "id" in _properties(document, array.get("items") or {})
-    found = _detected(items, props, headers, query, ided=ided)
+    found = _detected(items, props, headers, query, ided=ided,
+                      nested=_nested_cursor(document, props, query), tokens=tokens)
     if found is None and _first(_LIMITS, query):
         warn(f"looks paged (it takes `{_first(_LIMITS, query)}`) but shows no way to the next page "
              "(a next-page URL, a Link header, a cursor, an offset or a page parameter, `before` "
@@ -71,8 +76,24 @@ def paging_of(document: Any, raw: Mapping[str, Any], method: str, params: Iterab
     return found
 
 
+def _nested_cursor(document: Any, props: Mapping[str, Any], query: Mapping[str, str]
+                   ) -> tuple[str, str]:
+    """A position inside a next-page object, sent back as the query parameter of its name
+    (Asana's `next_page: {offset, path, uri}` and `?offset=`: an opaque token, not a count):
+    the parameter's wire name and the field's dotted path, else ("", "")."""
+    for name in sorted(props):
+        if "next" not in name.lower():
+            continue
+        inner = _properties(document, props[name])
+        field = next((f for f in sorted(inner) if f in query), None)
+        if field is not None:
+            return field, f"{name}.{field}"
+    return "", ""
+
+
 def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
-              query: Mapping[str, str], *, ided: bool) -> Paging | None:
+              query: Mapping[str, str], *, ided: bool, nested: tuple[str, str],
+              tokens: frozenset[str]) -> Paging | None:
     next_url = _first(_NEXT_URLS, props) or ""
     link = any(h.lower() == "link" for h in headers)
     cursor = next_cursor = ""
@@ -81,7 +102,13 @@ def _detected(items: str, props: Mapping[str, Any], headers: Iterable[str],
         if field in props and param:
             cursor, next_cursor = query[param], field
             break
+    if not cursor and nested[0]:
+        cursor, next_cursor = query[nested[0]], nested[1]
     offset, page = _first(_OFFSETS, query), _first(_PAGES, query)
+    offset = None if offset in tokens else offset
+    if cursor:  # a parameter that takes the cursor counts nothing
+        offset = None if offset and query[offset] == cursor else offset
+        page = None if page and query[page] == cursor else page
     before, after = (query.get(k, "") if ided else "" for k in ("before", "after"))
     if not (next_url or link or cursor or offset or page or before or after):
         return None

@@ -15,6 +15,7 @@ from .operations import OperationBuilder
 from .paging import typed_items
 from .paths import fragment_notes
 from .schemas import SchemaConverter
+from .servers import servers_of
 from .settings import applied
 from .unions import closed_unions, open_unions
 
@@ -67,17 +68,7 @@ def build_api(document: Document, *, spec_display: str, overlay_display: str | N
 
 
 def _servers(data: dict[str, Any]) -> tuple[Server, ...]:
-    servers: list[Server] = []
-    for raw in data.get("servers") or []:
-        if not isinstance(raw, dict) or not isinstance(raw.get("url"), str):
-            continue
-        variables = tuple((str(name), str(spec.get("default", "")))
-                          for name, spec in (raw.get("variables") or {}).items()
-                          if isinstance(spec, dict))
-        description = raw.get("description")
-        servers.append(Server(raw["url"], description.strip() if isinstance(description, str)
-                              else None, variables))
-    return tuple(servers)
+    return servers_of(data.get("servers"))
 
 
 def _security_schemes(data: dict[str, Any]) -> tuple[SecurityScheme, ...]:

@@ -97,6 +97,8 @@ class ResponseReader:
                 event_type = (self.schemas.named_union(item, hint + "Event")
                               if isinstance(item, dict) else None)
                 kept.append(Representation(media, "events", event_type))
+                if json_schema is None and isinstance(item, dict):
+                    json_schema = item  # an error's body: its one event's data (TGI)
             else:
                 kind: ResponseKind = "text" if media.startswith("text/") else "binary"
                 kept.append(Representation(media, kind))

@@ -3,11 +3,13 @@ union shape, discriminator tags and enum definition."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
+from ..spec.ecma import Untranslatable, translate
 from ..spec.tree import resolve_pointer
 from .ir import AliasDef, EnumDef
 from .naming import PythonIdentifier, enum_member
@@ -158,8 +160,9 @@ def is_null_schema(schema: Any) -> bool:
 def string_constraints(schema: Mapping[str, Any]) -> Constraints:
     out = list(bounds(schema, ("minLength", "min_length"), ("maxLength", "max_length")))
     pattern = schema.get("pattern")
-    if isinstance(pattern, str):
-        out.append(("pattern", pattern))
+    if isinstance(pattern, str) and pattern:
+        with contextlib.suppress(Untranslatable):  # `unenforced` says so
+            out.append(("pattern", translate(pattern)))
     return tuple(out)
 
 

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of
+from .distribute import spread
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
 from .keywords import (
@@ -160,6 +161,7 @@ class SchemaConverter:
     def _define(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         """Give a component schema its named definition: a model, an enum, or an alias."""
         description = described(schema)
+        schema = spread(schema, self._deref) or schema
         if isinstance(schema.get("discriminator"), dict) and not is_union(schema) and ref and (
                 self.side == "read") and ref not in self._hierarchies:
             self.notes.warn(f"`discriminator` without `oneOf`/`anyOf` is not enforced: a `{name}` "
@@ -264,6 +266,7 @@ class SchemaConverter:
                 self.definitions[enum_def.name] = enum_def
                 return TypeRef("model", enum_def.name)
             return ANY
+        schema = spread(schema, self._deref) or schema
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
             if isinstance(members, list) and members:
@@ -318,18 +321,11 @@ class SchemaConverter:
         real = [m for m in members if not is_null_schema(m)]
         if not real:
             return TypeRef("builtin", "None")
-        siblings = {k: v for k, v in schema.items()
-                    if k in ("type", "properties", "required", "additionalProperties")}
-        args: list[TypeRef] = []
-        shaped: list[Any] = []  # each member with the union's own object keywords
-        for index, member in enumerate(real):
-            if isinstance(member, dict) and siblings and "$ref" not in member:
-                member = {**siblings, **member}
-            shaped.append(member)
-            args.append(self.convert(member, member_hint(member, hint, index)))
+        args = [self.convert(m, member_hint(m, hint, i, self.component_name))
+                for i, m in enumerate(real)]
         if len(args) == 1:
             return args[0]
-        discriminator = self._disc.of(schema, shaped, args)
+        discriminator = self._disc.of(schema, real, args)
         return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
     # -- objects -----------------------------------------------------------------------------

@@ -10,14 +10,13 @@ classes of the same module count; ones inherited from other modules cannot be se
 Overrides left behind: the package's manifest records every operation method it has had, so a
 method the class defines under a name that no operation has any more was an override of an
 operation since renamed or removed. Its likely new name is the operation now at the route the
-manifest recorded for it (same path and method), else the closest name among the unimplemented
-operations; when neither matches, the hint says so.
+manifest recorded for it (same path and method), and only that: a similar name elsewhere is
+another operation (`delete_book` is not `update_book`), so otherwise the hint names none.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 import importlib
 import sys
 import warnings
@@ -43,11 +42,11 @@ def implementation_report(target: Target, operations: list[Any] | None = None
     routes = {f"{operation.http_method.upper()} {operation.path}": operation.method_name
               for operation in operations}
     missing = unimplemented_operations(target, methods)
-    return missing, _leftover(target, methods, missing, routes)
+    return missing, _leftover(target, methods, routes)
 
 
-def _leftover(target: Target, methods: list[tuple[str, str]], missing: list[str],
-              routes: dict[str, str]) -> dict[str, Leftover]:
+def _leftover(target: Target, methods: list[tuple[str, str]], routes: dict[str, str]
+              ) -> dict[str, Leftover]:
     retired = set(recorded_operations(target.out_path)) - {name for _, name in methods}
     if not retired:
         return {}
@@ -58,24 +57,19 @@ def _leftover(target: Target, methods: list[tuple[str, str]], missing: list[str]
     except (SpecError, OSError, SyntaxError):
         return {}  # unimplemented_operations has reported what is wrong with the module
     recorded = recorded_routes(target.out_path)
-    new = [name for operation, name in methods if operation in missing]
-    return {name: _likely_new_name(name, recorded.get(name), routes, new)
+    return {name: _likely_new_name(recorded.get(name), routes)
             for name in sorted(defined & retired)}
 
 
-def _likely_new_name(name: str, route: str | None, routes: dict[str, str],
-                     new: list[str]) -> Leftover:
-    """The operation now at the method's route (same path and method), else the closest name
-    among the unimplemented operations, else none."""
+def _likely_new_name(route: str | None, routes: dict[str, str]) -> Leftover:
+    """The operation now at the method's route (same path and method), else none: a close
+    name at another route is another operation (issue 38: `delete_book` was offered
+    `update_book` once DELETE /books/{bookId} was gone)."""
     if route and route in routes:
         return routes[route], f"the operation of {route} now"
-    # 0.7: `get_pet` -> `fetch_pet` (0.75) is close; `destroy_session` -> `create_session`
-    # (0.62), which only share `_session`, is not (issue 31).
-    close = difflib.get_close_matches(name, new, n=1, cutoff=0.7)
-    if close:
-        return close[0], "the closest name among the unimplemented operations"
-    where = f"no operation has its route ({route}) now, and" if route else ""
-    return None, f"{where} no unimplemented operation has a close name".strip()
+    if route:
+        return None, f"no operation has its route ({route}) now"
+    return None, "the package's manifest records no route for it"
 
 
 def unimplemented_operations(target: Target,

@@ -4,8 +4,10 @@ update it: its distribution metadata (PEP 610 `direct_url.json`), else its relea
 - installed from an index (no `direct_url.json`): `contractgen==X.Y.Z`, the repository named by
   the `Source` project URL and its release tag `vX.Y.Z`;
 - from a VCS URL: that URL at the commit it was installed from;
-- from a local folder (a checkout, editable or not): that path; when it is a git work tree, the
-  repository is that folder and the revision its HEAD commit;
+- from a local folder (a checkout, editable or not): that path to install from; the repository
+  is the checkout's `origin` when that is a URL another machine can clone, else the public
+  repository (never a path of this machine: projects record it, issue 38), and the revision its
+  HEAD commit as `git describe` spells it (the release tag itself on a release);
 - from an archive (a wheel or sdist file or URL): that archive, and the index's repository and tag.
 
 Also a Jinja extension that hands these to the project template (`_jinja_extensions`): copier
@@ -16,6 +18,7 @@ writes a file and names the module it lacks.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -97,11 +100,20 @@ def _from_folder(folder: Path, version: str) -> Provenance:
     head = _git(folder, "rev-parse", "HEAD")
     top = _git(folder, "rev-parse", "--show-toplevel")
     if head is None or top is None or Path(top).resolve() != folder.resolve():
-        return Provenance(version, requirement, str(folder.resolve()), f"v{version}",
-                          f"v{version}")
+        return Provenance(version, requirement, DEFAULT_REPOSITORY, f"v{version}", f"v{version}")
     # Release tags only (vX.Y.Z): what copier compares versions by.
     describe = _git(folder, "describe", "--tags", "--match", "v[0-9]*", "--always", "HEAD") or head
-    return Provenance(version, requirement, str(folder.resolve()), head, describe)
+    return Provenance(version, requirement, public_repository(folder), head, describe)
+
+
+def public_repository(folder: Path) -> str:
+    """Where another machine clones the checkout `folder` from: its `origin` when that is a
+    network URL (`https://...`, `ssh://...`, `git@host:...`), else the public repository; a
+    path of this machine (a clone of a local folder) is never the answer."""
+    origin = _git(folder, "remote", "get-url", "origin") or ""
+    if re.match(r"^(https?|ssh|git)://|^[\w.-]+@[\w.-]+:", origin):
+        return origin
+    return DEFAULT_REPOSITORY
 
 
 def _git(folder: Path, *args: str) -> str | None:

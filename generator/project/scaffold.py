@@ -55,6 +55,17 @@ def _usable_sources(dest: Path, spec: str | Path, overlay: str | Path | None, pa
     return sources
 
 
+def _refuse_an_invalid_contract(spec: Path, overlay: Path | None = None) -> None:
+    """SpecError, located in the user's own files, when the contract (after its overlay) has
+    errors: the template's task would meet them in the project's copy, then deleted with it."""
+    from ..pipeline import validate
+    from ..problems import Level, SpecError
+
+    problems = validate(spec, overlay)
+    if any(problem.level is Level.ERROR for problem in problems):
+        raise SpecError(problems)
+
+
 def new_project(dest: str | Path, *, spec: str | Path, overlay: str | Path | None = None,
                 name: str | None = None, parts: str = "both", template: str | Path | None = None,
                 vcs_ref: str | None = None, git: bool = True) -> Path:
@@ -70,6 +81,7 @@ def new_project(dest: str | Path, *, spec: str | Path, overlay: str | Path | Non
 
     dest = Path(dest)
     sources = _usable_sources(dest, spec, overlay, parts)
+    _refuse_an_invalid_contract(*sources)
     created = not dest.exists()
     # The answers file records the project's own copy, so `copier update` finds it.
     data = {"project_name": name or project_name_for(dest),

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import ContractgenError
 from .tree import Part
 
 _NAME = re.compile(r"[A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\-\u0080-\U0010ffff]*")
@@ -25,8 +26,9 @@ _OPS = ("==", "!=", "<=", ">=", "<", ">")
 _NOTHING = object()  # a relative path that selects nothing (RFC 9535 "Nothing")
 
 
-class JSONPathError(ValueError):
-    """An expression outside the supported subset, or malformed."""
+class JSONPathError(ContractgenError, ValueError):
+    """An expression outside the supported subset, or malformed (the overlay reports it located;
+    a ValueError too, as it was before the error root)."""
 
 
 @dataclass(frozen=True)

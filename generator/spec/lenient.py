@@ -19,7 +19,7 @@ from typing import Any
 from ..problems import Level, Problem
 from .loader import Document
 from .paths import HTTP_METHODS, OperationSite, iter_operations
-from .tree import copy_data, escape, resolve_pointer, split_pointer
+from .tree import Part, copy_data, escape, make_pointer, resolve_pointer, split_pointer
 
 # An operation by (path, method), and a component by its pointer (`/components/schemas/X`).
 Site = tuple[str, str]
@@ -29,7 +29,8 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
     """`document` without the operations its errors reach, and the errors as warnings."""
     from .validate import validate_document
 
-    problems = validate_document(document)
+    document, repaired = _repaired(document)
+    problems = [*repaired, *validate_document(document)]
     errors = [p for p in problems if p.level is Level.ERROR]
     if not errors:
         return document, problems
@@ -53,6 +54,29 @@ def leniently(document: Document) -> tuple[Document, list[Problem]]:
         if isinstance(item, dict):
             item.pop(method, None)
     return replace(document, data=data), out
+
+
+def _repaired(document: Document) -> tuple[Document, list[Problem]]:
+    """`document` with the repairs `validate --emit-overlay` would write applied first, and a
+    warning at each schema repaired, saying what was done there."""
+    from .jsonpath import find
+    from .overlay import apply_actions
+    from .repair import repair_actions
+
+    actions = repair_actions(document.data)
+    if not actions:
+        return document, []
+    sites: dict[tuple[Part, ...], list[str]] = {}
+    for action in actions:
+        for path in find(document.data, action["target"]):
+            removed = bool(action.get("remove"))
+            said = sites.setdefault(path[:-1] if removed else path, [])
+            if removed or not said:  # a value written back after its removal: said already
+                said.append(action["description"])
+    warnings = [document.problem(Level.WARNING, make_pointer(site), "repaired: " + " ".join(said))
+                for site, said in sites.items()]
+    data, problems = apply_actions(document, actions)
+    return replace(document, data=data), [*warnings, *problems]
 
 
 def _bundled(document: Document, error: Problem) -> list[str]:

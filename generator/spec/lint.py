@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..problems import Level, Problem, SpecError
+from .ecma import pattern_problem
 from .loader import Document, load_document
 from .media import media_problems
 from .paths import iter_operations
@@ -60,6 +61,11 @@ def lint_document(doc: Document, version: str) -> list[Problem]:
                 Level.WARNING, f"{pointer}/required",
                 f"`required` names {_list(undefined)}, not among `properties`",
                 "define the property, or drop it from `required`"))
+        # (`validate` leaves the meta-schemas' `format: regex`, Python's `re`, to this check)
+        wrong = pattern_problem(obj["pattern"]) if isinstance(obj.get("pattern"), str) else None
+        if wrong and _looks_like_schema(obj):
+            problems.append(doc.problem(Level.WARNING, f"{pointer}/pattern", wrong,
+                                        "write it as an ECMA-262 (JavaScript) regular expression"))
         if not is_30 and "nullable" in obj and _looks_like_schema(obj):
             problems.append(doc.problem(Level.WARNING, f"{pointer}/nullable",
                                         "`nullable` is not an OpenAPI 3.1 keyword", NULLABLE_31_HINT))

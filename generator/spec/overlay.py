@@ -40,6 +40,18 @@ def apply_overlay(doc: Document, overlay_path: str | Path, read: tuple[bytes, st
     return result, sorted_problems(problems)
 
 
+def apply_actions(doc: Document, actions: list[dict[str, Any]]
+                  ) -> tuple[dict[str, Any], list[Problem]]:
+    """A copy of `doc`'s data with overlay `actions` made in memory applied (`--lenient`'s
+    repairs), and the problems they met."""
+    overlay = document_from_data({"overlay": "1.0.0", "actions": actions}, doc.path, text="")
+    data = copy_data(doc.data)
+    problems: list[Problem] = []
+    for i, action in enumerate(actions):
+        problems.extend(_apply(overlay, i, action, data, None))
+    return data, problems
+
+
 def _check_document(overlay: Document) -> list[Problem]:
     data = overlay.data
     problems = []

@@ -8,6 +8,7 @@ Repaired (OpenAPI 3.0 only, where 3.1 habits are the usual cause):
 - `type: array` without `items`: `items: {}` (any item);
 - `const: v`: `enum: [v]`; a schema's `examples: [a, ...]`: `example: a`.
 And in OpenAPI 3.1: `nullable: true` beside `type: X`: `type: [X, 'null']`.
+In both: the keywords `repair_keywords` lists, and defaults their schema refuses (`defaults`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from .defaults import default_repairs
+from .repair_keywords import keyword_repairs
 from .tree import Part, walk_objects
 from .yamltext import CORE_SCHEMA
 
@@ -44,10 +47,16 @@ def _quote(name: str) -> str:
 def repair_actions(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Overlay actions for the mechanical problems of `data`."""
     version = str(data.get("openapi", ""))
-    if version.startswith("3.1"):
-        return _repair_31(data)
-    if not version.startswith("3.0"):
+    if not version.startswith(("3.0", "3.1")):
         return []
+    more = [*keyword_repairs(data, _path), *default_repairs(data, _path)]
+    if version.startswith("3.1"):
+        return _repair_31(data) + more
+    return _repair_30(data) + more
+
+
+def _repair_30(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """3.1's forms in a 3.0 contract: null types, type lists, `const`, `examples` lists."""
     updates: list[dict[str, Any]] = []
     removals: list[dict[str, Any]] = []
     for path, obj in walk_objects(data):
@@ -108,8 +117,6 @@ def _repair_31(data: dict[str, Any]) -> list[dict[str, Any]]:
     removals: list[dict[str, Any]] = []
     for path, obj in walk_objects(data):
         if obj.get("nullable") is True and isinstance(obj.get("type"), str):
-            removals.append({"target": _path((*path, "type")), "remove": True,
-                             "description": "One type becomes a list."})
             removals.append({"target": _path((*path, "nullable")), "remove": True,
                              "description": "OpenAPI 3.1 ignores `nullable`."})
             updates.append({"target": _path(path), "update": {"type": [obj["type"], "null"]},

@@ -14,11 +14,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ..problems import Level, Problem, has_errors, sorted_problems
 from . import verdicts
+from .defaults import default_problems
 from .lint import lint_document
 from .loader import Document
 from .phrasing import UNKNOWN_KEYS, WEAK, hint, human
@@ -44,7 +44,7 @@ def validate_document(doc: Document) -> list[Problem]:
         return [doc.problem(Level.ERROR, "/openapi", f"unsupported OpenAPI version {version!r}",
                             "contractgen reads OpenAPI 3.0.x and 3.1.x")]
     is_30 = version.startswith("3.0")
-    lints = lint_document(doc, version)
+    lints = [*lint_document(doc, version), *default_problems(doc)]
     shape = verdicts.shape_key(doc)
     if verdicts.known_valid(shape):  # the same document but for its descriptions: valid
         return sorted_problems(lints)
@@ -179,8 +179,7 @@ def _semantic_problems_of(doc: Document, error: Any) -> list[Problem]:
         parts = through_refs(doc.data, parts)
     message = error.message
     if getattr(error, "contractgen_value", False):
-        found = _schema_problems(doc, [error], is_30=False, prefix=(*parts, "default"))
-        return [replace(p, message=f"default value is invalid: {p.message}") for p in found]
+        return []  # `defaults` reports it, at the default itself and once, with its repair
     if isinstance(error.validator, str):  # a schema checked against its JSON Schema dialect
         return _schema_problems(doc, [error], is_30=False, prefix=parts)
     hint = None
@@ -213,6 +212,8 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
         leaf = chain[-1]
         if leaf.validator != "type" and tuple(leaf.absolute_path) in mistyped:
             continue
+        if _regex_format(leaf):  # patterns are ECMA-262, not Python's `re`: lint judges them
+            continue
         if (leaf.validator == "required" and "then" in leaf.relative_schema_path
                 and tuple(leaf.absolute_path) in unknown):
             continue
@@ -228,6 +229,10 @@ def _schema_problems(doc: Document, errors: list[Any], is_30: bool, prefix: tupl
         problems.append(doc.problem(Level.ERROR, make_pointer((*prefix, *path)), subject + human(leaf),
                                     hint(leaf, is_30)))
     return problems
+
+
+def _regex_format(error: Any) -> bool:
+    return bool(error.validator == "format" and error.validator_value == "regex")
 
 
 def _chains(error: Any) -> list[list[Any]]:

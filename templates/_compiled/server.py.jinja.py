@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '03a4f00a7bf2b8b7bf6f09a0dc514536'
+KEY = '5d9896c49414874cda67d6a0da812a5f'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -12,7 +12,8 @@ def root(context, missing=missing):
     l_0_header = resolve('header')
     l_0_import_set = resolve('import_set')
     l_0_name_set = resolve('name_set')
-    l_0_imports = l_0_exported = l_0_body = missing
+    l_0_api = resolve('api')
+    l_0_imports = l_0_exported = l_0_own_servers = l_0_body = missing
     try:
         t_1 = environment.filters['all_statement']
     except KeyError:
@@ -44,28 +45,40 @@ def root(context, missing=missing):
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'firstline' found.")
     try:
-        t_6 = environment.filters['map']
+        t_6 = environment.filters['list']
     except KeyError:
         @internalcode
         def t_6(*unused):
-            raise TemplateRuntimeError("No filter named 'map' found.")
+            raise TemplateRuntimeError("No filter named 'list' found.")
     try:
-        t_7 = environment.filters['operation_doc']
+        t_7 = environment.filters['map']
     except KeyError:
         @internalcode
         def t_7(*unused):
-            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
+            raise TemplateRuntimeError("No filter named 'map' found.")
     try:
-        t_8 = environment.filters['pyrepr']
+        t_8 = environment.filters['operation_doc']
     except KeyError:
         @internalcode
         def t_8(*unused):
-            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+            raise TemplateRuntimeError("No filter named 'operation_doc' found.")
     try:
-        t_9 = environment.filters['string']
+        t_9 = environment.filters['pyrepr']
     except KeyError:
         @internalcode
         def t_9(*unused):
+            raise TemplateRuntimeError("No filter named 'pyrepr' found.")
+    try:
+        t_10 = environment.filters['selectattr']
+    except KeyError:
+        @internalcode
+        def t_10(*unused):
+            raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_11 = environment.filters['string']
+    except KeyError:
+        @internalcode
+        def t_11(*unused):
             raise TemplateRuntimeError("No filter named 'string' found.")
     pass
     yield str((undefined(name='header') if l_0_header is missing else l_0_header))
@@ -77,8 +90,10 @@ def root(context, missing=missing):
     l_0_exported = context.call((undefined(name='name_set') if l_0_name_set is missing else l_0_name_set))
     context.vars['exported'] = l_0_exported
     context.exported_vars.add('exported')
+    l_0_own_servers = t_6(context.eval_ctx, t_10(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'), 'server'))
+    context.vars['own_servers'] = l_0_own_servers
+    context.exported_vars.add('own_servers')
     l_1_forms = resolve('forms')
-    l_1_api = resolve('api')
     l_1_error_builders = resolve('error_builders')
     l_1_body = l_0_body
     l_1_braced = resolve('braced')
@@ -93,7 +108,7 @@ def root(context, missing=missing):
     l_1_serve_spec = resolve('serve_spec')
     l_1_serve_docs = resolve('serve_docs')
     l_1_redoc_url = resolve('redoc_url')
-    t_10 = []
+    t_12 = []
     pass
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '__future__', 'annotations')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'Binary')
@@ -104,7 +119,7 @@ def root(context, missing=missing):
         pass
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'dataclasses', 'dataclass', _loop_vars=_loop_vars)
         context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), environment.getattr(l_2_form, 'form_class'), _loop_vars=_loop_vars)
-        t_10.extend((
+        t_12.extend((
             '\n\n@dataclass\nclass ',
             str(environment.getattr(l_2_form, 'form_class')),
             ':\n    """',
@@ -113,62 +128,62 @@ def root(context, missing=missing):
         ))
         if environment.getattr(l_2_form, 'description'):
             pass
-            t_10.extend((
+            t_12.extend((
                 ': ',
                 str(t_5(environment.getattr(l_2_form, 'description'))),
             ))
-        t_10.append(
+        t_12.append(
             '"""\n\n',
         )
-        def t_11(fiter):
+        def t_13(fiter):
             for l_3_field in fiter:
                 if (environment.getattr(l_3_field, 'is_file') or environment.getattr(l_3_field, 'is_file_list')):
                     yield l_3_field
-        for l_3_field in t_11(environment.getattr(l_2_form, 'form_fields')):
+        for l_3_field in t_13(environment.getattr(l_2_form, 'form_fields')):
             _loop_vars = {}
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'UploadFile', _loop_vars=_loop_vars)
         l_3_field = missing
-        def t_12(fiter):
+        def t_14(fiter):
             for l_3_field in fiter:
                 if environment.getattr(l_3_field, 'required'):
                     yield l_3_field
-        for l_3_field in t_12(environment.getattr(l_2_form, 'form_fields')):
+        for l_3_field in t_14(environment.getattr(l_2_form, 'form_fields')):
             l_3_annotated = resolve('annotated')
             l_3_form_field_type = resolve('form_field_type')
             _loop_vars = {}
             pass
-            t_10.extend((
+            t_12.extend((
                 str(context.call((undefined(name='annotated') if l_3_annotated is missing else l_3_annotated), '    ', environment.getattr(l_3_field, 'name'), context.call((undefined(name='form_field_type') if l_3_form_field_type is missing else l_3_form_field_type), l_3_field, _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_3_field = l_3_annotated = l_3_form_field_type = missing
-        def t_13(fiter):
+        def t_15(fiter):
             for l_3_field in fiter:
                 if (not environment.getattr(l_3_field, 'required')):
                     yield l_3_field
-        for l_3_field in t_13(environment.getattr(l_2_form, 'form_fields')):
+        for l_3_field in t_15(environment.getattr(l_2_form, 'form_fields')):
             l_3_annotated = resolve('annotated')
             l_3_form_field_type = resolve('form_field_type')
             _loop_vars = {}
             pass
-            t_10.extend((
+            t_12.extend((
                 str(context.call((undefined(name='annotated') if l_3_annotated is missing else l_3_annotated), '    ', environment.getattr(l_3_field, 'name'), str_join((context.call((undefined(name='form_field_type') if l_3_form_field_type is missing else l_3_form_field_type), l_3_field, _loop_vars=_loop_vars), ' | None', )), 'None', _loop_vars=_loop_vars)),
                 '\n',
             ))
         l_3_field = l_3_annotated = l_3_form_field_type = missing
     l_2_form = missing
-    def t_14(fiter):
+    def t_16(fiter):
         for l_2_op in fiter:
             if environment.getattr(l_2_op, 'headers_class'):
                 yield l_2_op
-    for l_2_op in t_14(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations')):
+    for l_2_op in t_16(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         l_2_headers_source = resolve('headers_source')
         _loop_vars = {}
         pass
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'module'), 'dataclasses', _loop_vars=_loop_vars), 'name'), '._server_runtime', 'Reply', _loop_vars=_loop_vars)
         context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'update'), [environment.getattr(l_2_op, 'headers_class'), 'Reply'], _loop_vars=_loop_vars)
-        t_10.extend((
+        t_12.extend((
             '\n\n',
             str(context.call((undefined(name='headers_source') if l_2_headers_source is missing else l_2_headers_source), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -182,7 +197,7 @@ def root(context, missing=missing):
         if ('error_lines(' in l_2_expression):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'error_lines', _loop_vars=_loop_vars)
-        t_10.extend((
+        t_12.extend((
             '\n\n',
             str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
             '\n    return ',
@@ -190,100 +205,100 @@ def root(context, missing=missing):
             '\n',
         ))
     l_2_name = l_2_expression = l_2_define = missing
-    t_10.append(
+    t_12.append(
         '\n\n',
     )
     l_2_op_error_builders = resolve('op_error_builders')
-    t_15 = []
+    t_17 = []
     pass
-    def t_16(fiter):
+    def t_18(fiter):
         for (l_3_op_id, l_3_builders) in fiter:
             if l_3_builders:
                 yield (l_3_op_id, l_3_builders)
-    for (l_3_op_id, l_3_builders) in t_16(context.call(environment.getattr((undefined(name='op_error_builders') if l_2_op_error_builders is missing else l_2_op_error_builders), 'items'))):
+    for (l_3_op_id, l_3_builders) in t_18(context.call(environment.getattr((undefined(name='op_error_builders') if l_2_op_error_builders is missing else l_2_op_error_builders), 'items'))):
         _loop_vars = {}
         pass
-        t_15.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_8(l_3_op_id), ': ', )), '{', t_3(l_3_builders), closer='}', tail=',', _loop_vars=_loop_vars)),
+        t_17.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_9(l_3_op_id), ': ', )), '{', t_3(l_3_builders), closer='}', tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_op_id = l_3_builders = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_15))
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_17))
     l_2_op_error_builders = missing
-    t_10.extend((
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         "\n# Each operation's path parameters named differently in Python: errors name the wire names.\n",
     ))
     l_2_wire_names = resolve('wire_names')
-    t_17 = []
+    t_19 = []
     pass
     for (l_3_op_id, l_3_names) in context.call(environment.getattr((undefined(name='wire_names') if l_2_wire_names is missing else l_2_wire_names), 'items')):
         _loop_vars = {}
         pass
-        t_17.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_8(l_3_op_id), ': ', )), '{', t_3(context.call(environment.getattr(l_3_names, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars)),
+        t_19.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_9(l_3_op_id), ': ', )), '{', t_3(context.call(environment.getattr(l_3_names, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_op_id = l_3_names = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_17))
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_19))
     l_2_wire_names = missing
-    t_10.extend((
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_WIRE_NAMES: dict[str, dict[str, str]] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         '\n',
     ))
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'Statuses')
-    t_10.append(
+    t_12.append(
         "# The statuses of a request the contract's validation refuses, where they are not the\n# undeclared ones (422, an unknown discriminator tag 422, a body too large 413).\n",
     )
-    t_18 = []
+    t_20 = []
     pass
-    def t_19(fiter):
+    def t_21(fiter):
         for l_3_op in fiter:
             if ((environment.getattr(l_3_op, 'validation_status'), environment.getattr(l_3_op, 'unknown_tag_status'), environment.getattr(l_3_op, 'too_large_status')) != (422, 422, 413)):
                 yield l_3_op
-    for l_3_op in t_19(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations')):
+    for l_3_op in t_21(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         _loop_vars = {}
         pass
-        t_18.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_8(environment.getattr(l_3_op, 'id')), ': ', )), 'Statuses(', [t_9(environment.getattr(l_3_op, 'validation_status')), t_9(environment.getattr(l_3_op, 'unknown_tag_status')), t_9(environment.getattr(l_3_op, 'too_large_status'))], tail=',', _loop_vars=_loop_vars)),
+        t_20.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_9(environment.getattr(l_3_op, 'id')), ': ', )), 'Statuses(', [t_11(environment.getattr(l_3_op, 'validation_status')), t_11(environment.getattr(l_3_op, 'unknown_tag_status')), t_11(environment.getattr(l_3_op, 'too_large_status'))], tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_op = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_18))
-    t_10.extend((
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_20))
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_STATUSES: dict[str, Statuses] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         "\n# The media type of each declared error response, for operations where one is not JSON's.\n",
     ))
     l_2_declared_error_media = resolve('declared_error_media')
-    t_20 = []
+    t_22 = []
     pass
     for (l_3_op_id, l_3_media) in context.call(environment.getattr((undefined(name='declared_error_media') if l_2_declared_error_media is missing else l_2_declared_error_media), 'items')):
         _loop_vars = {}
         pass
-        t_20.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_8(l_3_op_id), ': ', )), '{', t_3(context.call(environment.getattr(l_3_media, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars)),
+        t_22.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_9(l_3_op_id), ': ', )), '{', t_3(context.call(environment.getattr(l_3_media, 'items'), _loop_vars=_loop_vars), True), closer='}', tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_op_id = l_3_media = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_20))
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_22))
     l_2_declared_error_media = missing
-    t_10.extend((
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_ERROR_MEDIA: dict[str, dict[str, str]] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         "\n\n# The declared security schemes, and each secured operation's alternatives of requirements.\n",
     ))
-    t_21 = []
+    t_23 = []
     pass
-    for l_3_scheme in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'security_schemes'):
+    for l_3_scheme in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'security_schemes'):
         l_3_challenge = resolve('challenge')
         _loop_vars = {}
         pass
-        t_21.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_8(environment.getattr(l_3_scheme, 'name')), ': ', )), 'Scheme(', [t_8(environment.getattr(l_3_scheme, 'kind')), t_8(environment.getattr(l_3_scheme, 'location')), t_8(environment.getattr(l_3_scheme, 'parameter')), t_8(context.call((undefined(name='challenge') if l_3_challenge is missing else l_3_challenge), l_3_scheme, environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'title'), _loop_vars=_loop_vars))], tail=',', _loop_vars=_loop_vars)),
+        t_23.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', str_join((t_9(environment.getattr(l_3_scheme, 'name')), ': ', )), 'Scheme(', [t_9(environment.getattr(l_3_scheme, 'kind')), t_9(environment.getattr(l_3_scheme, 'location')), t_9(environment.getattr(l_3_scheme, 'parameter')), t_9(context.call((undefined(name='challenge') if l_3_challenge is missing else l_3_challenge), l_3_scheme, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'), _loop_vars=_loop_vars))], tail=',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_scheme = l_3_challenge = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_21))
-    t_10.extend((
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_23))
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_SCHEMES: dict[str, Scheme] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         '\n',
     ))
@@ -291,27 +306,27 @@ def root(context, missing=missing):
     for (l_2_requirements, l_2_name) in context.call(environment.getattr((undefined(name='shared_requirements') if l_1_shared_requirements is missing else l_1_shared_requirements), 'items')):
         _loop_vars = {}
         pass
-        t_10.extend((
+        t_12.extend((
             str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', str_join((l_2_name, ': Requirements = ', )), context.call((undefined(name='value') if l_1_value is missing else l_1_value), l_2_requirements, _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_requirements = l_2_name = missing
-    t_22 = []
+    t_24 = []
     pass
-    def t_23(fiter):
+    def t_25(fiter):
         for l_3_op in fiter:
             if environment.getattr(l_3_op, 'secured'):
                 yield l_3_op
-    for l_3_op in t_23(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations')):
+    for l_3_op in t_25(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations')):
         _loop_vars = {}
         pass
-        t_22.extend((
-            str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '    ', str_join((t_8(environment.getattr(l_3_op, 'id')), ': ', )), (context.call(environment.getattr((undefined(name='shared_requirements') if l_1_shared_requirements is missing else l_1_shared_requirements), 'get'), environment.getattr(l_3_op, 'requirements'), _loop_vars=_loop_vars) or context.call((undefined(name='value') if l_1_value is missing else l_1_value), environment.getattr(l_3_op, 'requirements'), _loop_vars=_loop_vars)), ',', _loop_vars=_loop_vars)),
+        t_24.extend((
+            str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '    ', str_join((t_9(environment.getattr(l_3_op, 'id')), ': ', )), (context.call(environment.getattr((undefined(name='shared_requirements') if l_1_shared_requirements is missing else l_1_shared_requirements), 'get'), environment.getattr(l_3_op, 'requirements'), _loop_vars=_loop_vars) or context.call((undefined(name='value') if l_1_value is missing else l_1_value), environment.getattr(l_3_op, 'requirements'), _loop_vars=_loop_vars)), ',', _loop_vars=_loop_vars)),
             '\n',
         ))
     l_3_op = missing
-    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_22))
-    t_10.extend((
+    l_1_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_24))
+    t_12.extend((
         str(context.call((undefined(name='braced') if l_1_braced is missing else l_1_braced), '_SECURITY: dict[str, Requirements] = ', (undefined(name='body') if l_1_body is missing else l_1_body))),
         '\n\n\n',
     ))
@@ -320,10 +335,10 @@ def root(context, missing=missing):
         pass
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '.', 'models')
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'ServiceBase')
-    t_10.append(
+    t_12.append(
         '\n\nclass ServiceBase:\n    """The service: one async method per operation. Subclass it and override what you serve."""\n',
     )
-    for l_2_op in environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations'):
+    for l_2_op in environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         l_2_operation_types = resolve('operation_types')
         l_2_service_def = resolve('service_def')
         _loop_vars = {}
@@ -333,112 +348,137 @@ def root(context, missing=missing):
             pass
             context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'AsyncIterable', _loop_vars=_loop_vars), 'name'), '._server_media', 'ServerEvent', _loop_vars=_loop_vars)
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'ServerEvent', _loop_vars=_loop_vars)
-        t_10.extend((
+        t_12.extend((
             '\n',
             str(context.call((undefined(name='service_def') if l_2_service_def is missing else l_2_service_def), l_2_op, _loop_vars=_loop_vars)),
             '\n        """',
-            str(t_2(t_7(l_2_op), 8)),
+            str(t_2(t_8(l_2_op), 8)),
         ))
         for l_3_note in environment.getattr(l_2_op, 'notes'):
             _loop_vars = {}
             pass
-            t_10.extend((
+            t_12.extend((
                 '\n        ',
                 str(t_2(l_3_note, 8)),
             ))
         l_3_note = missing
-        t_10.extend((
+        t_12.extend((
             '"""\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'raise ', 'self.not_implemented(', [t_8(environment.getattr(l_2_op, 'id'))], _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'raise ', 'self.not_implemented(', [t_9(environment.getattr(l_2_op, 'id'))], _loop_vars=_loop_vars)),
             '\n',
         ))
     l_2_op = l_2_operation_types = l_2_service_def = missing
-    t_10.append(
+    t_12.append(
         '\n    def not_implemented(self, operation_id: str) -> errors.ApiError:\n        """The 501 answer of an operation this service does not implement."""\n        body = self.error_body(\n            operation_id,\n            501,\n            "NOT_IMPLEMENTED",\n            f"{operation_id} is not implemented",\n            None,\n        )\n        return errors.ApiError(body, status_code=501)\n\n    def error_media_type(self, operation_id: str, status: int) -> str:\n        """The media type of an error the server answers itself, as the contract declares it."""\n        return media_type_of(_ERROR_MEDIA.get(operation_id, {}), status)\n\n    def error_body(\n        self,\n        operation_id: str,\n        status: int,\n        code: str,\n        message: str,\n        errors: list[Any] | None,\n    ) -> Any:\n        """A body for an error the server answers itself, in the shape the contract declares."""\n        builder = error_builder(_ERROR_BODIES, operation_id, status)\n        return builder(status, code, message, errors)\n\n',
     )
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'BASE_PATH')
-    t_10.extend((
+    t_12.extend((
         '\n\nBASE_PATH = ',
-        str(t_8(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'base_path'))),
+        str(t_9(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'base_path'))),
         '\n"""The path of the contract\'s first server URL: where create_app mounts the operations."""\n\n\n',
-        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', '_SERVER_TEMPLATE: tuple[str, dict[str, str]] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), (t_4(environment, t_6(context, environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'servers'), 'server_tuple')) if environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'servers') else ('', {}))))),
+        str(context.call((undefined(name='statement') if l_1_statement is missing else l_1_statement), '', '_SERVER_TEMPLATE: tuple[str, dict[str, str]] = ', context.call((undefined(name='value') if l_1_value is missing else l_1_value), (t_4(environment, t_7(context, environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers'), 'server_tuple')) if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'servers') else ('', {}))))),
         '\n\n',
     ))
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'collections.abc', 'Mapping'), 'name'), 'urllib.parse', 'urlsplit')
-    t_10.append(
+    t_12.append(
         '\n\ndef _base_path(path: str | None, variables: Mapping[str, str] | None = None) -> str:\n    if path is None:  # the first server URL\'s path, its variables substituted\n        url, defaults = _SERVER_TEMPLATE\n        unknown = sorted(set(variables or {}) - set(defaults))\n        if unknown:\n            raise ValueError(\n                f"unknown server variables {unknown}; declared: {sorted(defaults)}"\n            )\n        for name, default in defaults.items():\n            url = url.replace("{" + name + "}", (variables or {}).get(name, default))\n        path = urlsplit(url).path.rstrip("/")\n        path = path if path.startswith("/") else ""\n    if path and not path.startswith("/"):\n        raise ValueError(f"base_path must be empty or start with \'/\': {path!r}")\n    return path.rstrip("/")\n\n',
     )
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'NamedTuple'), 'name'), 'collections.abc', 'Awaitable', 'Callable')
-    t_10.append(
+    t_12.append(
         '\n\nclass _Auth(NamedTuple):\n    verifiers: dict[str, Verifier]\n    anonymous: Callable[[], bool | Awaitable[bool]] | None\n\n',
     )
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'module'), 'functools')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_auth', 'legacy_verifier', 'missing_verifiers', 'token_verifier')
-    t_10.append(
-        '\n\ndef _auth(\n    verifiers: Mapping[str, Verifier] | None,\n    verify_bearer: BearerVerifier | None,\n    bearer_token: str | None,\n    insecure_no_auth: bool,\n) -> _Auth:\n    """The verifier of each scheme; refuses to serve a secured operation unchecked."""\n    if bearer_token is not None:\n        if verify_bearer is not None:\n            raise ValueError("pass bearer_token or verify_bearer, not both")\n        verify_bearer = token_verifier(bearer_token)\n    chosen = dict(verifiers or {})\n    unknown = sorted(set(chosen) - set(_SCHEMES))\n    if unknown:\n        raise ValueError(\n            f"verifiers for undeclared security schemes {unknown}; declared: {sorted(_SCHEMES)}"\n        )\n    anonymous: Callable[[], bool | Awaitable[bool]] | None = None\n    if verify_bearer is not None:\n        if chosen:\n            raise ValueError("pass verifiers, or verify_bearer/bearer_token, not both")\n        chosen = dict.fromkeys(_SCHEMES, legacy_verifier(verify_bearer))\n        anonymous = functools.partial(verify_bearer, None)\n    missing = missing_verifiers(_SECURITY, chosen)\n    if missing and not insecure_no_auth:\n        raise ValueError(\n            f"no verifier for security scheme(s) {\', \'.join(missing)}: pass verifiers (scheme -> Verifier), "\n            "or insecure_no_auth=True to serve their operations unauthenticated"\n        )\n    return _Auth(chosen, anonymous)\n\n',
+    t_12.append(
+        '\n\ndef _auth(\n    verifiers: Mapping[str, Verifier] | None,\n    verify_bearer: BearerVerifier | None,\n    bearer_token: str | None,\n    insecure_no_auth: bool,\n) -> _Auth:\n    """The verifier of each scheme; refuses to serve a secured operation unchecked."""\n    if bearer_token is not None:\n        if verify_bearer is not None:\n            raise ValueError("pass bearer_token or verify_bearer, not both")\n        verify_bearer = token_verifier(bearer_token)\n    chosen = dict(verifiers or {})\n    unknown = sorted(set(chosen) - set(_SCHEMES))\n    if unknown:\n        raise ValueError(\n            f"verifiers for undeclared security schemes {unknown}; declared: {sorted(_SCHEMES)}"\n        )\n    anonymous: Callable[[], bool | Awaitable[bool]] | None = None\n    if verify_bearer is not None:\n        if chosen:\n            raise ValueError("pass verifiers, or verify_bearer/bearer_token, not both")\n        chosen = dict.fromkeys(_SCHEMES, legacy_verifier(verify_bearer))\n        anonymous = functools.partial(verify_bearer, None)\n    missing = missing_verifiers(_SECURITY, chosen)\n    if missing and not insecure_no_auth:\n        raise ValueError(\n            f"no verifier for security scheme(s) {\', \'.join(missing)}: pass verifiers "\n            "(scheme -> Verifier), or insecure_no_auth=True to serve their operations "\n            "unauthenticated"\n        )\n    return _Auth(chosen, anonymous)\n\n',
     )
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Depends'), 'name'), '._server_auth', 'checkable', 'guard')
-    t_10.append(
+    t_12.append(
         '\n\ndef _security(service: ServiceBase, operation_id: str, auth: _Auth) -> list[Any]:\n    """The route dependency checking `operation_id`\'s requirements, if any can be checked."""\n    alternatives = _SECURITY.get(operation_id, ())\n    if not checkable(alternatives, auth.verifiers):\n        return []\n    return [\n        Depends(\n            guard(\n                service,\n                operation_id,\n                _SCHEMES,\n                alternatives,\n                verifiers=auth.verifiers,\n                anonymous=auth.anonymous,\n            )\n        )\n    ]\n\n',
     )
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'APIRouter')
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'create_router')
-    t_10.append(
+    t_12.append(
         '\n\ndef create_router(\n    service: ServiceBase,\n    *,\n    verifiers: Mapping[str, Verifier] | None = None,\n    verify_bearer: BearerVerifier | None = None,\n    insecure_no_auth: bool = False,\n    base_path: str | None = None,\n    server_variables: Mapping[str, str] | None = None,\n) -> APIRouter:\n    """The contract\'s routes, served by `service` (security as in `create_app`)."""\n    router = APIRouter()\n    auth = _auth(verifiers, verify_bearer, None, insecure_no_auth)\n    _add_routes(router, service, auth, _base_path(base_path, server_variables))\n    return router\n\n',
     )
     if environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'definitions'):
         pass
-        t_10.append(
+        t_12.append(
             "\n\n# Parameter annotations that several routes declare alike, and each form body's reader.\n",
         )
         for l_2_definition in environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'definitions'):
             _loop_vars = {}
             pass
-            t_10.extend((
+            t_12.extend((
                 str(l_2_definition),
                 '\n',
             ))
         l_2_definition = missing
-    t_10.append(
+    t_12.append(
         '\n\ndef _add_routes(\n    router: APIRouter, service: ServiceBase, auth: _Auth, base_path: str\n) -> None:\n    """Add the contract\'s routes to `router`.\n\n    create_app adds them to the app\'s own router, so that `app.routes` lists every operation\n    (recent FastAPI versions nest an included router as one opaque route).\n    """\n    undefer_models()\n',
     )
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'undefer_models')
-    if environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'operations'):
+    if environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'operations'):
         pass
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi.types', 'DecoratedCallable'), 'name'), '._server_runtime', 'LazyRoute', 'respond')
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'answer_as', 'chosen_media_type', 'negotiation')
+            context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
-        t_10.append(
+        t_12.append(
             '\n    def _route(\n        operation_id: str, method: str, path: str',
         )
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            t_10.append(
+            t_12.append(
                 ', media_types: tuple[str, ...] = ()',
             )
-        t_10.append(
+        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+            pass
+            t_12.append(
+                ', server_path: str | None = None',
+            )
+        t_12.append(
             '\n    ) -> Callable[[DecoratedCallable], DecoratedCallable]:\n        """An operation\'s route: its security',
         )
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            t_10.append(
+            t_12.append(
                 ' and its media type negotiation',
             )
-        t_10.append(
+        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+            pass
+            t_12.append(
+                "; under its own server's path where it declares one",
+            )
+        t_12.append(
             '."""\n        dependencies = _security(service, operation_id, auth)\n',
         )
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
-            t_10.append(
+            t_12.append(
                 '        if media_types:\n            dependencies.append(\n                negotiation(service.error_body, operation_id, media_types)\n            )\n',
             )
-        t_10.append(
-            '\n        def add(endpoint: DecoratedCallable) -> DecoratedCallable:\n            router.add_api_route(\n                base_path + path,\n                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n            return endpoint\n\n        return add\n',
+        t_12.append(
+            '\n        def add(endpoint: DecoratedCallable) -> DecoratedCallable:\n            router.add_api_route(\n',
+        )
+        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
+            pass
+            t_12.append(
+                '                (base_path if server_path is None else server_path) + path,\n',
+            )
+        else:
+            pass
+            t_12.append(
+                '                base_path + path,\n',
+            )
+        t_12.append(
+            '                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n            return endpoint\n\n        return add\n',
         )
     for l_2_op in (undefined(name='routed_operations') if l_1_routed_operations is missing else l_1_routed_operations):
         l_2_route_path = resolve('route_path')
+        l_2_server_path = resolve('server_path')
         l_2_call_argument_list = resolve('call_argument_list')
         l_2_success_kind = resolve('success_kind')
         l_2_success_media = resolve('success_media')
@@ -465,9 +505,9 @@ def root(context, missing=missing):
         elif environment.getattr(l_2_op, 'body'):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Request', _loop_vars=_loop_vars)
-        t_10.extend((
+        t_12.extend((
             '\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', ([t_8(environment.getattr(l_2_op, 'id')), t_8(environment.getattr(l_2_op, 'http_method')), t_8(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_8(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])), _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', (([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
             '\n',
             str(context.call(environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'define'), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -475,13 +515,13 @@ def root(context, missing=missing):
         if (environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') in ('binary', 'text'))):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_requests', ('raw_body' if (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'binary') else 'text_body'), _loop_vars=_loop_vars)
-            t_10.extend((
-                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'body = await ', ('raw_body(' if (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'binary') else 'text_body('), ['request', t_8(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'required'))], _loop_vars=_loop_vars)),
+            t_12.extend((
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'body = await ', ('raw_body(' if (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'binary') else 'text_body('), ['request', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), t_11(environment.getattr(environment.getattr(l_2_op, 'body'), 'required'))], _loop_vars=_loop_vars)),
                 '\n',
             ))
         if (environment.getattr(l_2_op, 'returns_nothing') and (not environment.getattr(l_2_op, 'headers_class'))):
             pass
-            t_10.extend((
+            t_12.extend((
                 str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'await ', str_join(('service.', environment.getattr(l_2_op, 'method_name'), '(', )), context.call((undefined(name='call_argument_list') if l_2_call_argument_list is missing else l_2_call_argument_list), l_2_op, _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
                 '\n        return respond(None, ',
                 str(environment.getattr(l_2_op, 'success_status')),
@@ -489,32 +529,32 @@ def root(context, missing=missing):
             ))
         else:
             pass
-            t_10.extend((
+            t_12.extend((
                 str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'result = await ', str_join(('service.', environment.getattr(l_2_op, 'method_name'), '(', )), context.call((undefined(name='call_argument_list') if l_2_call_argument_list is missing else l_2_call_argument_list), l_2_op, _loop_vars=_loop_vars), _loop_vars=_loop_vars)),
                 '\n',
-                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'respond(', (['result', t_9(environment.getattr(l_2_op, 'success_status')), t_8(context.call((undefined(name='success_kind') if l_2_success_kind is missing else l_2_success_kind), l_2_op, _loop_vars=_loop_vars)), t_8(context.call((undefined(name='success_media') if l_2_success_media is missing else l_2_success_media), l_2_op, _loop_vars=_loop_vars))] + ([environment.getattr(l_2_op, 'headers_class')] if environment.getattr(l_2_op, 'headers_class') else [])), _loop_vars=_loop_vars)),
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', 'respond(', (['result', t_11(environment.getattr(l_2_op, 'success_status')), t_9(context.call((undefined(name='success_kind') if l_2_success_kind is missing else l_2_success_kind), l_2_op, _loop_vars=_loop_vars)), t_9(context.call((undefined(name='success_media') if l_2_success_media is missing else l_2_success_media), l_2_op, _loop_vars=_loop_vars))] + ([environment.getattr(l_2_op, 'headers_class')] if environment.getattr(l_2_op, 'headers_class') else [])), _loop_vars=_loop_vars)),
                 '\n',
             ))
-    l_2_op = l_2_route_path = l_2_call_argument_list = l_2_success_kind = l_2_success_media = missing
-    t_10.append(
+    l_2_op = l_2_route_path = l_2_server_path = l_2_call_argument_list = l_2_success_kind = l_2_success_media = missing
+    t_12.append(
         '\n',
     )
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'FastAPI'), 'name'), 'fastapi.responses', 'Response')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'Gate', 'install_handlers')
     context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'importlib', 'resources')
     context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'update'), ['install_error_handlers', 'contract', 'create_app'])
-    t_10.extend((
+    t_12.extend((
         '\n\ndef install_error_handlers(app: FastAPI, service: ServiceBase) -> None:\n    """Answer errors in the contract\'s shapes: ApiError, validation, and anything unexpected."""\n    install_handlers(app, service, _STATUSES, _WIRE_NAMES)\n\n\ndef contract() -> bytes:\n    """The contract as written (after any overlay), as JSON."""\n    return (\n        resources.files(__package__ or __name__).joinpath("openapi.json").read_bytes()\n    )\n\n\ndef create_app(\n    service: ServiceBase,\n    *,\n    verifiers: Mapping[str, Verifier] | None = None,\n    insecure_no_auth: bool = False,\n    verify_bearer: BearerVerifier | None = None,\n    bearer_token: str | None = None,\n    max_body_bytes: int | Mapping[str, int] | None = None,\n    base_path: str | None = None,\n    server_variables: Mapping[str, str] | None = None,\n    **fastapi_kwargs: Any,\n) -> FastAPI:\n    """A FastAPI app serving the contract with `service`, plus /openapi.json and /docs.\n\n    `verifiers` maps each security scheme to a `Verifier`: it receives the `Credential` the\n    request presents where the scheme says (with the operation\'s required scopes) and returns\n    the caller\'s identity, or None to refuse (401); the service reads it with\n    `current_caller()`. An operation that requires a scheme lacking a verifier makes this\n    raise ValueError, unless `insecure_no_auth=True`. Credentials are checked before a\n    request\'s body is read. `bearer_token` (accepts exactly that credential, compared in\n    constant time) and `verify_bearer` (called with every scheme\'s credential, None when\n    absent) are shorthands that check every scheme alike.\n    `base_path` prefixes every operation\'s path: by default the path of the contract\'s first\n    server URL (',
-        str(t_2((environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'base_path') or 'none'), 4)),
+        str(t_2((environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'base_path') or 'none'), 4)),
         '); pass "" behind a proxy that strips it.\n    `server_variables` sets that URL\'s variables (others at their defaults; an undeclared one\n    raises ValueError), e.g. `{"version": "v2"}`; an explicit `base_path` wins over them.\n    `max_body_bytes` caps request bodies as they stream in, for every operation or per\n    operationId (`{"PutFile": 2**30, "*": 2**22}`, `*` for the rest); over it an operation\n    answers its declared 413 (else 400, else 413) in its declared error shape.\n    """\n    auth = _auth(verifiers, verify_bearer, bearer_token, insecure_no_auth)\n',
-        str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'fastapi_kwargs.setdefault(', ['"title"', t_8(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'title'))])),
+        str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'fastapi_kwargs.setdefault(', ['"title"', t_9(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title'))])),
         '\n',
-        str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'fastapi_kwargs.setdefault(', ['"version"', t_8(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'version'))])),
+        str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'fastapi_kwargs.setdefault(', ['"version"', t_9(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'version'))])),
         '\n    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None, **fastapi_kwargs)\n    app.state.service = service\n    install_error_handlers(app, service)\n    mounted = _base_path(base_path, server_variables)\n    _add_routes(app.router, service, auth, mounted)\n    checks = {\n        op: guard(\n            service,\n            op,\n            _SCHEMES,\n            alternatives,\n            verifiers=auth.verifiers,\n            anonymous=auth.anonymous,\n        )\n        for op, alternatives in _SECURITY.items()\n        if checkable(alternatives, auth.verifiers)\n    }\n    app.add_middleware(\n        Gate,\n        routes=app.router.routes,\n        service=service,\n        checks=checks,\n        statuses=_STATUSES,\n        max_body_bytes=max_body_bytes,\n    )\n',
     ))
     if (undefined(name='serve_spec') if l_1_serve_spec is missing else l_1_serve_spec):
         pass
-        t_10.append(
+        t_12.append(
             '    spec = contract()\n\n    @app.get("/openapi.json", include_in_schema=False)\n    async def openapi_json() -> Response:\n        return Response(spec, media_type="application/json")\n',
         )
     if (undefined(name='serve_docs') if l_1_serve_docs is missing else l_1_serve_docs):
@@ -522,25 +562,25 @@ def root(context, missing=missing):
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'install_docs')
         if (undefined(name='serve_spec') if l_1_serve_spec is missing else l_1_serve_spec):
             pass
-            t_10.append(
+            t_12.append(
                 '\n',
             )
-        t_10.extend((
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'install_docs(', ['app', 'contract()', str_join(('title=', t_8(environment.getattr((undefined(name='api') if l_1_api is missing else l_1_api), 'title')), )), str_join(('redoc_url=', t_8((undefined(name='redoc_url') if l_1_redoc_url is missing else l_1_redoc_url)), )), 'base_path=mounted'])),
+        t_12.extend((
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '', 'install_docs(', ['app', 'contract()', str_join(('title=', t_9(environment.getattr((undefined(name='api') if l_0_api is missing else l_0_api), 'title')), )), str_join(('redoc_url=', t_9((undefined(name='redoc_url') if l_1_redoc_url is missing else l_1_redoc_url)), )), 'base_path=mounted'])),
             '\n',
         ))
-    t_10.append(
+    t_12.append(
         '\n    return app\n\n\n',
     )
     gen = context.blocks['extra'][0](context)
     try:
         for event in gen:
-            t_10.append(event)
+            t_12.append(event)
     finally: gen.close()
-    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_10))
+    l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_api = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -584,4 +624,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=69&2=71&12=72&13=75&17=96&19=97&20=98&21=99&22=100&23=103&24=104&28=107&29=109&31=121&32=128&34=130&35=140&37=144&38=154&41=159&42=167&43=168&46=171&48=175&49=176&50=180&51=182&55=185&56=187&61=197&62=205&60=209&65=212&68=218&69=222&67=226&72=229&73=232&77=238&78=246&76=250&81=252&84=258&85=262&83=266&88=269&92=274&93=279&91=283&96=285&97=288&98=289&99=293&102=299&103=307&101=311&106=313&109=316&110=317&111=319&113=320&118=324&119=329&120=330&121=332&122=333&125=336&126=338&128=345&129=350&159=357&162=360&166=362&168=365&187=369&194=373&195=374&229=378&250=382&251=383&269=387&273=392&274=396&288=403&289=404&290=406&291=407&292=409&293=410&297=414&300=422&302=430&324=438&327=445&328=448&329=449&330=451&331=452&334=454&335=456&336=457&337=459&338=460&339=462&340=463&341=465&344=468&345=470&346=473&347=475&348=477&350=480&351=483&352=485&354=491&355=493&359=500&360=501&361=502&362=503&400=506&408=508&409=510&435=513&442=518&443=520&444=521&447=527&454=535&14=538&457=543&461=545&463=547&2=550&3=560&454=563&457=572&458=581'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&300=430&303=443&305=456&314=464&331=477&334=485&335=488&336=489&337=491&338=492&341=494&342=496&343=497&344=499&345=500&346=502&347=503&348=505&351=508&352=510&353=513&354=515&355=517&357=520&358=523&359=525&361=531&362=533&366=540&367=541&368=542&369=543&407=546&415=548&416=550&442=553&449=558&450=560&451=561&454=567&461=575&15=578&464=583&468=585&470=587&2=590&3=600&461=603&464=612&465=621'

@@ -3,6 +3,8 @@ class carries the CLI's exit code, and the CLI reads the code from the class."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from pathlib import Path
 
 import contractgen
@@ -12,6 +14,7 @@ from contractgen.cli import exit_code_of
 from contractgen.config import NoConfigError
 from contractgen.errors import ContractgenError, OptionError, OwnershipError, ScaffoldError
 from contractgen.problems import SpecError
+from contractgen.spec.jsonpath import JSONPathError
 from gen_support import cli, openapi
 
 EXIT_CODES = {SpecError: 1, NoConfigError: 2, OwnershipError: 2, OptionError: 1, ScaffoldError: 1}
@@ -26,6 +29,22 @@ def test_every_error_is_under_the_root_with_its_exit_code() -> None:
     assert issubclass(OwnershipError, ValueError) and issubclass(OptionError, ValueError)
     assert exit_code_of(FileNotFoundError(2, "gone", "x.yaml")) == 2
     assert exit_code_of(ValueError("not ours")) == 1
+
+
+def test_every_public_exception_of_the_package_is_under_the_root() -> None:
+    """Walks every module: an exception class a caller can catch by name (not `_private`) is a
+    ContractgenError, such as the overlays' JSONPathError (a located error in the overlay)."""
+    found = []
+    for info in pkgutil.walk_packages(contractgen.__path__, "contractgen."):
+        if info.name.endswith("__main__"):
+            continue  # runs the CLI
+        module = importlib.import_module(info.name)
+        found += [cls for name, cls in vars(module).items()
+                  if isinstance(cls, type) and issubclass(cls, Exception)
+                  and cls.__module__ == info.name and not name.startswith("_")]
+    assert JSONPathError in found
+    assert [cls for cls in found if not issubclass(cls, ContractgenError)] == []
+    assert issubclass(JSONPathError, ValueError) and exit_code_of(JSONPathError("x")) == 1
 
 
 def test_the_errors_are_public_names() -> None:

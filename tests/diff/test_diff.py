@@ -253,9 +253,9 @@ B, OK = True, False  # breaking / not breaking, for the table below
 # fmt: off
 CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] = [
     ("operation removed", drop(("paths", "/items/{item_id}", "delete")),
-     {("api-removed", B)}, {("endpoint-added", OK)}),
+     {("api-removed-without-deprecation", B)}, {("endpoint-added", OK)}),
     ("path removed", drop(("paths", "/pets")),
-     {("api-path-removed", B)}, {("endpoint-added", OK)}),
+     {("api-path-removed-without-deprecation", B)}, {("endpoint-added", OK)}),
     ("required parameter added",
      append((*SEARCH, "parameters"), {"name": "q", "in": "query", "required": True, "schema": {"type": "string"}}),
      {("new-required-request-parameter", B)}, {("request-parameter-removed", OK)}),
@@ -266,13 +266,21 @@ CASES: list[tuple[str, Mutation, set[tuple[str, bool]], set[tuple[str, bool]]]] 
      {("request-parameter-became-required", B)}, {("request-parameter-became-optional", OK)}),
     ("parameter location changed", put((*SEARCH, "parameters", "1", "in"), "query"),
      {("request-parameter-location-changed", B)}, {("request-parameter-location-changed", B)}),
-    ("parameter type changed", put((*SEARCH, "parameters", "0", "schema"), {"type": "string", "default": 10}),
+    # a query value travels as text: a string parameter accepts every integer it accepted
+    ("parameter type became string", put((*SEARCH, "parameters", "0", "schema"), {"type": "string", "default": 10}),
+     {("request-parameter-type-generalized", OK)}, {("request-parameter-type-changed", B)}),
+    ("parameter type changed", put((*SEARCH, "parameters", "0", "schema"), {"type": "boolean", "default": 10}),
      {("request-parameter-type-changed", B)}, {("request-parameter-type-changed", B)}),
+    ("empty pattern added", put((*ITEM_IN, "name", "pattern"), ""), set(), set()),
     ("parameter type widened", put((*SEARCH, "parameters", "0", "schema", "type"), "number"),
      {("request-parameter-type-generalized", OK)}, {("request-parameter-type-changed", B)}),
+    # what the server does for requests that omit it changes (oasdiff: ERR)
     ("parameter default changed", put((*SEARCH, "parameters", "0", "schema", "default"), 20),
-     {("request-parameter-default-value-changed", OK)},
-     {("request-parameter-default-value-changed", OK)}),
+     {("request-parameter-default-value-changed", B)},
+     {("request-parameter-default-value-changed", B)}),
+    ("request property default changed", put((*ITEM_IN, "count", "default"), 2),
+     {("request-property-default-value-added", OK)},
+     {("request-property-default-value-removed", OK)}),
     ("request body became optional", put((*CREATE, "requestBody", "required"), False),
      {("request-body-became-optional", OK)}, {("request-body-became-required", B)}),
     ("optional request body removed", drop(("paths", "/items/{item_id}", "put", "requestBody")),
@@ -662,6 +670,15 @@ def test_text_format() -> None:
     assert lines[-1] == "2 changes: 0 breaking, 1 warning, 1 info."
 
 
+def test_text_format_says_where_each_change_is_written(tmp_path: Path) -> None:
+    old, new = _write_pair(tmp_path, mutated(drop(("paths", "/items/{item_id}", "delete"))))
+    out = io.StringIO()
+    run_diff(old, new, out=out)
+    line = next(i for i, text in enumerate(old.read_text().splitlines(), 1)
+                if text.strip() == "delete:")
+    assert f"         at {old}:{line}" in out.getvalue().splitlines()
+
+
 def test_shared_schema_change_is_one_entry_listing_its_uses() -> None:
     new = mutated(put((*ITEM, "extra"), {"type": "string"}))
     (change,) = diff_documents(BASE, new)
@@ -708,14 +725,27 @@ def test_json_format(tmp_path: Path) -> None:
     assert len(report["changes"]) == 2
     assert set(report["changes"][0]) == {
         "id",
+        "key",
         "level",
         "direction",
         "location",
         "locations",
         "message",
         "pointer",
+        "source",
     }
     assert len(report["changes"][1]["locations"]) == 3
+    # where each change is written: the removed operation in OLD, at its line
+    removed = report["changes"][0]
+    assert removed["id"] == "api-removed-without-deprecation"
+    line = next(i for i, text in enumerate(old.read_text().splitlines(), 1)
+                if text.strip() == "delete:")
+    assert removed["source"] == f"{old}:{line}"
+    # the key: the same change between two other versions has the same key
+    again = io.StringIO()
+    old2, new2 = _write_pair(tmp_path / "again", mutated(drop(delete)))
+    run_diff(old2, new2, fmt="json", out=again)
+    assert json.loads(again.getvalue())["changes"][0]["key"] == removed["key"]
     assert json.loads(format_json([])) == {"changes": [], "breaking": 0, "warning": 0, "info": 0}
 
 
@@ -742,7 +772,7 @@ def test_run_diff_rejects_unknown_options(tmp_path: Path) -> None:
         run_diff(old, new, fail_on="never")
 
 
-def test_cli_diff_refuses_what_validate_refuses(
+def test_cli_diff_refuses_what_is_not_openapi_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from contractgen.cli import main
@@ -750,19 +780,29 @@ def test_cli_diff_refuses_what_validate_refuses(
     swagger = tmp_path / "swagger.yaml"
     swagger.write_text("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n",
                        encoding="utf-8")
-    broken = copy.deepcopy(BASE)
-    broken["paths"]["/items"]["post"]["responses"]["201"]["content"] = 3
-    broken_path = tmp_path / "broken.yaml"
-    broken_path.write_text(yaml.safe_dump(broken), encoding="utf-8")
     good, _ = _write_pair(tmp_path / "good", BASE)
     assert main(["diff", str(swagger), str(good)]) == 2
     err = capsys.readouterr().err
     assert f"{swagger}:1:1: error: /swagger: Swagger 2.0 is not supported" in err
     assert "contractgen validate" in err
-    assert main(["diff", str(good), str(broken_path)]) == 2
-    err = capsys.readouterr().err
-    assert f"{broken_path}:" in err
-    assert "/paths/~1items/post/responses/201/content" in err
+
+
+def test_cli_diff_compares_an_invalid_contract_with_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from contractgen.cli import main
+
+    broken = copy.deepcopy(BASE)
+    broken["paths"]["/items"]["post"]["responses"]["201"]["content"] = 3
+    broken_path = tmp_path / "broken.yaml"
+    broken_path.write_text(yaml.safe_dump(broken), encoding="utf-8")
+    good, _ = _write_pair(tmp_path / "good", BASE)
+    assert main(["diff", str(good), str(broken_path)]) == 1  # the 201 body's media type is gone
+    captured = capsys.readouterr()
+    assert f"{broken_path}:" in captured.err
+    assert "warning: /paths/~1items/post/responses/201/content" in captured.err
+    assert "compared as written" in captured.err
+    assert "response-media-type-removed" in captured.out
 
 
 # -- the real Otari contract ------------------------------------------------------------------
@@ -811,6 +851,9 @@ def test_otari_removed_optional_response_field_is_a_warning(otari: Doc, tmp_path
     assert run_diff(OTARI, new_path, fail_on="warning", out=io.StringIO()) == 1
     report = json.loads(out.getvalue())
     assert (report["breaking"], report["warning"]) == (0, 1)
+    for change in report["changes"]:
+        assert change.pop("key")
+        assert change.pop("source").startswith(f"{OTARI}:")  # the property, in OLD
     assert report["changes"] == [
         {
             "id": "response-optional-property-removed",
@@ -841,16 +884,18 @@ def test_otari_tool_kinds(otari: Doc) -> None:
 
 def test_cli_diff_applies_overlays(capsys: pytest.CaptureFixture[str]) -> None:
     # `diff` reads contracts like every other command: with --overlay on both sides it compares
-    # the repaired contract with itself; on one side only it refuses the unrepaired one.
+    # the repaired contract with itself; on one side only it compares the unrepaired one, its
+    # error a located warning.
     from contractgen.cli import main
 
     tpmjs = str(ROOT / "specs" / "tpmjs-executor.openapi.yaml")
     overlay = str(ROOT / "specs" / "tpmjs-executor.overlay.yaml")
     assert main(["diff", tpmjs, tpmjs, "--overlay", overlay, "--fail-on", "any"]) == 0
     assert "No changes." in capsys.readouterr().out
-    # without its overlay the published contract is invalid, and `diff` refuses it, located
-    assert main(["diff", tpmjs, tpmjs, "--overlay-new", overlay, "--fail-on", "any"]) == 2
-    assert "tpmjs-executor.openapi.yaml:417:15: error:" in capsys.readouterr().err
+    # without its overlay the published contract is invalid (a 3.0 `type: 'null'` member,
+    # which `diff` reads as nullability either way), compared with a warning
+    assert main(["diff", tpmjs, tpmjs, "--overlay-new", overlay, "--fail-on", "any"]) == 0
+    assert "tpmjs-executor.openapi.yaml:417:15: warning:" in capsys.readouterr().err
     broken = ROOT / "tests" / "invalid_specs" / "overlay_problems.overlay.yaml"
     assert main(["diff", tpmjs, tpmjs, "--overlay-old", str(broken)]) == 2
     assert "error" in capsys.readouterr().err

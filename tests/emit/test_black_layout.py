@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from black_layout import CORPUS, ROOT, Case, black, fast_cases, raw_sources, static_modules
 from contractgen.emit.vouch import unsure_lines, vouched
+from shared_corpus import NOT_HERE, corpus_file, corpus_files
 
 
 def _assert_blacks(case: Case) -> None:
@@ -70,9 +71,7 @@ def test_lines_black_leaves_long_are_not_unsure() -> None:
 
 
 def _corpus(name: str, tmp_path: Path) -> Path:
-    source = CORPUS / f"{name}.openapi.json.gz"
-    if not source.exists():
-        pytest.skip(f"corpus contract {source} is not here")
+    source = corpus_file(f"{name}.openapi.json.gz")
     spec = tmp_path / f"{name}.openapi.json"
     spec.write_bytes(gzip.decompress(source.read_bytes()))
     return spec
@@ -88,9 +87,7 @@ def test_corpus_modules_are_blacks_output(name: str, tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.corpus
 def test_digitalocean_modules_are_blacks_output(tmp_path: Path) -> None:
-    source = CORPUS / "digitalocean-public-v2.tar.gz"
-    if not source.exists():
-        pytest.skip(f"corpus contract {source} is not here")
+    source = corpus_file("digitalocean-public-v2.tar.gz")
     with tarfile.open(source) as archive:
         archive.extractall(tmp_path, filter="data")
     _assert_blacks(Case(tmp_path / "specification" / "DigitalOcean-public.v2.yaml",
@@ -100,8 +97,8 @@ def test_digitalocean_modules_are_blacks_output(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.corpus
 def test_synthetic_modules_are_blacks_output(tmp_path: Path) -> None:
-    if not any(CORPUS.glob("*.json.gz")):
-        pytest.skip(f"corpus {CORPUS} is not here")
+    if not corpus_files("*.json.gz"):
+        pytest.skip(NOT_HERE)
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         import synthetic

@@ -96,6 +96,26 @@ def test_nested_brackets_split_like_black() -> None:
         assert _as_black(f"class A:\n{text}\n", f"class A:\n    {head}{blackstyle.flat(value)}\n")
 
 
+
+def test_a_method_body_with_long_names_splits_like_black() -> None:
+    # A client method's body (issue 38): an empty call too long for its line stays on a line
+    # of its own, as black leaves it, so the client class is not handed to black whole.
+    from contractgen.emit import vouch
+
+    rng = random.Random(38)
+    for _ in range(200):
+        name = _word(rng, 10, 95)
+        args = [_word(rng, 1, 12) for _ in range(rng.randint(0, 2))]
+        build = call(f"_build_{name}(", args) if args else f"_build_{name}()"
+        send = call(rng.choice(["self._send(", "await self._send("]), [build])
+        for head, value in ((f"_parse_{name}(", [send]), ("_answer(", [send, f"_parse_{name}",
+                                                                        "None"])):
+            text = blackstyle.laid("        ", "return ", head, value)
+            flat = f"        return {blackstyle.flat(call(head, value))}"
+            wrap = "class A:\n    async def m(self):\n"
+            assert _as_black(wrap + text + "\n", wrap + flat + "\n"), text
+            assert vouch.unsure_lines(wrap + text + "\n") == [], text
+
 def test_class_statements_are_blacks_fixed_points() -> None:
     rng = random.Random(3)
     for _ in range(300):

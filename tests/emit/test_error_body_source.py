@@ -31,3 +31,22 @@ def test_objects_constants_and_codes_among_an_enum_are_python_in_blacks_quotes()
     # equal values, different constants: 1 == True, and each is spelled as itself
     assert body_source(ErrorBody("value", 1)) == "1"
     assert body_source(ErrorBody("value", True)) == "True"
+
+
+def test_builders_and_shared_requirements_are_named_after_what_they_hold() -> None:
+    # Issue 38: `_error_body_with_success_error`, `_REQUIRES_NONE_OR_BEARER_AUTH`, never a
+    # counter (`_error_body_0`, `_REQUIRES_0`) a reader has to look up.
+    import re
+
+    from contractgen.api import render
+    from gen_support import OTARI_OVERLAY, OTARI_SPEC, ROOT, TPMJS_OVERLAY, TPMJS_SPEC
+
+    seen: set[str] = set()
+    for spec, overlay in ((OTARI_SPEC, OTARI_OVERLAY), (TPMJS_SPEC, TPMJS_OVERLAY),
+                          (ROOT / "tests/corpus/security_zoo.yaml", None)):
+        files, _ = render(spec, overlay=overlay)
+        for name, text in files.items():
+            assert not re.search(r"\b(_error_body_\d+|_REQUIRES_\d+)\b", text), (spec, name)
+            seen |= set(re.findall(r"^(?:def )?(_error_body_\w+|_REQUIRES_\w+)\b", text, re.M))
+    assert {"_error_body_with_success_error", "_error_body_with_detail",
+            "_REQUIRES_NONE_OR_BEARER_AUTH"} <= seen, seen

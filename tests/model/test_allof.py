@@ -210,3 +210,14 @@ def test_generated_models_pass_mypy_strict(allof: Generated, typed: Generated) -
     for generated in (allof, typed):
         result = mypy_strict(generated.dir)
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_allof_of_type_lists_keeps_the_types_both_allow(generate: GenerateFn) -> None:
+    # OpenAI once its `nullable` is repaired into 3.1's type lists: this was a TypeError.
+    spec = openapi(schemas={"Count": {"allOf": [{"type": ["number", "null"]},
+                                                {"type": ["integer", "null"], "minimum": 1}]}})
+    count = generate(spec).models.Count
+    assert _accepts(count, 2)
+    assert _accepts(count, None)
+    assert not _accepts(count, 1.5)
+    assert not _accepts(count, 0)

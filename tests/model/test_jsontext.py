@@ -6,13 +6,10 @@ import datetime
 import gzip
 import json
 import random
-from pathlib import Path
 
 import pytest
 from contractgen.model.jsontext import dumps_indented
-
-CORPUS = next((p / "shared" / "corpus" for p in Path(__file__).resolve().parents
-               if (p / "shared" / "corpus").is_dir()), None)
+from shared_corpus import corpus_files, needs_corpus
 
 
 def _expected(data: object) -> str:
@@ -63,9 +60,8 @@ def test_what_json_refuses_it_refuses_the_same_way() -> None:
 
 
 @pytest.mark.corpus
-@pytest.mark.skipif(CORPUS is None, reason="no ../shared/corpus")
+@needs_corpus
 def test_corpus_contracts() -> None:
-    assert CORPUS is not None
-    for packed in sorted(CORPUS.glob("*.json.gz")):
+    for packed in corpus_files("*.json.gz"):
         data = json.loads(gzip.decompress(packed.read_bytes()))
         assert dumps_indented(data) == _expected(data), packed.name

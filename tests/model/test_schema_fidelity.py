@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -221,3 +222,32 @@ def test_nested_models_check_null_and_omit_unset_whichever_is_built_first(
     for bad in ({"one": {"opt": None}}, {"many": [{"opt": None}]}):
         with pytest.raises(ValidationError, match="must not be null"):
             models.Outer.model_validate(bad)
+
+
+def test_models_set_no_private_pydantic_flag(tmp_path: Any) -> None:
+    # Issue 38: the base model reaches pydantic through its public hooks only; validation
+    # skips the Python-only __init__ through the core schema's `custom_init`, not a flag.
+    import re
+
+    from gen_support import generate_package
+
+    inner = {"type": "object", "properties": {"opt": {"type": "string"}}}
+    outer = {"type": "object", "properties": {"one": {"$ref": "#/components/schemas/Inner"}}}
+    package = generate_package(openapi(schemas={"Inner": inner, "Outer": outer}), tmp_path)
+    text = Path(package.models.__file__).read_text(encoding="utf-8")
+    assert set(re.findall(r"__pydantic_\w+__", text)) <= {"__pydantic_init_subclass__"}
+    made: list[dict[str, Any]] = []
+    original = package.models.Inner.__init__
+
+    def counted(self: Any, /, **data: Any) -> None:
+        made.append(data)
+        original(self, **data)
+
+    package.models.Inner.__init__ = counted
+    try:
+        assert package.models.Outer.model_validate({"one": {"opt": "x"}}).one.opt == "x"
+        assert made == []  # validation builds the nested model without __init__
+        assert package.models.Inner(opt=None).model_dump() == {}
+        assert made == [{"opt": None}]
+    finally:
+        package.models.Inner.__init__ = original

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from contractgen import __version__
 from contractgen.project.scaffold import new_project
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,6 +100,13 @@ def test_copier_copy_of_the_repository_with_a_relative_spec_and_an_overlay(tmp_p
     assert re.search(r"^warning: tool_runner.service:Service does not implement .*executeTool",
                      check.stderr, re.M)
     assert run(PYTHON, "-m", "ruff", "check", "--no-cache", ".", cwd=project).returncode == 0
+    # CI's contract diff, with the overlay applied to both sides.
+    identity = ["-c", "user.name=t", "-c", "user.email=t@localhost"]
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", "-A", cwd=project)
+    run("git", *identity, "commit", "-q", "-m", "new", cwd=project)
+    diff = run("make", "diff", f"PYTHON={PYTHON}", "BASE=HEAD", cwd=project)
+    assert "No changes." in diff.stdout, diff.stdout
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +136,9 @@ def test_the_built_package_carries_the_template(built: Path) -> None:
         "project/{{_copier_conf.answers_file}}.jinja", "project/Makefile.jinja",
         "project/tests/test_contract.py.jinja",
         "project/src/{{ package_name }}/{% if parts != 'client' %}service.py{% endif %}.jinja",
+        "project/src/{{ package_name }}/{% if parts != 'client' %}credentials.py{% endif %}.jinja",
+        "project/tests/{% if parts != 'client' %}conftest.py{% endif %}.jinja",
+        "project/constraints.txt",
     } <= files(templates)
 
 
@@ -146,8 +157,8 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
     # No distribution metadata and no checkout around it: as if from an index, the template
     # is recorded as the repository's release of this version.
     assert recorded["_src_path"] == "https://github.com/contractgen/contractgen"
-    assert recorded["_commit"] == "v0.1.0"
-    assert 'CONTRACTGEN ?= contractgen==0.1.0' in (project / "Makefile").read_text("utf-8")
+    assert recorded["_commit"] == f"v{__version__}"
+    assert f"CONTRACTGEN ?= contractgen=={__version__}" in (project / "Makefile").read_text("utf-8")
     assert recorded["project_name"] == "my-runner" and recorded["package_name"] == "my_runner"
     assert recorded["spec_path"] == "specs/contract.yaml"
     assert recorded["overlay_path"] == "specs/overlay.yaml"
@@ -161,10 +172,11 @@ def test_contractgen_new_from_the_built_package(built: Path, tmp_path: Path) -> 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("parts", "has", "lacks"), [
-    ("server", {"src/otari/app.py", "src/otari/service.py", "src/otari/api/server.py"},
-     {"src/otari/api/client.py"}),
+    ("server", {"src/otari/app.py", "src/otari/service.py", "src/otari/credentials.py",
+                "src/otari/api/server.py", "tests/conftest.py"}, {"src/otari/api/client.py"}),
     ("client", {"src/otari/api/client.py"},
-     {"src/otari/app.py", "src/otari/service.py", "src/otari/api/server.py"}),
+     {"src/otari/app.py", "src/otari/service.py", "src/otari/credentials.py",
+      "src/otari/api/server.py", "tests/conftest.py"}),
 ])
 def test_one_part_only(tmp_path: Path, parts: str, has: set[str], lacks: set[str]) -> None:
     run(BIN / "contractgen", "new", "otari", "--spec", OTARI, "--parts", parts, cwd=tmp_path)
@@ -180,6 +192,7 @@ def test_one_part_only(tmp_path: Path, parts: str, has: set[str], lacks: set[str
     # so no 401 challenge) and GetFile's stream; no response headers declared
     assert "14 passed, 2 skipped" in tests.stdout, tests.stdout
     assert run("make", "check", f"PYTHON={PYTHON}", cwd=project).returncode == 0
+    run("make", "lint", f"PYTHON={PYTHON}", cwd=project)  # CI's first step
 
 
 def test_new_refuses_what_it_cannot_do(tmp_path: Path) -> None:
@@ -200,8 +213,10 @@ def test_an_invalid_spec_or_name_creates_nothing(tmp_path: Path) -> None:
     failed = run(BIN / "contractgen", "new", "broken", "--spec", "broken.yaml", cwd=tmp_path,
                  check=False)
     assert failed.returncode == 1
-    assert "broken.yaml:2:1: error: /info: missing required field `version`" in failed.stderr
-    assert failed.stderr.rstrip().splitlines()[-1].startswith("contractgen new: copier could not")
+    # the user's own file, as given: not the project's copy, deleted with the project
+    assert failed.stderr.startswith("broken.yaml:2:1: error: /info: missing required field "
+                                    "`version`"), failed.stderr
+    assert "specs/" not in failed.stderr and "copier" not in failed.stderr
     assert not (tmp_path / "broken").exists()
     named = run(BIN / "contractgen", "new", "named", "--spec", OTARI, "--name", "Not A Name",
                 cwd=tmp_path, check=False)
@@ -306,11 +321,7 @@ def test_the_contract_test_checks_security_headers_and_streams(tmp_path: Path, p
     (tmp_path / "secured.yaml").write_text(SECURED_SPEC, encoding="utf-8")
     run(BIN / "contractgen", "new", "secured", "--spec", "secured.yaml", "--parts", parts,
         cwd=tmp_path)
-    project = tmp_path / "secured"
-    if parts == "both":  # the project's own app needs a verifier per scheme (secure by default)
-        service = project / "src/secured/service.py"
-        service.write_text(service.read_text("utf-8").replace(
-            "    return {}", '    return {"bearer_token": "token"}'), "utf-8")
+    project = tmp_path / "secured"  # its app's verifiers: credentials.py's, from the environment
     tests = run("make", "test", f"PYTHON={PYTHON}", "PYTEST_ADDOPTS=-v", cwd=project)
     passed = set(re.findall(r"::(\w+)(?:\[[^\]]*\])? PASSED", tests.stdout))
     assert {"test_security_is_checked_per_declared_scheme", "test_a_401_names_the_declared_schemes",

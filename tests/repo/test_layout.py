@@ -21,7 +21,7 @@ MAX_FUNCTION_LINES = 60
 RANKS = {
     "errors": 0, "problems": 0, "version": 0, "config": 0, "cache": 0, "options": 0,
     "spec": 1, "model": 2, "emit": 3, "diff": 3, "project": 4, "verdict": 4, "pipeline": 4,
-    "api": 5, "watch": 5, "cli": 6, "arguments": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
+    "api": 5, "watch": 5, "mock": 5, "cli": 6, "arguments": 6, "scaffold": 6, "__init__": 7, "__main__": 7,
 }
 
 
@@ -148,7 +148,7 @@ def test_the_graph_sees_imports() -> None:
 TESTS = PACKAGE.parent / "tests"
 TEST_FOLDERS = {
     "spec": "generator/spec", "model": "generator/model", "emit": "generator/emit",
-    "diff": "generator/diff", "project": "generator/project",
+    "diff": "generator/diff", "project": "generator/project", "mock": "generator/mock",
     "cli": "generator/cli.py",  # and the other top-level modules: api, config, watch, errors
     "templates": "templates",  # the generated code's behaviour (server, client, runtime)
     "backends": "backends",  # the reference backends and deploy/, driven from outside
@@ -157,7 +157,7 @@ TEST_FOLDERS = {
 }
 HELPERS = {"conftest.py", "gen_support.py", "shared_corpus.py", "differential.py",
            "failing_server.py", "serving_child.py", "deploy_support.py", "corpus_gen.py",
-           "black_layout.py"}
+           "black_layout.py", "image_support.py"}
 
 
 def test_tests_mirror_the_source_tree() -> None:

@@ -13,9 +13,7 @@ import pytest
 from contractgen.spec import jsonpos
 from contractgen.spec.loader import load_document
 from contractgen.spec.tree import make_pointer
-
-CORPUS = next((p / "shared" / "corpus" for p in Path(__file__).resolve().parents
-               if (p / "shared" / "corpus").is_dir()), None)
+from shared_corpus import corpus_files, needs_corpus
 
 
 def _paths(node: Any, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
@@ -90,11 +88,10 @@ def test_tabs_are_left_to_the_composer(tmp_path: Path) -> None:
 
 
 @pytest.mark.corpus
-@pytest.mark.skipif(CORPUS is None, reason="no ../shared/corpus")
+@needs_corpus
 @pytest.mark.parametrize("compact", [False, True])
 def test_corpus_contracts(compact: bool, tmp_path: Path) -> None:
-    assert CORPUS is not None
-    for packed in sorted(CORPUS.glob("*.json.gz")):
+    for packed in corpus_files("*.json.gz"):
         text = gzip.decompress(packed.read_bytes()).decode()
         if compact:
             text = json.dumps(json.loads(text))

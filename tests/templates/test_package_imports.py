@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gen_support import OTARI_SPEC, mypy_strict
+from gen_support import OTARI_SPEC, ROOT, mypy_strict
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +73,33 @@ print("ok")
                           text=True, check=False)
     assert proc.stdout.strip() == "ok", proc.stderr
 
+
+
+def test_what_a_caller_names_is_importable_from_the_root(package: Path, tmp_path: Path) -> None:
+    # Retries, open enums and the webhook signer, from the package root (issue 38), and the
+    # same objects as the private modules' that define them.
+    import contractgen
+
+    contractgen.generate(ROOT / "tests/corpus/webhooks_and_paths.yaml", tmp_path / "hooked")
+    probe = """
+import lazy_otari, hooked
+from lazy_otari import NO_RETRY, Retry, UnknownMember, is_unknown
+from lazy_otari._client_retry import Retry as retry
+from lazy_otari._enums import UnknownMember as unknown
+assert Retry is retry and UnknownMember is unknown and NO_RETRY == Retry(max_retries=0)
+assert is_unknown(UnknownMember("x")) and not is_unknown("x")
+from hooked import SignatureError, StandardWebhooks
+from hooked._webhook_signing import StandardWebhooks as signer
+assert StandardWebhooks is signer and issubclass(SignatureError, Exception)
+assert {"Retry", "NO_RETRY", "UnknownMember", "is_unknown"} <= set(lazy_otari.__all__)
+assert {"StandardWebhooks", "SignatureError"} <= set(hooked.__all__)
+assert "StandardWebhooks" not in lazy_otari.__all__
+print("ok")
+"""
+    (tmp_path / "lazy_otari").symlink_to(package, target_is_directory=True)
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                          text=True, check=False)
+    assert proc.stdout.strip() == "ok", proc.stderr
 
 @pytest.mark.slow
 def test_mypy_sees_the_exported_names_and_nothing_else(package: Path) -> None:

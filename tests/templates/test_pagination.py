@@ -15,11 +15,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from failing_server import Script, failing_server
-from gen_support import ROOT, Generated, generate_package, openapi
-
-CORPUS = ROOT.parent / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/wt/shared/corpus")
+from gen_support import Generated, cli, generate_package, openapi
+from shared_corpus import corpus_file
 
 
 def _refs(node: Any) -> set[str]:
@@ -33,7 +30,7 @@ def _refs(node: Any) -> set[str]:
 
 def cut(corpus: str, paths: list[str]) -> dict[str, Any]:
     """The contract `corpus` cut down to `paths` (GET only) and the components they refer to."""
-    whole = json.loads(gzip.decompress((CORPUS / corpus).read_bytes()))
+    whole = json.loads(gzip.decompress(corpus_file(corpus).read_bytes()))
     doc = {"openapi": whole["openapi"], "info": whole["info"],
            "paths": {p: {"get": whole["paths"][p]["get"]} for p in paths},
            "components": {"securitySchemes": whole["components"].get("securitySchemes", {})}}
@@ -309,3 +306,56 @@ def test_x_pagination_before_after(tmp_path: Path) -> None:
     with failing_server(script) as url:
         assert len(run(api, url, "async", "list_things")) == 2
     assert [q.get("size") for q in _queries(script)] == [None, ["12"]]
+
+
+_ASANA_NEXT_PAGE = {"type": "object", "nullable": True, "properties": {
+    "offset": {"type": "string", "readOnly": True}, "path": {"type": "string", "readOnly": True},
+    "uri": {"type": "string", "readOnly": True}}}
+# Asana's list shape (every list operation), cut down: `offset` is an opaque token the answer's
+# `next_page.offset` gives, not a count (a count is a 400 on page 2).
+ASANA = openapi({"/tasks": {"get": {
+    "operationId": "getTasks",
+    "parameters": [
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+        {"name": "offset", "in": "query", "schema": {"type": "string"}},
+        {"name": "project", "in": "query", "schema": {"type": "string"}}],
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {
+            "data": {"type": "array", "items": {"$ref": "#/components/schemas/TaskCompact"}},
+            "next_page": {"$ref": "#/components/schemas/NextPage"}}}}}}},
+}}}, {"NextPage": _ASANA_NEXT_PAGE, "TaskCompact": {"type": "object", "properties": {
+    "gid": {"type": "string"}, "name": {"type": "string"}}}}, version="3.0.3")
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_asana_offset_token_in_a_next_page_object(tmp_path: Path, mode: str) -> None:
+    api = generate_package(ASANA, tmp_path)
+
+    def page(first: int, token: str | None) -> tuple[int, dict[str, str], bytes]:
+        tasks = [{"gid": str(n), "name": f"t{n}"} for n in range(first, first + 2)]
+        after = None if token is None else {"offset": token, "path": "/tasks?offset=" + token,
+                                            "uri": "https://app.asana.com/api/1.0/tasks"}
+        return _page({"data": tasks if token else tasks[:1], "next_page": after})
+
+    script = Script([page(1, "eyJ0eXAi2"), page(3, "eyJ0eXAi3"), page(5, None)])
+    with failing_server(script) as url:
+        tasks = run(api, url, mode, "get_tasks", project="p", limit=2)
+    assert [t.gid for t in tasks] == ["1", "2", "3", "4", "5"]
+    queries = _queries(script)
+    assert [q.get("offset") for q in queries] == [None, ["eyJ0eXAi2"], ["eyJ0eXAi3"]]
+    assert all(q["project"] == ["p"] and q["limit"] == ["2"] for q in queries)
+
+
+def test_a_string_offset_without_a_next_page_object_is_warned_not_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Asana's `/teams/{team_gid}/users` takes the `offset` token but its answer declares no
+    `next_page`: no way to the next page is shown, so it does not page, and says so."""
+    spec = copy.deepcopy(ASANA)
+    del spec["paths"]["/tasks"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"]["properties"]["next_page"]
+    api = generate_package(spec, tmp_path)
+    assert not hasattr(api.client.Client, "get_tasks_iter")
+    (tmp_path / "asana.json").write_text(json.dumps(spec), encoding="utf-8")
+    done = cli(capsys, "generate", str(tmp_path / "asana.json"), "--out", str(tmp_path / "out"))
+    assert done.returncode == 0
+    assert "/paths/~1tasks/get: looks paged (it takes `limit`) but shows no way" in done.stderr

@@ -9,16 +9,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from otari_sandbox.cgroups import CgroupTree
+from otari_sandbox.exceptions import SandboxUnavailable
 from otari_sandbox.sessions import SessionManager
 from otari_support import FORK_BOMB, LoopThread, call, make_manager
 
 
 @pytest.fixture(scope="module")
 def capped(loop_thread: LoopThread) -> Iterator[SessionManager]:
+    # Unusable cgroups are a refusal to start (below), never a silent skip of these tests.
     manager = make_manager(loop_thread, pool_size=1, memory_mb=256, nproc=32)
-    if manager.cgroups is None:
-        loop_thread.run(manager.close())
-        pytest.skip("cgroups are unusable here (neither v2 with memory+pids nor v1 memory+pids)")
+    assert manager.cgroups is not None
     yield manager
     parents = manager.cgroups.parents
     loop_thread.run(manager.close())
@@ -54,6 +55,20 @@ def test_cgroup_is_removed_with_its_session(loop_thread: LoopThread, capped: Ses
         assert len(procs.read_text().split()) >= 3  # bwrap, its PID 1, the agent
     loop_thread.run(capped.destroy(session.session_id))
     assert not any(path.exists() for path in cgroup.dirs.values())
+
+
+def test_unusable_cgroups_refuse_to_start_unless_turned_off(
+    loop_thread: LoopThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As in a container without a writable cgroup of its own (deploy/README.md).
+    monkeypatch.setattr(CgroupTree, "detect", classmethod(lambda cls, *args: None))
+    with pytest.raises(SandboxUnavailable, match=r"no usable cgroups: .*--no-cgroups \(SANDBOX_CGROUPS=0\)"):
+        make_manager(loop_thread, pool_size=1)
+    manager = make_manager(loop_thread, pool_size=1, cgroups=False)
+    try:
+        assert manager.cgroups is None and manager.pooled() == 1
+    finally:
+        loop_thread.run(manager.close())
 
 
 def test_without_cgroups_rlimits_stay(loop_thread: LoopThread) -> None:

@@ -89,6 +89,7 @@ def test_the_started_service_ignores_bare_names_and_reports_what_it_was_told() -
     try:
         health = httpx.get(f"{service.url}/health").json()
         assert health["isolation"] == "bwrap" and health["max_sessions"] == 3
+        assert health["limits"] == "cgroups"
         sid = httpx.post(f"{service.url}/sessions", headers=auth).json()["session_id"]
         ran = httpx.post(f"{service.url}/sessions/{sid}/exec", headers=auth, timeout=60, json={
             "tool": "code_execution", "input": {"code": "import sys; print(sys.executable)"}})

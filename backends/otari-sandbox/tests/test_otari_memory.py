@@ -132,7 +132,8 @@ def test_the_workspace_quota_is_enospc_inside_and_413_for_uploads(service: Servi
 @pytest.mark.parametrize("service", [("--no-cgroups", "--total-memory-mb", "3072")], indirect=True)
 def test_without_cgroups_the_tmpfs_quotas_of_all_sessions_fit_the_total(service: Service) -> None:
     # Nothing charges tmpfs pages: 3072 MiB / (1024 + 512 MiB of quotas) = 2 sessions.
-    assert request(service, "GET", "/health").json()["max_sessions"] == 2
+    health = request(service, "GET", "/health").json()
+    assert health["max_sessions"] == 2 and health["limits"] == "per-process"
     assert "tmpfs quotas of 3072 MiB in all" in service.output()
     assert_full_at(service, 2)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from tpmjs_executor.config import Settings
@@ -524,3 +526,38 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
     except OSError:
         return True
+
+
+def test_unusable_cgroups_refuse_to_start_unless_turned_off(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As in a container without a writable cgroup of its own (deploy/README.md).
+    monkeypatch.setattr(Limits, "_detect", lambda self: None)
+
+    async def started(ex: Executor) -> bool:
+        return ex.sandbox.limits.cgroups
+
+    with pytest.raises(RuntimeError, match=r"no usable cgroups: .*--no-cgroups \(EXECUTOR_CGROUPS=0\)"):
+        run(with_executor(settings, started))
+    assert run(with_executor(settings.with_overrides(cgroups=False), started)) is False
+
+
+def test_a_stale_parent_cgroup_with_our_own_pid_is_cleaned_not_adopted() -> None:
+    # A dead executor that had this pid left its parent and a run behind (kill -9): adopting
+    # it made the probe's `run-1` fail with "File exists", and cgroups were off.
+    probe = Limits(64, 64)
+    if not probe.cgroups:
+        probe.remove()
+        pytest.skip("no usable cgroups here")
+    stale = [parent.with_name(parent.name.rsplit("-", 1)[0] + "-999999") for parent in probe.parents]
+    probe.remove()
+    for parent in stale:
+        (parent / "run-1").mkdir(parents=True)
+    counter = itertools.count(999999)
+    with patch("tpmjs_executor.limits._INSTANCES", counter):
+        limits = Limits(64, 64)
+    try:
+        assert limits.cgroups and limits.parents == stale
+        assert all(not (parent / "run-1").exists() for parent in stale)
+    finally:
+        limits.remove()

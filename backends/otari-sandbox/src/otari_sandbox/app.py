@@ -62,6 +62,9 @@ def build_app(config: Settings) -> FastAPI:
         return {
             "status": "ok",
             "isolation": config.isolation,
+            # "cgroups": memory, processes and CPU capped per sandbox; "per-process": only
+            # rlimits, because an operator turned cgroups off (--no-cgroups)
+            "limits": "cgroups" if manager.cgroups is not None else "per-process",
             "session_count": manager.count(),
             "max_sessions": manager.capacity,
             "pooled": manager.pooled(),

@@ -131,8 +131,10 @@ class Sandbox:
             if self._init_pid is not None:
                 self._resident.update(list_children(self._init_pid))
             if background and self.uid is not None:
-                # Every process of this uid is this sandbox's.
-                os.setpriority(os.PRIO_USER, self.uid, 0)
+                # Every process of this uid is this sandbox's. Raising a priority needs
+                # CAP_SYS_NICE, which a container may lack: then it stays low, and runs.
+                with contextlib.suppress(PermissionError):
+                    os.setpriority(os.PRIO_USER, self.uid, 0)
         except (TimeoutError, EOFError, ProtocolError, OSError, ValueError) as exc:
             channel.close()
             detail = self._startup_error()

@@ -147,6 +147,15 @@ class SessionManager:
                 CgroupTree.detect, name, config.memory_mb, config.nproc, config.cpus,
                 config.total_memory_mb or default_total_memory_mb(),
             )
+            if self.cgroups is None:
+                # Without cgroups a session's memory and processes are capped per process
+                # only: an operator must choose that (--no-cgroups), never get it by accident.
+                raise SandboxUnavailable(
+                    "no usable cgroups: sessions would run without memory and process caps per "
+                    "sandbox. Give the service a writable cgroup of its own (as root; in a "
+                    "container, deploy/README.md says how), or start it with --no-cgroups "
+                    "(SANDBOX_CGROUPS=0) to run with per-process limits only"
+                )
         parents = list(dict.fromkeys(self.cgroups.parents.values())) if self.cgroups else []
         self._watchdog = Watchdog(self.layout, parents)
         total = self.cgroups.total_memory_mb if self.cgroups is not None else 0
@@ -164,10 +173,9 @@ class SessionManager:
         if self.cgroups is not None:
             logger.info("limits per sandbox: %s", self.cgroups.describe())
         else:
-            why = "no usable cgroups" if config.cgroups else "cgroups off (--no-cgroups)"
-            logger.info(
-                "limits per process: %s, so memory is capped per process (RLIMIT_AS) and "
-                "processes per sandbox uid (RLIMIT_NPROC, root only)", why
+            logger.warning(
+                "limits per process: cgroups off (--no-cgroups), so memory is capped per process "
+                "(RLIMIT_AS) and processes per sandbox uid (RLIMIT_NPROC, root only)"
             )
         # One sandbox up front: a broken setup fails here, not on the first request.
         try:

@@ -80,6 +80,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     p.add_argument("--max-tasks", type=int, help="processes and threads of a whole tool run")
     p.add_argument("--isolation", choices=["auto", "bwrap", "process"])
     p.add_argument("--no-network", action="store_true", help="tools get no network (bwrap only)")
+    p.add_argument("--no-cgroups", action="store_true",
+                   help="run without a cgroup per run (rlimits per process only)")
     p.add_argument(
         "--network-allow", action="append", metavar="CIDR",
         help="IPv4 range tools may reach despite the deny-list (repeatable)",
@@ -119,6 +121,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         max_tasks=args.max_tasks,
         isolation=args.isolation,
         network=False if args.no_network else None,
+        cgroups=False if args.no_cgroups else None,
         network_allow=",".join(args.network_allow) if args.network_allow else None,
         network_deny=",".join(args.network_deny) if args.network_deny else None,
         pool_size=args.pool_size,
@@ -136,7 +139,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     )
     # The environment fills what no flag says (pydantic-settings); flags win.
     given = {k: v for k, v in flags.items() if v is not None}
-    spelled = {"api_key": "--api-key-file", "network": "--no-network"}
+    spelled = {"api_key": "--api-key-file", "network": "--no-network", "cgroups": "--no-cgroups"}
     args.setting_flags = {k: spelled.get(k, "--" + k.replace("_", "-")) for k in given}
     return args, Settings(**given)
 

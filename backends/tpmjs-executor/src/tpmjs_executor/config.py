@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     memory_mb: int = Field(512, gt=0)
     max_tasks: int = Field(256, gt=0)
     isolation: Isolation = "auto"
+    # A cgroup per run caps its memory and tasks together; without usable cgroups the service
+    # refuses to start unless this is off (EXECUTOR_CGROUPS=0, --no-cgroups): rlimits per
+    # process only, an operator's explicit choice.
+    cgroups: bool = True
     network: bool = True
     # IPv4 ranges (comma-separated CIDRs) a tool may reach despite the deny-list, and more to
     # deny (network.py).

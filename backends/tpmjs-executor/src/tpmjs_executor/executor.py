@@ -117,7 +117,15 @@ class Executor:
                 else ""
             )
             raise RuntimeError(f"cannot run Node.js tools here: {output}{hint}")
-        log.info("limits: %s", self.sandbox.limits.describe())
+        if self.settings.cgroups and not self.sandbox.limits.cgroups:
+            raise RuntimeError(
+                "no usable cgroups: a run's processes would be capped one by one, not together. "
+                "Give the service a writable cgroup of its own (as root; in a container, "
+                "deploy/README.md says how), or pass --no-cgroups (EXECUTOR_CGROUPS=0) to run "
+                "with per-process limits only"
+            )
+        log.log(logging.INFO if self.sandbox.limits.cgroups else logging.WARNING,
+                "limits: %s", self.sandbox.limits.describe())
         self.node_version = output.lstrip("v")
         await self.store.start(self.settings.seed_dir)
         self._sweeper = asyncio.create_task(self._sweep())

@@ -85,13 +85,14 @@ def _own_paths() -> dict[str, str]:
     return own
 
 
-def _sweep_stale(base: Path) -> None:
+def _sweep_stale(base: Path, own: Path) -> None:
     """Remove the cgroups of executors that died without cleaning up (kill -9), killing
-    whatever they still hold."""
+    whatever they still hold; and ``own``, the parent about to be made, if it is there: a dead
+    process that had our pid left it (names are unique within a process)."""
     for parent in base.glob("tpmjs-executor-*"):
         # tpmjs-executor-<pid>-<instance>: one parent per Limits of a process
         pid = parent.name.removeprefix("tpmjs-executor-").partition("-")[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists():
+        if parent != own and (not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists()):
             continue
         for run in [*sorted(parent.glob("run-*")), parent]:
             RunCgroup([run], run, run).kill_all()
@@ -179,7 +180,7 @@ class Limits:
         what = f"{self.memory_mb} MiB and {self.tasks} tasks per run"
         if self.cgroups:
             return f"{what} (cgroup v{self.version} under {', '.join(map(str, self._parents))})"
-        return f"{what} (no usable cgroups: RLIMIT_DATA and RLIMIT_NPROC per process)"
+        return f"{what} (cgroups off: RLIMIT_DATA and RLIMIT_NPROC per process)"
 
     def _detect(self) -> None:
         try:
@@ -203,8 +204,8 @@ class Limits:
         made: list[Path] = []
         try:
             for path in parents:
-                _sweep_stale(path.parent)
-                path.mkdir(exist_ok=True)
+                _sweep_stale(path.parent, path)
+                path.mkdir()
                 made.append(path)
             if version == 2:
                 _write(parents[0] / "cgroup.subtree_control", "+memory +pids")

@@ -128,7 +128,7 @@ class Sandbox:
             self.network = NetworkStack(
                 parse_networks(settings.network_allow), parse_networks(settings.network_deny)
             )
-        self.limits = Limits(settings.memory_mb, settings.max_tasks)
+        self.limits = Limits(settings.memory_mb, settings.max_tasks, use_cgroups=settings.cgroups)
         self._seccomp = filter_program()
         if self.bwrap and self._seccomp is None:
             log.warning("no seccomp table for this architecture: tools run without the filter")

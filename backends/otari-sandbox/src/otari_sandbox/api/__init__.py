@@ -6,33 +6,43 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from . import errors, models
+    from ._client_retry import NO_RETRY, Retry
+    from ._enums import UnknownMember, is_unknown
     from .client import AsyncClient, Client
     from .errors import ApiError, UnexpectedStatus
     from .server import ServiceBase, create_app, create_router
 
 __all__ = [
+    "NO_RETRY",
     "ApiError",
     "AsyncClient",
     "Client",
+    "Retry",
     "ServiceBase",
     "UnexpectedStatus",
+    "UnknownMember",
     "create_app",
     "create_router",
     "errors",
+    "is_unknown",
     "models",
 ]
 
 # Where each name is defined. The modules are imported on first use (PEP 562): a program that
 # only calls the service never imports FastAPI, one that only serves it never imports the client.
 _MODULES = {
+    "NO_RETRY": "._client_retry",
     "ApiError": ".errors",
     "AsyncClient": ".client",
     "Client": ".client",
+    "Retry": "._client_retry",
     "ServiceBase": ".server",
     "UnexpectedStatus": ".errors",
+    "UnknownMember": "._enums",
     "create_app": ".server",
     "create_router": ".server",
     "errors": ".errors",
+    "is_unknown": "._enums",
     "models": ".models",
 }
 

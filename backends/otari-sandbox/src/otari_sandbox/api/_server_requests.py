@@ -9,9 +9,10 @@ Copied verbatim into every server (already black-formatted). Import from `server
 
 import dataclasses
 import json
+import re
 import types
 import typing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from fastapi import Request
@@ -33,31 +34,37 @@ def form_body(
     wire: Mapping[str, str] | None = None,
     *,
     json: tuple[str, ...] = (),
+    deep: tuple[str, ...] = (),
     required: bool = True,
 ) -> Callable[[Request], Awaitable[FormT | None]]:
     """A dependency reading a form-urlencoded or multipart body into the form dataclass `cls`,
     validated like any other parameter: each field from its wire name (`wire` lists the fields
     whose Python name differs), every value of a list field, the fields in `json` from the
-    JSON text of their part, and `a=` as the empty string it is (FastAPI's own form
-    parameters read it as `a` missing). A body that is not required and sends no field is
-    None."""
+    JSON text of their part, those in `deep` from their deepObject keys (`deep_value`), and
+    `a=` as the empty string it is (FastAPI's own form parameters read it as `a` missing). A
+    body that is not required and sends no field is None."""
     names = {
         item.name: (wire or {}).get(item.name, item.name)
         for item in dataclasses.fields(cast(Any, cls))
     }
-    known: list[tuple[TypeAdapter[FormT], frozenset[str]]] = []
+    known: list[tuple[TypeAdapter[FormT], frozenset[str], dict[str, Any]]] = []
 
     async def read(request: Request) -> FormT | None:
         if not known:  # on the first request, like the routes' own parameters
             hints = typing.get_type_hints(cls)
             lists = frozenset(name for name in names if _is_list(hints[name]))
-            known.append((TypeAdapter(cls), lists))
-        adapter, lists = known[0]
+            deeps = {name: TypeAdapter(hints[name]) for name in deep}
+            known.append((TypeAdapter(cls), lists, deeps))
+        adapter, lists, deeps = known[0]
         form = await request.form()
         data: dict[str, Any] = {}
         for name, key in names.items():
             if name in json and key in form:
                 data[name] = await _json_part(form[key], key)
+            elif name in deep:
+                value = deep_value(form.multi_items(), key, "body")
+                if value is not None:
+                    data[name] = _deep_field(deeps[name], value, key)
             elif name in lists:
                 if values := form.getlist(key):
                     data[name] = values
@@ -210,12 +217,7 @@ def query_parameter(
         query = request.query_params
         raw: Any = None
         if style == "deepObject":
-            prefix = f"{name}["
-            raw = {
-                key[len(prefix) : -1]: value
-                for key, value in query.multi_items()
-                if key.startswith(prefix) and key.endswith("]")
-            } or None
+            raw = deep_value(query.multi_items(), name, "query")
         elif keys is not None or others is not None:
             found: dict[str, list[str]] = {}
             for key, value in query.multi_items():
@@ -251,15 +253,81 @@ def query_parameter(
                 return default
             if style == "json":
                 return adapter.validate_json(raw)
-            if shape == "scalar":
+            if isinstance(raw, str):
                 return _from_text(adapter, raw)
-            return adapter.validate_python(raw)
+            return _from_deep(adapter, raw)
         except ValidationError as exc:
             raise RequestValidationError(
                 [{**e, "loc": ("query", name, *e["loc"])} for e in exc.errors()]
             ) from None
 
     return parse
+
+
+_BRACKETED = re.compile(r"\[([^\[\]]*)\]")
+
+
+def deep_value(pairs: Iterable[tuple[str, Any]], name: str, location: str) -> Any:
+    """The value deepObject keys spell, nested as Stripe (and PHP's `http_build_query`)
+    write them: `name[key]=v`, `name[key][0][field]=v`, `name[]=v` (the next index); `name=v`
+    alone is a value that is neither a map nor a list. None where no key is `name`'s. Keys
+    that contradict each other (`name=v` and `name[k]=v`) are a validation error."""
+    root: dict[str, Any] = {}
+    for key, value in pairs:
+        rest = key[len(name) :]
+        parts = _BRACKETED.findall(rest)
+        if not key.startswith(name) or "".join(f"[{p}]" for p in parts) != rest:
+            continue  # another parameter's key
+        node: Any = root
+        for part in [name, *parts][:-1]:
+            node = node.setdefault(part or str(len(node)), {})
+            if not isinstance(node, dict):
+                raise _conflict(location, key)
+        last = ([name, *parts][-1]) or str(len(node))
+        if last in node:
+            raise _conflict(location, key)
+        node[last] = value
+    return root.get(name)
+
+
+def _conflict(location: str, key: str) -> RequestValidationError:
+    problem = {"type": "value_error", "loc": (location, key), "input": key}
+    return RequestValidationError([{**problem, "msg": "Keys contradict each other"}])
+
+
+def _deep_field(adapter: TypeAdapter[Any], value: Any, key: str) -> Any:
+    try:
+        return _from_deep(adapter, value)
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", key, *e["loc"])} for e in exc.errors()]
+        ) from None
+
+
+def _listed(value: Any) -> Any:
+    """`value` with each map whose keys are all indexes (`0`, `1`, ...) as a list."""
+    if not isinstance(value, dict):
+        return value
+    items = {key: _listed(item) for key, item in value.items()}
+    if items and all(key.isdigit() for key in items):
+        return [items[key] for key in sorted(items, key=int)]
+    return items
+
+
+def _from_deep(adapter: TypeAdapter[Any], raw: Any) -> Any:
+    """A deepObject value validated as its type: maps of indexes read as lists (Stripe's
+    `expand[0]=x`), else (a map whose keys are numbers) as they were sent."""
+    listed = _listed(raw)
+    try:
+        return adapter.validate_python(listed)
+    except ValidationError:
+        if listed == raw:
+            raise
+        try:
+            return adapter.validate_python(raw)
+        except ValidationError:
+            pass
+        raise
 
 
 def text_parameter(

@@ -54,7 +54,9 @@ class _Model(BaseModel):
         validate_by_name=True,
         validate_by_alias=True,
         serialize_by_alias=True,
-        regex_engine="python-re",
+        # The contract's ECMA-262 patterns are translated for this engine, which FastAPI's
+        # parameters and TypeAdapters use too: one reading of a pattern everywhere.
+        regex_engine="rust-regex",
         # Schemas are built on first use, not at import: a large contract imports fast.
         defer_build=True,
     )
@@ -96,10 +98,6 @@ class _Model(BaseModel):
                         del data[key]
         super().__init__(**data)
 
-    # Validation (JSON, model_validate) does not go through this __init__: pydantic's own flag
-    # for an __init__ that only forwards (RootModel sets it too).
-    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
-
     @classmethod
     def __get_pydantic_core_schema__(
         cls, source: type[BaseModel], handler: GetCoreSchemaHandler, /
@@ -112,7 +110,9 @@ class _Model(BaseModel):
         serialization = core_schema.wrap_serializer_function_ser_schema(
             cls._omit_unset, info_arg=True, return_schema=core_schema.any_schema()
         )
-        model = {**schema, "serialization": serialization}
+        # custom_init off: validation (JSON, model_validate, a nested model) does not call the
+        # __init__ above, which only serves Python callers (pydantic_core's model_schema).
+        model = {**schema, "serialization": serialization, "custom_init": False}
         ref = model.pop("ref", None)  # the checks belong to the model's definition
         return core_schema.no_info_before_validator_function(
             cls._reject_null, model, ref=ref

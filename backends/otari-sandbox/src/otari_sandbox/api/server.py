@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, negotiation
 from ._server_requests import form_body
 from ._server_runtime import (
     Binary,
@@ -61,6 +61,7 @@ __all__ = [
     "PutFileForm",
     "ServiceBase",
     "Verifier",
+    "answer_as",
     "chosen_media_type",
     "contract",
     "create_app",
@@ -78,20 +79,20 @@ class PutFileForm:
     path: str | None = None
 
 
-def _error_body_0(
+def _error_body_with_detail(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": (errors if errors else message)}
 
 
 _ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = {
-    "CreateSession": {"*": _error_body_0},
-    "DestroySession": {"*": _error_body_0},
-    "Execute": {"*": _error_body_0},
-    "ListFiles": {"*": _error_body_0},
-    "GetFile": {"*": _error_body_0},
-    "PutFile": {"*": _error_body_0},
-    "": {"*": _error_body_0},
+    "CreateSession": {"*": _error_body_with_detail},
+    "DestroySession": {"*": _error_body_with_detail},
+    "Execute": {"*": _error_body_with_detail},
+    "ListFiles": {"*": _error_body_with_detail},
+    "GetFile": {"*": _error_body_with_detail},
+    "PutFile": {"*": _error_body_with_detail},
+    "": {"*": _error_body_with_detail},
 }
 # Each operation's path parameters named differently in Python: errors name the wire names.
 _WIRE_NAMES: dict[str, dict[str, str]] = {}
@@ -108,14 +109,14 @@ _ERROR_MEDIA: dict[str, dict[str, str]] = {}
 _SCHEMES: dict[str, Scheme] = {
     "bearerAuth": Scheme("bearer", None, None, "Bearer"),
 }
-_REQUIRES_0: Requirements = ((), (("bearerAuth", ()),))
+_REQUIRES_NONE_OR_BEARER_AUTH: Requirements = ((), (("bearerAuth", ()),))
 _SECURITY: dict[str, Requirements] = {
-    "CreateSession": _REQUIRES_0,
-    "DestroySession": _REQUIRES_0,
-    "Execute": _REQUIRES_0,
-    "ListFiles": _REQUIRES_0,
-    "GetFile": _REQUIRES_0,
-    "PutFile": _REQUIRES_0,
+    "CreateSession": _REQUIRES_NONE_OR_BEARER_AUTH,
+    "DestroySession": _REQUIRES_NONE_OR_BEARER_AUTH,
+    "Execute": _REQUIRES_NONE_OR_BEARER_AUTH,
+    "ListFiles": _REQUIRES_NONE_OR_BEARER_AUTH,
+    "GetFile": _REQUIRES_NONE_OR_BEARER_AUTH,
+    "PutFile": _REQUIRES_NONE_OR_BEARER_AUTH,
 }
 
 
@@ -291,8 +292,9 @@ def _auth(
     missing = missing_verifiers(_SECURITY, chosen)
     if missing and not insecure_no_auth:
         raise ValueError(
-            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers (scheme -> Verifier), "
-            "or insecure_no_auth=True to serve their operations unauthenticated"
+            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers "
+            "(scheme -> Verifier), or insecure_no_auth=True to serve their operations "
+            "unauthenticated"
         )
     return _Auth(chosen, anonymous)
 

@@ -24,6 +24,9 @@ PING_SECONDS = 15
 
 _ANY: TypeAdapter[Any] = TypeAdapter(Any)
 _CHOSEN: ContextVar[str | None] = ContextVar("contractgen_media", default=None)
+_ACCEPTABLE: ContextVar[tuple[str, ...]] = ContextVar(
+    "contractgen_acceptable", default=()
+)
 
 
 # ServiceBase.error_body: (operation id, status, code, message, errors) -> body
@@ -104,6 +107,19 @@ def chosen_media_type() -> str | None:
     return _CHOSEN.get()
 
 
+def answer_as(media_type: str) -> None:
+    """Inside an operation: answer in `media_type`, not the negotiated one (GitHub's
+    `star+json` beside `application/json`, when the service decides what it sends): one the
+    operation declares and the request's `Accept` allows, else ValueError."""
+    acceptable = _ACCEPTABLE.get()
+    if media_type not in acceptable:
+        allowed = ", ".join(acceptable) or "none"
+        raise ValueError(
+            f"{media_type} is not a media type this request accepts ({allowed})"
+        )
+    _CHOSEN.set(media_type)
+
+
 def negotiation(
     error_body: ErrorBody, operation_id: str, declared: tuple[str, ...]
 ) -> Any:
@@ -116,6 +132,9 @@ def negotiation(
             body = error_body(operation_id, 406, "NOT_ACCEPTABLE", message, None)
             raise errors.ApiError(body, status_code=406)
         _CHOSEN.set(media)
+        accept = request.headers.get("accept") or ""
+        ranges = _ranges(accept) if accept.strip() else [("*/*", 1.0)]
+        _ACCEPTABLE.set(tuple(m for m in declared if _quality(m, ranges) > 0))
 
     return Depends(check)
 

@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, negotiation
 from ._server_runtime import (
     Binary,
     ErrorBodyBuilder,
@@ -64,6 +64,7 @@ __all__ = [
     "Reply",
     "ServiceBase",
     "Verifier",
+    "answer_as",
     "chosen_media_type",
     "contract",
     "create_app",
@@ -96,7 +97,7 @@ class OptionsInfoHeaders(OptionsHealthHeaders):
     """Response headers of optionsInfo: the fields of OptionsHealthHeaders."""
 
 
-def _error_body_0(
+def _error_body_with_success_error(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {
@@ -112,20 +113,20 @@ def _error_body_0(
     }
 
 
-def _error_body_1(
+def _error_body_with_detail(
     status: int, code: str, message: str, errors: list[Any] | None
 ) -> Any:
     return {"detail": (errors if errors else message)}
 
 
 _ERROR_BODIES: dict[str, dict[str, ErrorBodyBuilder]] = {
-    "getHealth": {"*": _error_body_0},
-    "optionsHealth": {"*": _error_body_1},
-    "executeTool": {"*": _error_body_0},
-    "optionsExecuteTool": {"*": _error_body_1},
-    "getInfo": {"*": _error_body_1},
-    "optionsInfo": {"*": _error_body_1},
-    "": {"*": _error_body_1},
+    "getHealth": {"*": _error_body_with_success_error},
+    "optionsHealth": {"*": _error_body_with_detail},
+    "executeTool": {"*": _error_body_with_success_error},
+    "optionsExecuteTool": {"*": _error_body_with_detail},
+    "getInfo": {"*": _error_body_with_detail},
+    "optionsInfo": {"*": _error_body_with_detail},
+    "": {"*": _error_body_with_detail},
 }
 # Each operation's path parameters named differently in Python: errors name the wire names.
 _WIRE_NAMES: dict[str, dict[str, str]] = {}
@@ -194,8 +195,8 @@ class ServiceBase:
             x_tpmjs_protocol_version: TPMJS protocol version for graceful evolution
 
         Examples:
-            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params": {"greeting": "Hello"}, "version": "latest"}
-        """
+            body: {"name": "helloWorldTool", "packageName": "@tpmjs/hello", "params":
+                {"greeting": "Hello"}, "version": "latest"}"""
         raise self.not_implemented("executeTool")
 
     async def options_execute_tool(
@@ -309,8 +310,9 @@ def _auth(
     missing = missing_verifiers(_SECURITY, chosen)
     if missing and not insecure_no_auth:
         raise ValueError(
-            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers (scheme -> Verifier), "
-            "or insecure_no_auth=True to serve their operations unauthenticated"
+            f"no verifier for security scheme(s) {', '.join(missing)}: pass verifiers "
+            "(scheme -> Verifier), or insecure_no_auth=True to serve their operations "
+            "unauthenticated"
         )
     return _Auth(chosen, anonymous)
 

@@ -1,7 +1,7 @@
-# Template _client_streams.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'dee8ab4a7900c5d67183282d7306a21f'
+# Template _client_methods.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
+KEY = '70ae33e2d11ad3446c8ad3e3bb905d37'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
-name = '_client_streams.jinja'
+name = '_client_methods.jinja'
 
 def root(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -9,7 +9,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_deprecation = l_0_warn = l_0_events_method = l_0_stream_method = l_0_overloads = missing
+    l_0_deprecation = l_0_warn = l_0_events_method = l_0_stream_method = l_0_overloads = l_0_operation_methods = missing
     try:
         t_1 = environment.filters['docstring']
     except KeyError:
@@ -84,7 +84,7 @@ def root(context, missing=missing):
         l_1_method_params = resolve('method_params')
         l_1_event_data = resolve('event_data')
         l_1_laid = resolve('laid')
-        l_1_group = resolve('group')
+        l_1_build_call = resolve('build_call')
         l_1_name = l_1_events = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
@@ -95,7 +95,7 @@ def root(context, missing=missing):
         pass
         l_1_name = str_join((environment.getattr(l_1_op, 'method_name'), l_1_suffix, ))
         l_1_events = context.call((undefined(name='events_of') if l_1_events_of is missing else l_1_events_of), l_1_op)
-        context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools'), 'name'), '._client_runtime', '_arguments')
+        context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools')
         context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'collections.abc', 'AsyncIterator', 'Iterator')
         context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_streams', 'AsyncEventStream', 'Event', 'EventStream', 'aiter_events', 'aopen_events', 'iter_events', 'open_events')
         context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_streams', ('json_data' if (not t_5(environment.getattr((undefined(name='events') if l_1_events is missing else l_1_events), 'type'))) else 'text_data'))
@@ -129,7 +129,7 @@ def root(context, missing=missing):
             '        return ',
             str(('aiter_events' if l_1_is_async else 'iter_events')),
             '(\n            self._http,\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())']), 'self._auth'], tail=',')),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='build_call') if l_1_build_call is missing else l_1_build_call), l_1_op), 'self._auth'], tail=',')),
             '\n            functools.partial(_error, ',
             str(t_4(environment.getattr(l_1_op, 'id'))),
             '),\n            ',
@@ -146,7 +146,7 @@ def root(context, missing=missing):
             '        _response, _head = ',
             str(('await aopen_events' if l_1_is_async else 'open_events')),
             '(\n            self._http,\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())']), 'self._auth'], tail=',')),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='build_call') if l_1_build_call is missing else l_1_build_call), l_1_op), 'self._auth'], tail=',')),
             '\n            functools.partial(_error, ',
             str(t_4(environment.getattr(l_1_op, 'id'))),
             '),\n            ',
@@ -166,13 +166,13 @@ def root(context, missing=missing):
         l_1_define = resolve('define')
         l_1_method_params = resolve('method_params')
         l_1_laid = resolve('laid')
-        l_1_group = resolve('group')
+        l_1_build_call = resolve('build_call')
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_is_async is missing:
             l_1_is_async = undefined("parameter 'is_async' was not provided", name='is_async')
         pass
-        context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools'), 'name'), '._client_runtime', '_arguments')
+        context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'functools')
         context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'collections.abc', 'AsyncIterator', 'Iterator'), 'name'), '._client_streams', 'aiter_bytes', 'iter_bytes')
         t_9.extend((
             '\n',
@@ -187,7 +187,7 @@ def root(context, missing=missing):
             '        return ',
             str(('aiter_bytes' if l_1_is_async else 'iter_bytes')),
             '(\n            self._http,\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(('_build_', environment.getattr(l_1_op, 'method_name'), '(', )), ['**_arguments(locals())']), 'self._auth'], tail=',')),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '            ', '', '_authorize(', [context.call((undefined(name='build_call') if l_1_build_call is missing else l_1_build_call), l_1_op), 'self._auth'], tail=',')),
             '\n            functools.partial(_error, ',
             str(t_4(environment.getattr(l_1_op, 'id'))),
             '),\n        )\n',
@@ -218,6 +218,82 @@ def root(context, missing=missing):
         return concat(t_10)
     context.exported_vars.add('overloads')
     context.vars['overloads'] = l_0_overloads = Macro(environment, macro, 'overloads', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_op, l_1_is_async):
+        t_11 = []
+        l_1_imports = resolve('imports')
+        l_1_define = resolve('define')
+        l_1_method_params = resolve('method_params')
+        l_1_result_annotation = resolve('result_annotation')
+        l_1_laid = resolve('laid')
+        l_1_group = resolve('group')
+        l_1_build_call = resolve('build_call')
+        l_1_iter_params = resolve('iter_params')
+        l_1_item_annotation = resolve('item_annotation')
+        l_1_aw = l_1_df = missing
+        if l_1_op is missing:
+            l_1_op = undefined("parameter 'op' was not provided", name='op')
+        if l_1_is_async is missing:
+            l_1_is_async = undefined("parameter 'is_async' was not provided", name='is_async')
+        pass
+        l_1_aw = ('await ' if l_1_is_async else '')
+        l_1_df = ('async def ' if l_1_is_async else 'def ')
+        if environment.getattr(l_1_op, 'streams_events'):
+            pass
+            t_11.append(
+                str(context.call((undefined(name='events_method') if l_0_events_method is missing else l_0_events_method), l_1_op, l_1_is_async)),
+            )
+        else:
+            pass
+            context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_runtime', '_answer')
+            t_11.extend((
+                str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, l_1_is_async)),
+                '\n',
+                str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
+                str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(((undefined(name='df') if l_1_df is missing else l_1_df), environment.getattr(l_1_op, 'method_name'), '(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> ', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op), ':', )))),
+                '\n        """',
+                str(t_1(t_2(l_1_op), 8)),
+                '"""\n',
+                str(context.call((undefined(name='warn') if l_0_warn is missing else l_0_warn), l_1_op)),
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), '(', )), [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(((undefined(name='aw') if l_1_aw is missing else l_1_aw), 'self._send(', )), [context.call((undefined(name='build_call') if l_1_build_call is missing else l_1_build_call), l_1_op)])])),
+                '\n\n',
+                str(context.call((undefined(name='deprecation') if l_0_deprecation is missing else l_0_deprecation), l_1_op)),
+                str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(((undefined(name='df') if l_1_df is missing else l_1_df), environment.getattr(l_1_op, 'method_name'), '_detailed(', )), context.call((undefined(name='method_params') if l_1_method_params is missing else l_1_method_params), l_1_op), str_join((') -> Answer[', context.call((undefined(name='result_annotation') if l_1_result_annotation is missing else l_1_result_annotation), l_1_op), ', ', (environment.getattr(l_1_op, 'headers_class') or 'None'), ']:', )))),
+                '\n        """`',
+                str(environment.getattr(l_1_op, 'method_name')),
+                '`, answering the status, declared headers and body together."""\n',
+                str(context.call((undefined(name='warn') if l_0_warn is missing else l_0_warn), l_1_op)),
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', '_answer(', [context.call((undefined(name='group') if l_1_group is missing else l_1_group), str_join(((undefined(name='aw') if l_1_aw is missing else l_1_aw), 'self._send(', )), [context.call((undefined(name='build_call') if l_1_build_call is missing else l_1_build_call), l_1_op)]), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), (environment.getattr(l_1_op, 'headers_class') or 'None')])),
+                '\n',
+            ))
+            if environment.getattr(l_1_op, 'paging'):
+                pass
+                context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), '._client_pages', 'Paging', ('_apages' if l_1_is_async else '_pages')), 'name'), '._client_runtime', '_arguments')
+                context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'collections.abc', ('AsyncIterator' if l_1_is_async else 'Iterator'))
+                if t_5(environment.getattr(environment.getattr(l_1_op, 'paging'), 'item')):
+                    pass
+                    context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'typing', 'Any')
+                t_11.extend((
+                    '\n',
+                    str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', str_join(('def ', environment.getattr(l_1_op, 'method_name'), '_iter(', )), context.call((undefined(name='iter_params') if l_1_iter_params is missing else l_1_iter_params), l_1_op), str_join((') -> ', ('AsyncIterator' if l_1_is_async else 'Iterator'), '[', context.call((undefined(name='item_annotation') if l_1_item_annotation is missing else l_1_item_annotation), l_1_op), ']:', )))),
+                    '\n        """The items of `',
+                    str(environment.getattr(l_1_op, 'method_name')),
+                    '`, page after page, fetched as they are asked for;\n        `page_size=` sets the page\'s size, `max_items=` stops after that many items."""\n',
+                    str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', 'return ', ('_apages(' if l_1_is_async else '_pages('), ['self._send', str_join(('_build_', environment.getattr(l_1_op, 'method_name'), )), str_join(('_parse_', environment.getattr(l_1_op, 'method_name'), )), context.call((undefined(name='group') if l_1_group is missing else l_1_group), 'Paging(', environment.getattr(environment.getattr(l_1_op, 'paging'), 'arguments')), '_arguments(locals())'])),
+                    '\n',
+                ))
+            if environment.getattr(l_1_op, 'streams_bytes'):
+                pass
+                t_11.append(
+                    str(context.call((undefined(name='stream_method') if l_0_stream_method is missing else l_0_stream_method), l_1_op, l_1_is_async)),
+                )
+            if environment.getattr(l_1_op, 'also_events'):
+                pass
+                t_11.append(
+                    str(context.call((undefined(name='events_method') if l_0_events_method is missing else l_0_events_method), l_1_op, l_1_is_async, '_events')),
+                )
+        return concat(t_11)
+    context.exported_vars.add('operation_methods')
+    context.vars['operation_methods'] = l_0_operation_methods = Macro(environment, macro, 'operation_methods', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=42&3=48&4=50&5=53&8=59&9=65&10=67&11=70&14=76&15=94&16=95&17=96&18=97&19=98&20=99&21=100&22=101&24=104&25=107&27=110&28=124&30=126&32=130&33=132&34=134&37=136&38=139&40=141&41=143&43=147&44=149&45=151&47=153&50=161&51=173&52=174&54=177&55=180&56=182&58=184&60=188&61=190&64=196&65=204&66=209&69=212'
+debug_info = '3=42&4=48&5=50&6=53&9=59&10=65&11=67&12=70&15=76&16=94&17=95&18=96&19=97&20=98&21=99&22=100&23=101&25=104&26=107&28=110&29=124&31=126&33=130&34=132&35=134&38=136&39=139&41=141&42=143&44=147&45=149&46=151&48=153&51=161&52=173&53=174&55=177&56=180&57=182&59=184&61=188&62=190&65=196&66=204&67=209&70=212&73=219&74=236&75=237&76=238&77=241&78=245&79=247&80=249&81=252&82=254&84=257&85=260&86=262&87=266&88=268&89=269&90=270&91=272&94=275&95=277&97=279&99=282&100=285&101=287&102=290'

@@ -1,0 +1,49 @@
+"""The server an operation declares of its own (`servers` on it or on its path item: GitHub's
+asset upload at `uploads.github.com`): where the client sends it and the stub routes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from .ir import Server
+
+Warn = Callable[[str, str], None]
+
+
+def servers_of(raw: Any) -> tuple[Server, ...]:
+    """The servers a `servers` list declares (variables with their defaults)."""
+    servers: list[Server] = []
+    for entry in raw if isinstance(raw, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("url"), str):
+            continue
+        variables = tuple((str(name), str(spec.get("default", "")))
+                          for name, spec in (entry.get("variables") or {}).items()
+                          if isinstance(spec, dict))
+        description = entry.get("description")
+        servers.append(Server(entry["url"], description.strip() if isinstance(description, str)
+                              else None, variables))
+    return tuple(servers)
+
+
+def own_server(document: Mapping[str, Any], item: Mapping[str, Any], operation: Mapping[str, Any],
+               at: str, warn: Warn) -> str | None:
+    """The URL (variables at their defaults) of the first server the operation (else its path
+    item) declares, where it is not the API's first one; None where it declares none. A
+    relative URL is warned about and left out: the operation goes where the others do."""
+    where, declared = (at, operation.get("servers")) if operation.get("servers") else (
+        at.rsplit("/", 1)[0], item.get("servers"))
+    servers = servers_of(declared)
+    if not servers:
+        return None
+    url = servers[0].default_url.rstrip("/")
+    main = servers_of(document.get("servers"))
+    if main and main[0].default_url.rstrip("/") == url:
+        return None
+    if not urlsplit(url).scheme:
+        warn(f"the relative server URL `{servers[0].url}` is not used: the operation is sent "
+             "to, and served at, the API's own base URL and path (hint: write the URL whole)",
+             f"{where}/servers/0")
+        return None
+    return url

@@ -1,0 +1,53 @@
+"""Values made up from schemas: valid against them (jsonschema, formats checked), drawn from the
+rng alone, and strings that match a schema's `pattern`."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from contractgen.mock.fake import Faker
+from contractgen.mock.regex import sample
+from openapi_schema_validator import OAS30Validator
+
+SPEC = {"openapi": "3.0.3", "components": {"schemas": {
+    "Pet": {"type": "object", "required": ["id", "name", "born"], "properties": {
+        "id": {"type": "string", "format": "uuid"},
+        "name": {"type": "string", "minLength": 2, "maxLength": 5},
+        "born": {"type": "string", "format": "date"},
+        "owner": {"type": "string", "format": "email"},
+        "site": {"type": "string", "format": "uri"},
+        "weight": {"type": "number", "minimum": 0.5, "exclusiveMaximum": True, "maximum": 9},
+        "legs": {"type": "integer", "minimum": 2, "maximum": 4, "multipleOf": 2},
+        "tags": {"type": "array", "minItems": 2, "uniqueItems": True,
+                 "items": {"type": "string", "enum": ["a", "b", "c"]}},
+        "kind": {"oneOf": [{"type": "string", "enum": ["cat"]}, {"type": "integer"}]},
+        "secret": {"type": "string", "writeOnly": True},
+    }},
+}}}
+PATTERNS = [r"^[A-Z]{3}-\d{4}$", r"^(?:ab|cd)+x?$", r"^[^\s@]+@example\.(com|org)$",
+            r"v[0-9]+\.[0-9]+", r"^\w{2,4}$"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_made_up_value_is_valid_and_drawn_from_its_rng_alone(seed: int) -> None:
+    faker = Faker(SPEC)
+    schema = {"$ref": "#/components/schemas/Pet"}
+    value = faker.value(schema, random.Random(seed))
+    validator = OAS30Validator({**SPEC["components"]["schemas"]["Pet"]},
+                               format_checker=OAS30Validator.FORMAT_CHECKER)
+    assert list(validator.iter_errors(value)) == []
+    assert "secret" not in value  # writeOnly: never in an answer
+    assert value == faker.value(schema, random.Random(seed))
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_a_pattern_is_matched(pattern: str) -> None:
+    made = {sample(pattern, random.Random(seed)) for seed in range(10)}
+    assert None not in made and all(re.search(pattern, m or "") for m in made)
+    assert len(made) > 1
+
+
+def test_a_pattern_it_cannot_walk_gives_none() -> None:
+    assert sample(r"(a)\1", random.Random(0)) is None  # a back-reference
