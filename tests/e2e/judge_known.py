@@ -59,6 +59,15 @@ _FILE = Path(__file__).with_name("judge_known.json")
 KNOWN: dict[str, dict[str, list[str]]] = json.loads(_FILE.read_text(encoding="utf-8"))
 
 
+# operations the judge cannot call yet, by contract (the seeds and tests/corpus allow no other)
+UNJUDGED: dict[str, dict[str, str]] = {
+    "ecma_patterns": {
+        "GET /refs/{ref}": "an ECMA-262 pattern (`[\\w-./:]`) that Python's `re`, which "
+                           "hypothesis-jsonschema draws with, reads otherwise: no string drawn",
+    },
+}
+
+
 def known(contract: str, operations: list[str]) -> dict[str, str]:
     """The known disagreements of a contract (of these operations): operation -> construct."""
     return {op: globals()[name] for name, ops in KNOWN.get(contract, {}).items()

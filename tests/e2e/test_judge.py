@@ -16,7 +16,7 @@ import pytest
 from judge import Report, judge_contract
 from judge_calls import lost_value
 from judge_corpus import FETCHED, SEEDS, SHARED, SMALL, fetched_contract, shared_contract
-from judge_known import known
+from judge_known import UNJUDGED, known
 from judge_values import Values
 
 pytestmark = pytest.mark.slow
@@ -48,7 +48,8 @@ def test_the_seeds_agree(seed: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("spec", SMALL, ids=[p.stem for p in SMALL])
 def test_the_small_corpus_agrees(spec: Path, tmp_path: Path) -> None:
     report = judge_contract(spec.stem, spec, tmp_path)
-    assert [str(v) for v in report.of("unjudged")] == []
+    allowed = UNJUDGED.get(spec.stem, {})
+    assert [str(v) for v in report.of("unjudged") if v.operation not in allowed] == []
     _verdict(report, known(spec.stem, _operations(report)))
 
 
