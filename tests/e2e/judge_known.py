@@ -44,9 +44,9 @@ UNION_ANSWER = (f"{FOUND}, not yet understood: Box's upload session (a 201 answe
                 "server sends matches no member of its union by openapi-core's reading")
 NULL_ANSWER = (f"{FOUND}, not yet understood: PagerDuty's notifications: the answer carries "
                "`null` where openapi-core wants a string")
-READONLY_ONEOF = (f"{FOUND}, not yet decided: a `oneOf` body whose members require `readOnly` "
-                  "properties: the client leaves them out (as OpenAPI says), and openapi-core "
-                  "then finds no member; which of the two is wrong is open")
+READONLY_ONEOF = (f"{FOUND}, not yet decided: a body whose composed (`oneOf`, `allOf`) members "
+                  "require `readOnly` properties: the client leaves them out (as OpenAPI says), "
+                  "and openapi-core wants them; which of the two is wrong is open")
 READONLY_ALLOF = (f"{TWELVE}: `readOnly` inside an `allOf` member (PagerDuty's references, "
                   "whose `id` and `type` are read-only): kept, and required, in the request "
                   "model, so the client refuses a request the contract allows")
