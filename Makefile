@@ -1,4 +1,4 @@
-# Named verbs: setup | run | test | test-fast | test-corpus | images | test-images | check | regen | lint | bench | release | clean
+# Named verbs: setup | run | test | test-fast | test-corpus | judge | images | test-images | check | regen | lint | bench | release | clean
 SHELL := /bin/bash
 PY ?= python3
 VENV := .venv
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.stamp-setup
 # the environment says PYTHONDONTWRITEBYTECODE, or each process compiles them all again.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: setup run test test-fast test-corpus images test-images check regen lint bench release clean
+.PHONY: setup run test test-fast test-corpus judge images test-images check regen lint bench release clean
 
 setup: $(STAMP)
 
@@ -63,6 +63,13 @@ test: setup lint
 # Box and Twilio through generate, mypy, ruff and block-wise black: the real-size checks.
 test-corpus: setup
 	$(BIN)/python -m pytest -n 2 -q -m corpus
+
+# The judge of the wire (issue 37, docs/judge.md): every operation of the seeds, tests/corpus and
+# ../shared/corpus called through the generated client against the generated server, the
+# request and the response checked by openapi-core. OpenAI's and PagerDuty's contracts are judged
+# when fetched into $CONTRACTGEN_JUDGE_FETCHED (never committed).
+judge: setup
+	$(BIN)/python -m pytest -n 2 -q tests/e2e/test_judge.py -m "slow or corpus"
 
 # The three images of deploy/ (deploy/images/README.md): BASE=local where no image registry is
 # reachable (a Debian rootfs made with mmdebstrap), else the registry's debian:bookworm-slim.

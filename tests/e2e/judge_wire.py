@@ -1,0 +1,239 @@
+"""What went on the wire, as openapi-core reads it (the judge's independent validator).
+
+`Recorder` is an httpx transport around the generated server's ASGI app that keeps the last
+request and response of each call; `wire_errors` hands both to openapi-core's validators.
+openapi-core has no httpx adapter: `_Request` and `_Response` are its protocols over httpx's
+objects (openapi_core/protocols.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import httpx
+from openapi_core import OpenAPI
+from openapi_core.datatypes import RequestParameters
+from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+HOST = "http://judge.test"
+
+
+@dataclass
+class Exchange:
+    """One request the client sent and the response the server answered."""
+
+    request: httpx.Request
+    response: httpx.Response
+
+
+@dataclass
+class Recorder(httpx.AsyncBaseTransport):
+    """An httpx transport to an ASGI app, keeping every exchange (bodies read whole)."""
+
+    app: Any
+    exchanges: list[Exchange] = field(default_factory=list)
+    # the judge's own test: a response changed on its way to the client
+    tamper: Callable[[httpx.Response], httpx.Response] | None = None
+
+    def __post_init__(self) -> None:
+        self._inner = httpx.ASGITransport(app=self.app)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        await request.aread()
+        response = await self._inner.handle_async_request(request)
+        body = await response.aread()
+        kept = httpx.Response(response.status_code, headers=response.headers, content=body,
+                              request=request)
+        if self.tamper is not None:
+            kept = self.tamper(kept)
+        self.exchanges.append(Exchange(request, kept))
+        return httpx.Response(kept.status_code, headers=kept.headers, content=kept.content,
+                              request=request)
+
+
+class _Request:
+    """openapi-core's `Request` protocol over an httpx request."""
+
+    def __init__(self, request: httpx.Request) -> None:
+        self._request = request
+        url = urlsplit(str(request.url))
+        self.host_url = f"{url.scheme}://{url.netloc}"
+        self.path = _decoded(url.path)
+        self.method = request.method.lower()
+        self.body: bytes | None = request.content or None
+        self.content_type = _content_type(request.headers)
+        cookies = {}
+        for part in request.headers.get("cookie", "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name:
+                cookies[name] = value
+        self.parameters = RequestParameters(
+            query=ImmutableMultiDict(parse_qsl(url.query, keep_blank_values=True)),
+            header=Headers(list(request.headers.multi_items())),
+            cookie=ImmutableMultiDict(cookies),
+        )
+
+
+def _decoded(path: str) -> str:
+    """The request's path, its escapes decoded but `%2F` (a `/` inside a parameter's value).
+
+    openapi-core matches and validates path parameters as the URL spells them, undecoded:
+    `2001%3Adb8%3A%3A1` is no `ipv6` to it (no upstream issue found; RFC 3986 2.1: the value is
+    the decoded one). `%2F` stays, or the path would gain a segment and match nothing.
+    """
+    return "%2F".join(unquote(part) for part in re.split("%2[fF]", path))
+
+
+class _Response:
+    """openapi-core's `Response` protocol over an httpx response."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.status_code = response.status_code
+        self.content_type = _content_type(response.headers)
+        self.headers = Headers(list(response.headers.multi_items()))
+        self.data: bytes | None = response.content
+
+
+def judge_of(doc: dict[str, Any]) -> OpenAPI:
+    """openapi-core's view of the contract (not checked again: generation validated it).
+
+    openapi-core reads only `application/json` and `application/vnd.api+json` as JSON; any
+    other `+json` type (`application/problem+json`) stays bytes and fails every object schema
+    (python-openapi/openapi-core#224: "Media type 'application/vnd.api+json' is not
+    supported", closed by letting callers add deserializers): the contract's own `+json` types
+    are added as JSON, as RFC 6839 says they are.
+    """
+    from openapi_core import Config
+
+    suffixed = {m for m in _media_types(doc) if m.split(";")[0].strip().endswith("+json")}
+    return OpenAPI.from_dict(doc, config=Config(
+        spec_validator_cls=None,
+        extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+
+
+def _json_loads(value: bytes | str, **_: Any) -> Any:
+    return json.loads(value)
+
+
+def _media_types(node: Any) -> set[str]:
+    """Every media type a `content` of the document names."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "content" and isinstance(value, dict):
+                found |= {str(m) for m in value}
+            found |= _media_types(value)
+    elif isinstance(node, list):
+        for item in node:
+            found |= _media_types(item)
+    return found
+
+
+def _content_type(headers: httpx.Headers) -> str:
+    """The Content-Type as openapi-core is given it.
+
+    openapi-core matches a declared media type with parameters only when the header is that
+    exact text, so `text/plain; version=0.0.4; charset=utf-8` does not match a declared
+    `text/plain; version=0.0.4` (python-openapi/openapi-core#304; OAI/OpenAPI-Specification#2342:
+    a declared type with parameters should match a header carrying them and more). `charset` is
+    dropped when other parameters are there, so the declared ones decide.
+    """
+    value = headers.get("content-type", "").lower()
+    parts = [p.strip() for p in value.split(";")]
+    if len(parts) > 2:
+        parts = [p for p in parts if not p.startswith("charset=")]
+    return "; ".join(parts)
+
+
+def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
+    """What openapi-core finds wrong with the request and with the response (empty: none):
+    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG)."""
+    request = _Request(exchange.request)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        try:
+            found = [(f"request: {_said(e)}", _raw(e)) for e in judge.iter_request_errors(request)]
+            if not found:
+                found += [(f"response {exchange.response.status_code}: {_said(e)}", _raw(e))
+                          for e in judge.iter_response_errors(request, _Response(exchange.response))]
+        except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
+            text = f"openapi-core failed: {type(exc).__name__}: {exc}"
+            found = [(text[:400], text)]
+    # openapi-core warns of what it leaves unchecked (a security scheme type it does not know)
+    return found + [(f"openapi-core warned: {w.message}",) * 2 for w in said
+                    if "openapi_core" in w.filename and issubclass(w.category, UserWarning)]
+
+
+def _raw(error: BaseException) -> str:
+    chain = []
+    cause: BaseException | None = error
+    while cause is not None:
+        chain.append(f"{type(cause).__name__}: {cause}")
+        chain += [str(d.message) for d in getattr(cause, "schema_errors", None) or []]
+        cause = cause.__cause__
+    return " <- ".join(chain)
+
+
+# Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
+# error is not taken as a disagreement; the verdict's detail still names it.
+OPENAPI_CORE_WRONG = (
+    (re.compile(r"Value b'.*not valid for schema of type string", re.S),
+     "the bytes of a body other than JSON (a file, CSV) against `type: string`",
+     "python-openapi/openapi-core#854"),
+    # OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored"
+    (re.compile(r"Invalid header parameter: (Accept|Content-Type|Authorization)\b", re.I),
+     "a declared Accept, Content-Type or Authorization header, which OpenAPI ignores",
+     "none found upstream"),
+    ("b'judge' is not of type 'string'", "bytes of a `format: binary` string",
+     "python-openapi/openapi-core#854"),
+    ("Expected a string value, got <class 'list'>",
+     "a 3.1 `type: [string, 'null']` parameter", "none found upstream"),
+    ("KeyError: 'responses'", "a 3.1 operation without `responses`", "none found upstream"),
+    # `/{v}/volumes/types` and `/{v}/volumes/{volumeId}` are both templated; OpenAPI leaves
+    # their order to the tool (OAI/OpenAPI-Specification#2356), openapi-core takes the second
+    # (its concrete-first rule, python-openapi/openapi-core#265, needs a wholly concrete path)
+    # where the generated server takes the more concrete segment by segment
+    (re.compile(r"Path parameter error: .* <- CastError"), "which of two templated paths a URL matches",
+     "OAI/OpenAPI-Specification#2356"),
+    ("Tried to write read-only property", "`readOnly` on a parameter's own schema (OpenAPI: "
+     "relevant only for properties)", "none found upstream"),
+    # not wrong, but silent: openapi-core checks no credential of these (mutualTLS, http
+    # digest...); the security tests of templates/ check them
+    ("openapi-core warned: Unsupported scheme type", "security schemes it does not check",
+     "its security providers know apiKey, http basic/bearer only"),
+    ("parameter is deprecated", "a deprecated parameter sent (it warns; not an error)",
+     "as designed"),
+)
+
+
+def wrong_judge(found: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
+    """`found` (said, raised) split into the real problems (said) and openapi-core's own known
+    mistakes."""
+    real, excused = [], []
+    for problem, raw in found:
+        known = next((k for k in OPENAPI_CORE_WRONG if (
+            k[0].search(raw) if isinstance(k[0], re.Pattern) else k[0] in raw)), None)
+        if known is None:
+            real.append(problem)
+        else:
+            excused.append(f"openapi-core does not judge {known[1]} ({known[2]})")
+    return real, sorted(set(excused))
+
+
+def _said(error: Exception) -> str:
+    """An openapi-core error: the schema errors it wraps first, then its chain, cut short."""
+    chain, details = [], []
+    cause: BaseException | None = error
+    while cause is not None:
+        chain.append(f"{type(cause).__name__}: {str(cause)[:160]}")
+        details += [f"{'/'.join(map(str, d.absolute_path)) or '<root>'}: {str(d.message)[:160]}"
+                    for d in list(getattr(cause, "schema_errors", None) or [])[:3]]
+        cause = cause.__cause__
+    said = f"[{'; '.join(details)}] " if details else ""
+    return (said + " <- ".join(chain))[:900]
