@@ -14,16 +14,30 @@ from .answers import Answer, Call, overlaid
 _PAGE_SIZE = 20
 
 
+class _Type(NamedTuple):
+    """A parameter's type as `paging_of` reads it: a string (a token) or another."""
+
+    kind: str
+    name: str
+
+
 class _Param(NamedTuple):
     """A query parameter as `paging_of` reads one (its Python name is its wire name here)."""
 
     wire: str
     name: str
     location: str
+    type: _Type
+
+
+def _type(param: Mapping[str, Any]) -> _Type:
+    schema = param.get("schema")
+    is_text = isinstance(schema, Mapping) and schema.get("type") == "string"
+    return _Type("builtin", "str" if is_text else "")
 
 
 def paging(spec: Mapping[str, Any], call: Call) -> Paging | None:
-    params = [_Param(str(p.get("name")), str(p.get("name")), str(p.get("in")))
+    params = [_Param(str(p.get("name")), str(p.get("name")), str(p.get("in")), _type(p))
               for p in call.op.params]
     return paging_of(spec, call.op.raw, "get", params, pointer=call.op.pointer,  # type: ignore[arg-type]
                      warn=lambda message, where: None)
