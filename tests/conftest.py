@@ -9,6 +9,11 @@ from gen_support import contracts, features, generate
 
 __all__ = ["contracts", "features", "generate"]
 
+# Run by `make test`, the tests' own `make` calls in generated projects would be sub-makes
+# ("make[1]: Entering directory ..." in their output, the parent's flags): run them as a user does.
+for _name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):
+    os.environ.pop(_name, None)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

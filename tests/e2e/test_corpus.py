@@ -269,10 +269,21 @@ def test_corpus_covers_both_versions_and_both_formats() -> None:
     assert {p.suffix for p in SPECS.values()} == {".yaml", ".json"}
 
 
+# openapi-spec-validator checks `format: regex` with Python's `re`; the pattern dialect OpenAPI
+# names is ECMA-262, and these contracts hold patterns only ECMA-262 reads (`[\w-./:]`).
+# `contractgen validate` judges patterns with an ECMA-262 engine (regress) instead.
+ECMA_ONLY = {"ecma_patterns"}
+
+
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_spec_is_valid_openapi(name: str) -> None:
     from openapi_spec_validator import validate
 
+    if name in ECMA_ONLY:
+        import contractgen
+
+        assert [p for p in contractgen.validate(SPECS[name]) if p.level.name == "ERROR"] == []
+        return
     validate(DOCS[name], base_uri=SPECS[name].as_uri())
 
 
