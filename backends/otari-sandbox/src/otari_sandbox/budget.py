@@ -23,6 +23,11 @@ FDS_RESERVED = 256
 # What an idle session costs at least (8.3 MiB PSS measured): the aggregate memory limit
 # admits this many sessions per MiB.
 IDLE_SESSION_MB = 16
+# What an idle session holds of the service's cgroup's tasks (bwrap, its PID 1 and the agent,
+# and one more for a call's shell), and what the service keeps for itself (its own threads count
+# against pids.max too): a container's pids limit admits that many sessions.
+PIDS_PER_SESSION = 4
+PIDS_RESERVED = 64
 
 
 def fds_needed(config: Settings) -> int:
@@ -56,13 +61,32 @@ def default_total_memory_mb() -> int:
     return int(total * 3 / 4) // (1024 * 1024)
 
 
-def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int, storage_mb: int = 0) -> int:
+def pids_limit() -> int | None:
+    """The tasks this service's cgroup may hold (a container's pids limit), None if unlimited."""
+    limits = []
+    with contextlib.suppress(OSError, ValueError):
+        for line in open("/proc/self/cgroup", encoding="ascii"):
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for candidate in (
+                f"/sys/fs/cgroup/pids{path}/pids.max" if "pids" in controllers.split(",") else "",
+                f"/sys/fs/cgroup{path}/pids.max" if controllers == "" else "",
+            ):
+                with contextlib.suppress(OSError, ValueError):
+                    limits.append(int(open(candidate, encoding="ascii").read()))  # "max": none
+    return min(limits, default=None)
+
+
+def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int, storage_mb: int = 0,
+                   pids_max: int | None = None) -> int:
     """Sessions the service can hold: the configured capacity, or less if the fd budget, the
-    aggregate memory limit, or (``storage_mb``: tmpfs workspaces that no cgroup charges) the
-    sum of every sandbox's tmpfs quotas cannot carry that many."""
+    aggregate memory limit, (``storage_mb``: tmpfs workspaces that no cgroup charges) the
+    sum of every sandbox's tmpfs quotas, or (``pids_max``) its cgroup's tasks cannot carry
+    that many."""
     by_fds = max(1, (fd_limit - FDS_RESERVED - FDS_PER_SESSION * config.pool_size) // FDS_PER_SESSION)
+    by_pids = (max(1, (pids_max - PIDS_RESERVED) // PIDS_PER_SESSION - config.pool_size)
+               if pids_max else config.capacity)
     by_memory = max(1, total_memory_mb // IDLE_SESSION_MB) if total_memory_mb else config.capacity
     per_box = config.workspace_mb + config.tmp_mb
     # The pool only fills the room sessions leave: sessions + pooled <= capacity.
     by_storage = max(1, storage_mb // per_box) if storage_mb and per_box else config.capacity
-    return min(config.capacity, by_fds, by_memory, by_storage)
+    return min(config.capacity, by_fds, by_memory, by_storage, by_pids)

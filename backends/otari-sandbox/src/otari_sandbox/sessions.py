@@ -18,7 +18,7 @@ from typing import Any
 
 from . import cgroups as cgroups_module
 from . import mounts
-from .budget import default_total_memory_mb, ensure_fd_limit, fds_needed, sized_capacity
+from .budget import default_total_memory_mb, ensure_fd_limit, fds_needed, pids_limit, sized_capacity
 from .calls import CallResult
 from .cgroups import CgroupTree, SandboxCgroup
 from .config import MIB, Settings
@@ -163,11 +163,13 @@ class SessionManager:
         storage = config.total_memory_mb or default_total_memory_mb()
         storage = storage if self.layout.mounted and self.cgroups is None else 0
         fd_limit = ensure_fd_limit(fds_needed(config))
-        self.capacity = sized_capacity(config, fd_limit, total, storage)
+        pids = pids_limit()
+        self.capacity = sized_capacity(config, fd_limit, total, storage, pids)
         if self.capacity < config.capacity:
             logger.warning(
                 "capacity lowered from %d to %d sessions (fd limit %d, memory for all sandboxes "
-                "%s MiB%s)", config.capacity, self.capacity, fd_limit, total or "unlimited",
+                "%s MiB, tasks %s%s)", config.capacity, self.capacity, fd_limit, total or "unlimited",
+                pids or "unlimited",
                 f", tmpfs quotas of {storage} MiB in all (no cgroup charges them)" if storage else "",
             )
         if self.cgroups is not None:
