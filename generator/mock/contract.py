@@ -52,10 +52,27 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
+def _path_item(spec: Mapping[str, Any]) -> Any:
+    """A resolver for `iter_operations`: a path item's local `$ref`s followed (3.1's
+    `components/pathItems`), with the pointer of the item they lead to."""
+
+    def resolve(item: Any, pointer: str) -> tuple[Any, str]:
+        for _ in range(50):
+            if not (isinstance(item, Mapping) and isinstance(item.get("$ref"), str)
+                    and item["$ref"].startswith("#")):
+                break
+            pointer = item["$ref"][1:]
+            item = deref(spec, {"$ref": item["$ref"]})
+        return item, pointer
+
+    return resolve
+
+
 def operations(spec: Mapping[str, Any]) -> list[Op]:
-    """Every operation of `spec`, templated paths after concrete ones (as servers match)."""
+    """Every operation of `spec` (through path items' `$ref`s), templated paths after concrete
+    ones (as servers match)."""
     ops = []
-    for site in iter_operations(spec):
+    for site in iter_operations(spec, _path_item(spec)):
         params: dict[tuple[str, str], Mapping[str, Any]] = {}
         for raw in [*(site.item.get("parameters") or ()), *(site.operation.get("parameters") or ())]:
             param = deref(spec, raw)
