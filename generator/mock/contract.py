@@ -128,8 +128,11 @@ class Judge:
             validator = self._class({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=self._registry,
                                     format_checker=self._formats)
             self._validators[pointer] = validator
-        return [f"/{'/'.join(escape(p) for p in e.absolute_path)}: {e.message}"
-                for e in validator.iter_errors(value)]
+        try:
+            return [f"/{'/'.join(escape(p) for p in e.absolute_path)}: {e.message}"
+                    for e in validator.iter_errors(value)]
+        except UnicodeEncodeError as exc:  # the ECMA-262 engine of `pattern` reads UTF-8
+            return [f"/: a string with a lone surrogate, which no JSON text carries ({exc})"]
 
     def valid(self, pointer: str, value: Any) -> bool:
         """Whether `value` is valid at `pointer`; a stored item's verdict is remembered (by

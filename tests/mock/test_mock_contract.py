@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contractgen.mock.contract import operations
+from contractgen.mock.contract import Judge, operations
 
 
 def test_a_path_items_ref_is_followed() -> None:
@@ -18,3 +18,13 @@ def test_a_path_items_ref_is_followed() -> None:
     assert ops["upload"].path == "/uploads" and ops["upload"].match("/uploads") == {}
     assert ops["upload"].pointer == "/components/pathItems/Upload/post"
     assert set(ops["upload"].responses) == {"201"}
+
+
+def test_the_judge_says_a_lone_surrogate_is_invalid() -> None:
+    """The ECMA-262 engine behind `pattern` reads UTF-8: a lone surrogate is a problem, not a
+    crash (the mock answered 500)."""
+    spec = {"openapi": "3.0.3", "components": {"schemas": {
+        "Pair": {"type": "string", "pattern": r"^\uD83D\uDE00$"}}}}
+    judge = Judge(spec)
+    assert not judge.valid("/components/schemas/Pair", "\ud83d\ude00")
+    assert judge.valid("/components/schemas/Pair", "\U0001F600")
