@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referencing.exceptions import Unresolvable
+
 from ..model.schema_facts import deref
 from ..spec.paths import iter_operations
 from ..spec.tree import escape
@@ -133,6 +135,8 @@ class Judge:
                     for e in validator.iter_errors(value)]
         except UnicodeEncodeError as exc:  # the ECMA-262 engine of `pattern` reads UTF-8
             return [f"/: a string with a lone surrogate, which no JSON text carries ({exc})"]
+        except Unresolvable as exc:  # `$dynamicRef: '#node'` beside an `$id` that has none
+            return [f"/: not judged, a reference of the schema leads nowhere ({exc!r:.200})"]
 
     def valid(self, pointer: str, value: Any) -> bool:
         """Whether `value` is valid at `pointer`; a stored item's verdict is remembered (by

@@ -28,3 +28,16 @@ def test_the_judge_says_a_lone_surrogate_is_invalid() -> None:
     judge = Judge(spec)
     assert not judge.valid("/components/schemas/Pair", "\ud83d\ude00")
     assert judge.valid("/components/schemas/Pair", "\U0001F600")
+
+
+def test_the_judge_says_a_value_it_cannot_resolve_is_invalid() -> None:
+    """every_field_31.yaml's `$dynamicRef: '#node'` resolves against Thing's `$id`, where no
+    anchor `node` is: a value reaching it is a problem, not a crash (a 500)."""
+    spec = {"openapi": "3.1.0", "components": {"schemas": {
+        "Thing": {"$id": "https://example.com/schemas/thing", "type": "object",
+                  "properties": {"nested": {"$dynamicRef": "#node"}}},
+        "Node": {"$dynamicAnchor": "node", "type": "object"}}}}
+    judge = Judge(spec)
+    assert judge.valid("/components/schemas/Thing", {})
+    problems = judge.problems("/components/schemas/Thing", {"nested": {}})
+    assert len(problems) == 1 and "leads nowhere" in problems[0]
