@@ -15,6 +15,8 @@ import functools
 import regress
 from pydantic_core import SchemaError, SchemaValidator, core_schema
 
+from ..errors import ContractgenError
+
 _DIGIT = "0-9"
 _WORD = "0-9A-Z_a-z"
 _SPACE = ("\\t\\n\\x0B\\x0C\\r \\xA0\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}"
@@ -25,7 +27,7 @@ _SYNTAX = frozenset("^$\\.*+?()[]{}|/")
 _CONTROL = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
 
 
-class Untranslatable(ValueError):
+class Untranslatable(ContractgenError, ValueError):
     """A valid ECMA-262 pattern that the models' regex engine cannot check the same way."""
 
 
