@@ -187,7 +187,9 @@ def _wire(
 
 
 def _is_list(hint: Any) -> bool:
-    """Whether a form field's type is a list (optional or not)."""
+    """Whether a form field's type is a list (optional or not, constrained or not)."""
+    if typing.get_origin(hint) is typing.Annotated:  # `maxItems`, `uniqueItems`
+        return _is_list(typing.get_args(hint)[0])
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return any(_is_list(arg) for arg in typing.get_args(hint))
     return typing.get_origin(hint) is list

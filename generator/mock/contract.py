@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referencing.exceptions import Unresolvable
+
 from ..model.schema_facts import deref
 from ..spec.paths import iter_operations
 from ..spec.tree import escape
@@ -52,10 +54,27 @@ def _pattern(template: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
+def _path_item(spec: Mapping[str, Any]) -> Any:
+    """A resolver for `iter_operations`: a path item's local `$ref`s followed (3.1's
+    `components/pathItems`), with the pointer of the item they lead to."""
+
+    def resolve(item: Any, pointer: str) -> tuple[Any, str]:
+        for _ in range(50):
+            if not (isinstance(item, Mapping) and isinstance(item.get("$ref"), str)
+                    and item["$ref"].startswith("#")):
+                break
+            pointer = item["$ref"][1:]
+            item = deref(spec, {"$ref": item["$ref"]})
+        return item, pointer
+
+    return resolve
+
+
 def operations(spec: Mapping[str, Any]) -> list[Op]:
-    """Every operation of `spec`, templated paths after concrete ones (as servers match)."""
+    """Every operation of `spec` (through path items' `$ref`s), templated paths after concrete
+    ones (as servers match)."""
     ops = []
-    for site in iter_operations(spec):
+    for site in iter_operations(spec, _path_item(spec)):
         params: dict[tuple[str, str], Mapping[str, Any]] = {}
         for raw in [*(site.item.get("parameters") or ()), *(site.operation.get("parameters") or ())]:
             param = deref(spec, raw)
@@ -111,8 +130,13 @@ class Judge:
             validator = self._class({"$ref": f"{_SPEC_URI}#{pointer}"}, registry=self._registry,
                                     format_checker=self._formats)
             self._validators[pointer] = validator
-        return [f"/{'/'.join(escape(p) for p in e.absolute_path)}: {e.message}"
-                for e in validator.iter_errors(value)]
+        try:
+            return [f"/{'/'.join(escape(p) for p in e.absolute_path)}: {e.message}"
+                    for e in validator.iter_errors(value)]
+        except UnicodeEncodeError as exc:  # the ECMA-262 engine of `pattern` reads UTF-8
+            return [f"/: a string with a lone surrogate, which no JSON text carries ({exc})"]
+        except Unresolvable as exc:  # `$dynamicRef: '#node'` beside an `$id` that has none
+            return [f"/: not judged, a reference of the schema leads nowhere ({exc!r:.200})"]
 
     def valid(self, pointer: str, value: Any) -> bool:
         """Whether `value` is valid at `pointer`; a stored item's verdict is remembered (by

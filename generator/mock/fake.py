@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..model.schema_facts import deref
+from .regex import matches
 from .regex import sample as sample_pattern
 
 _EPOCH = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
@@ -131,7 +132,12 @@ class Faker:
             hidden = prop.get("writeOnly") if reading else prop.get("readOnly")
             if name not in required and (hidden or depth >= _MAX_DEPTH):
                 continue
-            out[name] = self.value(prop, rng, depth=depth + 1, reading=reading)
+            made = self.value(prop, rng, depth=depth + 1, reading=reading)
+            pattern = prop.get("pattern")
+            if (name not in required and isinstance(made, str) and isinstance(pattern, str)
+                    and not matches(pattern, made)):
+                continue  # an optional string no value fits (`^[]$`): left out
+            out[name] = made
         for name in sorted(required - set(out)):  # required and not described
             out[name] = rng.choice(_WORDS)
         extra = schema.get("additionalProperties")

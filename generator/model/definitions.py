@@ -37,9 +37,10 @@ class FieldDef:
 
     @property
     def rejects_null(self) -> bool:
-        """Optional, not nullable, no default: may be absent, may not be `null`."""
+        """Optional, not nullable, no default: may be absent, may not be `null` (unless the
+        type is any value, or any a `not` leaves: `null` is one of them)."""
         return (not self.required and not self.type.is_nullable and not self.has_default
-                and not self.type.is_any)
+                and not self.type.admits_null)
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,15 @@ class TypeRef:
     def is_any(self) -> bool:
         return self.kind == "any" and self.excluded is None
 
+    @property
+    def admits_null(self) -> bool:
+        """Any value, or any a `not` leaves (`{not: {type: number}}`): null among them unless
+        the `not` names the null type or value."""
+        if self.kind != "any":
+            return False
+        return self.excluded is None or not ("null" in self.excluded[0]
+                                             or None in self.excluded[1])
+
     def names(self) -> Iterable[str]:
         """Names this expression uses, for imports and dependency order."""
         if self.kind == "any":

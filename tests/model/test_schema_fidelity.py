@@ -251,3 +251,23 @@ def test_models_set_no_private_pydantic_flag(tmp_path: Any) -> None:
         assert made == [{"opt": None}]
     finally:
         package.models.Inner.__init__ = original
+
+
+def test_an_optional_field_of_any_value_but_some_takes_null(tmp_path: Any) -> None:
+    # `{not: {type: number}}` admits null as `{}` does (null is no number): the server refused
+    # a valid PUT of every_field_30.yaml ("notnum: may be omitted but must not be null").
+    from gen_support import generate_package
+
+    thing = {"type": "object", "properties": {
+        "notnum": {"not": {"type": "number"}},
+        "notnull": {"not": {"type": "null"}},
+        "notnone": {"not": {"enum": [None, 1]}},
+        "plain": {"type": "string"}}}
+    models = generate_package(openapi(schemas={"Thing": thing}), tmp_path).models
+    assert models.Thing.model_validate({"notnum": None}).model_dump(mode="json") == {
+        "notnum": None}
+    with pytest.raises(ValidationError):
+        models.Thing.model_validate({"notnum": 1.5})
+    for bad in ({"notnull": None}, {"notnone": None}, {"plain": None}):
+        with pytest.raises(ValidationError):
+            models.Thing.model_validate(bad)

@@ -1,0 +1,43 @@
+"""The contract as the mock reads it: its operations."""
+
+from __future__ import annotations
+
+from contractgen.mock.contract import Judge, operations
+
+
+def test_a_path_items_ref_is_followed() -> None:
+    """3.1's `components/pathItems`: `paths: {/uploads: {$ref: ...}}` is served (it was a 404,
+    `NO_OPERATION`), its responses read at the item the `$ref` leads to."""
+    spec = {"openapi": "3.1.0", "paths": {
+        "/uploads": {"$ref": "#/components/pathItems/Upload"},
+        "/things": {"get": {"operationId": "list", "responses": {"200": {"description": "ok"}}}},
+    }, "components": {"pathItems": {"Upload": {"post": {
+        "operationId": "upload", "responses": {"201": {"description": "Uploaded"}}}}}}}
+    ops = {op.id: op for op in operations(spec)}
+    assert set(ops) == {"upload", "list"}
+    assert ops["upload"].path == "/uploads" and ops["upload"].match("/uploads") == {}
+    assert ops["upload"].pointer == "/components/pathItems/Upload/post"
+    assert set(ops["upload"].responses) == {"201"}
+
+
+def test_the_judge_says_a_lone_surrogate_is_invalid() -> None:
+    """The ECMA-262 engine behind `pattern` reads UTF-8: a lone surrogate is a problem, not a
+    crash (the mock answered 500)."""
+    spec = {"openapi": "3.0.3", "components": {"schemas": {
+        "Pair": {"type": "string", "pattern": r"^\uD83D\uDE00$"}}}}
+    judge = Judge(spec)
+    assert not judge.valid("/components/schemas/Pair", "\ud83d\ude00")
+    assert judge.valid("/components/schemas/Pair", "\U0001F600")
+
+
+def test_the_judge_says_a_value_it_cannot_resolve_is_invalid() -> None:
+    """every_field_31.yaml's `$dynamicRef: '#node'` resolves against Thing's `$id`, where no
+    anchor `node` is: a value reaching it is a problem, not a crash (a 500)."""
+    spec = {"openapi": "3.1.0", "components": {"schemas": {
+        "Thing": {"$id": "https://example.com/schemas/thing", "type": "object",
+                  "properties": {"nested": {"$dynamicRef": "#node"}}},
+        "Node": {"$dynamicAnchor": "node", "type": "object"}}}}
+    judge = Judge(spec)
+    assert judge.valid("/components/schemas/Thing", {})
+    problems = judge.problems("/components/schemas/Thing", {"nested": {}})
+    assert len(problems) == 1 and "leads nowhere" in problems[0]
