@@ -68,10 +68,7 @@ class ContainerProcess:
         return None if running == "true" else self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        try:
-            waited = podman("wait", self.name, timeout=timeout or 600, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise subprocess.TimeoutExpired(["podman", "wait", self.name], timeout or 600) from exc
+        waited = podman("wait", self.name, timeout=timeout or 600, check=False)
         self.returncode = int(waited.stdout.strip() or 0) if waited.returncode == 0 else self.poll() or 0
         return self.returncode
 
@@ -85,7 +82,8 @@ def run_container(name: str, image: str, options: list[str], args: list[str]) ->
 
 def logs(name: str) -> str:
     """What a container logged so far."""
-    return podman("logs", name, check=False).stdout + podman("logs", name, check=False).stderr
+    logged = podman("logs", name, check=False)
+    return logged.stdout + logged.stderr
 
 
 class OtariContainer(OtariInstance):

@@ -46,34 +46,32 @@ def ensure_fd_limit(needed: int) -> int:
     return raise_fd_limit()
 
 
-def default_total_memory_mb() -> int:
-    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    with contextlib.suppress(OSError, ValueError):
-        for line in open("/proc/self/cgroup", encoding="ascii"):
-            _, controllers, path = line.rstrip("\n").split(":", 2)
-            for candidate in (
-                f"/sys/fs/cgroup/memory{path}/memory.limit_in_bytes" if "memory" in controllers.split(",") else "",
-                f"/sys/fs/cgroup{path}/memory.max" if controllers == "" else "",
-            ):
-                with contextlib.suppress(OSError, ValueError):
-                    total = min(total, int(open(candidate, encoding="ascii").read()))
-    return int(total * 3 / 4) // (1024 * 1024)
-
-
-def pids_limit() -> int | None:
-    """The tasks this service's cgroup may hold (a container's pids limit), None if unlimited."""
+def _own_limits(controller: str, v1_file: str, v2_file: str) -> list[int]:
+    """The numeric limits of this service's own cgroup for `controller` (v1's file under its
+    hierarchy, v2's in the unified one); a file that is absent or says "max" gives none."""
     limits = []
     with contextlib.suppress(OSError, ValueError):
         for line in open("/proc/self/cgroup", encoding="ascii"):
             _, controllers, path = line.rstrip("\n").split(":", 2)
             for candidate in (
-                f"/sys/fs/cgroup/pids{path}/pids.max" if "pids" in controllers.split(",") else "",
-                f"/sys/fs/cgroup{path}/pids.max" if controllers == "" else "",
+                f"/sys/fs/cgroup/{controller}{path}/{v1_file}" if controller in controllers.split(",") else "",
+                f"/sys/fs/cgroup{path}/{v2_file}" if controllers == "" else "",
             ):
                 with contextlib.suppress(OSError, ValueError):
-                    limits.append(int(open(candidate, encoding="ascii").read()))  # "max": none
-    return min(limits, default=None)
+                    limits.append(int(open(candidate, encoding="ascii").read()))
+    return limits
+
+
+def default_total_memory_mb() -> int:
+    """3/4 of the memory this service may use: the machine's, or its cgroup's limit if lower."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    total = min([total, *_own_limits("memory", "memory.limit_in_bytes", "memory.max")])
+    return int(total * 3 / 4) // (1024 * 1024)
+
+
+def pids_limit() -> int | None:
+    """The tasks this service's cgroup may hold (a container's pids limit), None if unlimited."""
+    return min(_own_limits("pids", "pids.max", "pids.max"), default=None)
 
 
 def sized_capacity(config: Settings, fd_limit: int, total_memory_mb: int, storage_mb: int = 0,
