@@ -263,6 +263,8 @@ def server_context(api: Api) -> dict[str, Any]:
     return {
         "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
+        "json_bodies": any(op.body is not None and op.body.kind == "json"
+                           and not op.body.also_form for op in api.operations),
         "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,

@@ -74,3 +74,110 @@ def test_a_multipart_body_without_a_file_goes_as_multipart(
     assert body.count(b'name="tags"') == 2  # a list: one part per item
     assert b'name="note"\r\nContent-Type: application/json\r\n\r\n{"text":"seen"}' in body
     assert b"Content-Type" not in body.split(b'name="file"')[1].split(b"--")[0]
+
+
+PATCHES = ("application/json-patch+json", "application/merge-patch+json",
+           "application/vnd.x+json")
+_PATCH = {"type": "array", "items": {"type": "object", "required": ["op", "path"], "properties": {
+    "op": {"type": "string", "enum": ["add", "remove", "replace"]},
+    "path": {"type": "string"}, "value": {}}}}
+_MERGE = {"type": "object", "properties": {"name": {"type": "string"}}}
+
+
+def _patched(operation_id: str, media: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"operationId": operation_id, "requestBody": {"required": True, "content": {
+        media: {"schema": schema}}}, "responses": {"200": _ECHO, "400": _ERROR, "415": _ERROR}}
+
+
+# Box's PUT /files/{file_id}/metadata/{scope}/{template_key} (JSON Patch), a merge patch and
+# a vendor type; and a body declared as plain JSON, which takes no other JSON type either.
+PATCHED = openapi({
+    "/metadata": {"put": _patched("updateMetadata", PATCHES[0], _PATCH)},
+    "/profile": {"patch": _patched("mergeProfile", PATCHES[1], _MERGE)},
+    "/vendor": {"post": _patched("postVendor", PATCHES[2], _MERGE)},
+    "/plain": {"post": _patched("postPlain", "application/json", _MERGE)},
+}, version="3.0.3")
+
+
+@pytest.fixture(scope="module")
+def patched_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Generated, str]]:
+    pkg = generate_package(PATCHED, tmp_path_factory.mktemp("patched"))
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def update_metadata(self, body: Any) -> Any:
+            return {"read": plain(body)}
+
+        async def merge_profile(self, body: Any) -> Any:
+            return {"read": plain(body)}
+
+        async def post_vendor(self, body: Any) -> Any:
+            return {"read": plain(body)}
+
+        async def post_plain(self, body: Any) -> Any:
+            return {"read": plain(body)}
+
+    with serve(pkg.server.create_app(Service())) as url:
+        yield pkg, url
+
+
+def test_a_json_body_goes_in_its_declared_media_type(
+        patched_url: tuple[Generated, str]) -> None:
+    pkg, url = patched_url
+    item = pkg.models.UpdateMetadataRequestItem(op="replace", path="/a", value=1)
+    recorder = Recorder()
+    with pkg.client.Client(url, transport=recorder) as client:
+        assert client.update_metadata([item]) == {
+            "read": [{"op": "replace", "path": "/a", "value": 1}]}
+        assert client.merge_profile({"name": "n"}) == {"read": {"name": "n"}}
+        assert client.post_vendor({"name": "v"}) == {"read": {"name": "v"}}
+        assert client.post_plain({"name": "p"}) == {"read": {"name": "p"}}
+    sent = [r.headers["content-type"] for r in recorder.sent]
+    assert sent == [*PATCHES, "application/json"]
+    for request in recorder.sent:
+        assert _judged_as_json(PATCHED, request) == []
+
+
+def _judged_as_json(spec: dict[str, Any], request: httpx.Request) -> list[Exception]:
+    """openapi-core's errors for a request, its `+json` types read as JSON (RFC 6839):
+    openapi-core reads only `application/json` so (python-openapi/openapi-core#224)."""
+    import json
+
+    from openapi_core import Config, OpenAPI
+    from openapi_core.datatypes import RequestParameters
+    from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+    class Wire:
+        parameters = RequestParameters(query=ImmutableMultiDict(), header=Headers(
+            dict(request.headers)), cookie=ImmutableMultiDict())
+        host_url = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        path = request.url.path
+        method = request.method.lower()
+        body = request.content
+        content_type = request.headers.get("content-type", "")
+
+    config = Config(extra_media_type_deserializers=dict.fromkeys(
+        PATCHES, lambda value, **_: json.loads(value)))
+    return list(OpenAPI.from_dict(spec, config=config).unmarshal_request(Wire()).errors)
+
+
+@pytest.mark.parametrize(("method", "path", "declared"), [
+    ("PUT", "/metadata", PATCHES[0]), ("PATCH", "/profile", PATCHES[1]),
+    ("POST", "/vendor", PATCHES[2]), ("POST", "/plain", "application/json")])
+def test_the_server_takes_the_declared_json_media_type_alone(
+        patched_url: tuple[Generated, str], method: str, path: str, declared: str) -> None:
+    """Another JSON type (`application/json` for a JSON Patch), or text, is the declared 415;
+    the declared type with parameters is the declared type."""
+    _, url = patched_url
+    body = b'[{"op": "add", "path": "/x"}]' if path == "/metadata" else b'{"name": "n"}'
+    for media in ("application/json", "application/merge-patch+json", "text/plain"):
+        answer = httpx.request(method, url + path, content=body,
+                               headers={"content-type": media})
+        if media == declared:
+            assert answer.status_code == 200, answer.text
+        else:
+            assert answer.status_code == 415, (media, answer.text)
+            assert answer.json() == {"message": f"Unsupported media type {media!r}: "
+                                                f"expected {declared}"}
+    answer = httpx.request(method, url + path, content=body,
+                           headers={"content-type": declared + "; charset=utf-8"})
+    assert answer.status_code == 200, answer.text
