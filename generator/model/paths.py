@@ -1,4 +1,5 @@
-"""Paths whose key carries a `#fragment` or a `?query`, and which operation answers their requests.
+"""Paths whose key carries a `#fragment` or a `?query`, paths of one shape, and which operation
+answers their requests.
 
 Some contracts list one URL twice by adding a fragment to the path key (Box:
 `/files/{file_id}#get_shared_link` beside `/files/{file_id}`, a GET that differs only by its
@@ -12,6 +13,7 @@ says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ..spec.tree import escape
@@ -59,5 +61,36 @@ def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
             f"to `{method} {other.path}` ({other.id}) and never calls `{op.method_name}` (the "
             f"client sends it to `{bare(op.path)}`; hint: one operation per method and path: "
             f"merge the variants, or give each a path of its own)",
+        ))
+    return notes
+
+
+_TEMPLATED = re.compile(r"\{[^{}/]*\}")
+
+
+def same_shape_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
+    """(pointer, message) warnings for templated paths of one shape (Xero's
+    `/Invoices/{InvoiceID}/Attachments/{AttachmentID}` and `.../Attachments/{FileName}`),
+    which OpenAPI says MUST NOT exist: a URL cannot say which one it is, so the server routes
+    every request of a method both declare to the first path's operation."""
+    ops = list(operations)
+    unreachable = answered_by(ops)
+    first: dict[tuple[str, str], Operation] = {}
+    notes = []
+    for op in ops:
+        if op.id in unreachable:
+            continue
+        method, path = op.http_method.upper(), bare(op.path)
+        key = (method, _TEMPLATED.sub("{}", path))
+        taken = first.setdefault(key, op)
+        if taken is op or bare(taken.path) == path:
+            continue
+        notes.append((
+            f"/paths/{escape(op.path)}/{op.http_method.lower()}",
+            f"`{method} {op.path}` has the shape of `{method} {taken.path}` (templated paths of "
+            "one shape MUST NOT exist): a URL cannot say which of the two it is, so the server "
+            f"routes every such request to `{taken.method_name}` ({taken.id}) and never calls "
+            f"`{op.method_name}`; the client sends it to the same URLs (hint: give it a path "
+            "of its own, or merge the two operations)",
         ))
     return notes

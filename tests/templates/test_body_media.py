@@ -181,3 +181,59 @@ def test_the_server_takes_the_declared_json_media_type_alone(
     answer = httpx.request(method, url + path, content=body,
                            headers={"content-type": declared + "; charset=utf-8"})
     assert answer.status_code == 200, answer.text
+
+
+# Xero's attachments: one URL shape twice (`{AttachmentID}`, a uuid, and `{FileName}`).
+_ATTACHMENT = "/Invoices/{InvoiceID}/Attachments/"
+_IDS = [{"name": "InvoiceID", "in": "path", "required": True,
+         "schema": {"type": "string", "format": "uuid"}}]
+
+
+def _attachment(operation_id: str, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"get": {"operationId": operation_id, "parameters": [*_IDS, {
+        "name": name, "in": "path", "required": True, "schema": schema}],
+        "responses": {"200": _ECHO, "400": _ERROR}}}
+
+
+XERO = openapi({
+    _ATTACHMENT + "{AttachmentID}": _attachment(
+        "getInvoiceAttachmentById", "AttachmentID", {"type": "string", "format": "uuid"}),
+    _ATTACHMENT + "{FileName}": _attachment(
+        "getInvoiceAttachmentByFileName", "FileName", {"type": "string"}),
+}, version="3.0.3")
+_INVOICE = "7d9b5c0e-3f8a-4b52-9c1d-0e2f4a6b8c10"
+
+
+def test_paths_of_one_shape_are_warned_about_as_the_server_routes_them(
+        tmp_path: Any) -> None:
+    """OpenAPI: templated paths of one shape MUST NOT exist. The second is warned about where
+    it is written (its pointer and line), naming the first and saying what the server and the
+    client do; and they do that: the server calls the first path's operation."""
+    import json
+
+    import contractgen
+
+    spec = tmp_path / "xero.json"
+    spec.write_text(json.dumps(XERO, indent=1), encoding="utf-8")
+    pointer = "/paths/" + (_ATTACHMENT + "{FileName}").replace("/", "~1") + "/get"
+    said = [p for p in contractgen.validate(spec) if p.pointer == pointer]
+    assert len(said) == 1 and said[0].line is not None and said[0].file.endswith("xero.json")
+    assert "`GET /Invoices/{InvoiceID}/Attachments/{AttachmentID}`" in said[0].message
+    assert "never calls `get_invoice_attachment_by_file_name`" in said[0].message
+    assert not [p for p in contractgen.validate(spec) if "{AttachmentID}/get" in p.pointer]
+
+    pkg = generate_package(XERO, tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def get_invoice_attachment_by_id(self, *args: Any) -> Any:
+            return {"by": "id"}
+
+        async def get_invoice_attachment_by_file_name(self, *args: Any) -> Any:
+            return {"by": "file name"}
+
+    attachment = "0e2f4a6b-8c10-4b52-9c1d-7d9b5c0e3f8a"
+    with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
+        assert client.get_invoice_attachment_by_id(_INVOICE, attachment)["by"] == "id"
+        with pytest.raises(pkg.errors.ApiError) as refused:  # as the warning says
+            client.get_invoice_attachment_by_file_name(_INVOICE, "receipt.pdf")
+    assert refused.value.status_code == 400
