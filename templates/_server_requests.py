@@ -13,7 +13,7 @@ import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
-from fastapi import Depends, Request
+from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import UploadFile
@@ -402,21 +402,6 @@ async def text_body(request: Request, media_type: str, required: bool) -> str:
         raise RequestValidationError(
             [{"type": "unicode", "loc": ("body",), "msg": "Body is not UTF-8 text"}]
         ) from None
-
-
-def json_media(media_type: str) -> Any:
-    """The route dependency of a JSON body: sent in another media type than the declared one
-    (`application/json-patch+json` where that is declared, not `application/json`), it is
-    the declared 415. A request without Content-Type is read as FastAPI reads it."""
-
-    async def check(request: Request) -> None:
-        sent = request.headers.get("content-type")
-        if sent is not None and not _media_matches(sent, media_type):
-            raise StarletteHTTPException(
-                415, f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}"
-            )
-
-    return Depends(check)
 
 
 def _media_matches(sent: str, declared: str) -> bool:
