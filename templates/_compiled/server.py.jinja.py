@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '5d9896c49414874cda67d6a0da812a5f'
+KEY = 'ff43f285bdde058474eb6706cdc7b705'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -103,6 +103,7 @@ def root(context, missing=missing):
     l_1_value = resolve('value')
     l_1_route_params = resolve('route_params')
     l_1_negotiates = resolve('negotiates')
+    l_1_json_bodies = resolve('json_bodies')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -434,6 +435,11 @@ def root(context, missing=missing):
             t_12.append(
                 ', media_types: tuple[str, ...] = ()',
             )
+        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+            pass
+            t_12.append(
+                ', body_media: str | None = None',
+            )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
             t_12.append(
@@ -447,6 +453,11 @@ def root(context, missing=missing):
             t_12.append(
                 ' and its media type negotiation',
             )
+        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+            pass
+            t_12.append(
+                "; its JSON body's media type",
+            )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
             t_12.append(
@@ -459,6 +470,12 @@ def root(context, missing=missing):
             pass
             t_12.append(
                 '        if media_types:\n            dependencies.append(\n                negotiation(service.error_body, operation_id, media_types)\n            )\n',
+            )
+        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+            pass
+            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'json_media')
+            t_12.append(
+                '        if body_media is not None:\n            dependencies.append(json_media(body_media))\n',
             )
         t_12.append(
             '\n        def add(endpoint: DecoratedCallable) -> DecoratedCallable:\n            router.add_api_route(\n',
@@ -507,7 +524,7 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Request', _loop_vars=_loop_vars)
         t_12.extend((
             '\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', (([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', ((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
             '\n',
             str(context.call(environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'define'), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -580,7 +597,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -624,4 +641,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&300=430&303=443&305=456&314=464&331=477&334=485&335=488&336=489&337=491&338=492&341=494&342=496&343=497&344=499&345=500&346=502&347=503&348=505&351=508&352=510&353=513&354=515&355=517&357=520&358=523&359=525&361=531&362=533&366=540&367=541&368=542&369=543&407=546&415=548&416=550&442=553&449=558&450=560&451=561&454=567&461=575&15=578&464=583&468=585&470=587&2=590&3=600&461=603&464=612&465=621'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=112&20=113&21=114&22=115&23=116&24=119&25=120&29=123&30=125&32=137&33=144&35=146&36=156&38=160&39=170&42=175&43=183&44=184&47=187&49=191&50=192&51=196&52=198&56=201&57=203&62=213&63=221&61=225&66=228&69=234&70=238&68=242&73=245&74=248&78=254&79=262&77=266&82=268&85=274&86=278&84=282&89=285&93=290&94=295&92=299&97=301&98=304&99=305&100=309&103=315&104=323&102=327&107=329&110=332&111=333&112=335&114=336&119=340&120=345&121=346&122=348&123=349&126=352&127=354&129=361&130=366&160=373&163=376&167=378&169=381&188=385&195=389&196=390&231=394&252=398&253=399&271=403&275=408&276=412&290=419&291=420&292=422&293=423&294=425&295=426&296=427&300=431&303=449&305=467&311=472&312=474&319=481&336=494&339=502&340=505&341=506&342=508&343=509&346=511&347=513&348=514&349=516&350=517&351=519&352=520&353=522&356=525&357=527&358=530&359=532&360=534&362=537&363=540&364=542&366=548&367=550&371=557&372=558&373=559&374=560&412=563&420=565&421=567&447=570&454=575&455=577&456=578&459=584&466=592&15=595&469=600&473=602&475=604&2=607&3=617&466=620&469=629&470=638'
