@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from ..spec.tree import escape
 from .ir import Operation
+from .typeref import TypeRef
 
 
 def bare(path: str) -> str:
@@ -68,29 +69,74 @@ def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
 _TEMPLATED = re.compile(r"\{[^{}/]*\}")
 
 
-def same_shape_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
-    """(pointer, message) warnings for templated paths of one shape (Xero's
-    `/Invoices/{InvoiceID}/Attachments/{AttachmentID}` and `.../Attachments/{FileName}`),
-    which OpenAPI says MUST NOT exist: a URL cannot say which one it is, so the server routes
-    every request of a method both declare to the first path's operation."""
+def same_shape_groups(operations: Iterable[Operation]) -> list[list[Operation]]:
+    """The routed operations of one method whose paths have one shape (Xero's
+    `/Invoices/{InvoiceID}/Attachments/{AttachmentID}` and `.../Attachments/{FileName}`), two
+    or more, in the contract's order, which is the server's order among them."""
     ops = list(operations)
     unreachable = answered_by(ops)
-    first: dict[tuple[str, str], Operation] = {}
-    notes = []
+    groups: dict[tuple[str, str], list[Operation]] = {}
     for op in ops:
-        if op.id in unreachable:
+        if op.id not in unreachable:
+            key = (op.http_method.upper(), _TEMPLATED.sub("{}", bare(op.path)))
+            groups.setdefault(key, []).append(op)
+    return [group for group in groups.values() if len({bare(op.path) for op in group}) > 1]
+
+
+def narrowed(operations: Iterable[Operation]) -> dict[str, tuple[str, ...]]:
+    """Each route the server matches only when its path parameters validate (its id -> their
+    names): all of a group of one shape but the last, so that a URL whose values one route's
+    parameters refuse (`receipt.pdf` is no uuid) goes on to the next."""
+    return {op.id: tuple(p.name for p in op.path_params)
+            for group in same_shape_groups(operations) for op in group[:-1]}
+
+
+def _takes_any(type_ref: TypeRef) -> bool:
+    """Whether a path parameter of this type takes every value of a URL segment."""
+    if type_ref.kind == "union":
+        return any(_takes_any(arg) for arg in type_ref.args)
+    return type_ref.kind == "any" or (
+        type_ref.kind == "builtin" and type_ref.name in ("str", "Any")
+        and not type_ref.constraints and not type_ref.checks)
+
+
+def _refusing(earlier: Operation, later: Operation) -> str | None:
+    """The first of `earlier`'s path parameters that refuses some value `later` takes at the
+    same place of the URL (by name), or None: then `later` never gets a request."""
+    segments = bare(earlier.path).split("/"), bare(later.path).split("/")
+    by_wire = {p.wire: p for p in (*earlier.path_params, *later.path_params)}
+    for mine, theirs in zip(*segments, strict=True):
+        if mine == theirs or not (mine.startswith("{") and theirs.startswith("{")):
             continue
-        method, path = op.http_method.upper(), bare(op.path)
-        key = (method, _TEMPLATED.sub("{}", path))
-        taken = first.setdefault(key, op)
-        if taken is op or bare(taken.path) == path:
-            continue
-        notes.append((
-            f"/paths/{escape(op.path)}/{op.http_method.lower()}",
-            f"`{method} {op.path}` has the shape of `{method} {taken.path}` (templated paths of "
-            "one shape MUST NOT exist): a URL cannot say which of the two it is, so the server "
-            f"routes every such request to `{taken.method_name}` ({taken.id}) and never calls "
-            f"`{op.method_name}`; the client sends it to the same URLs (hint: give it a path "
-            "of its own, or merge the two operations)",
-        ))
+        param, other = by_wire.get(mine.strip("{}")), by_wire.get(theirs.strip("{}"))
+        if param and other and param.type != other.type and not _takes_any(param.type):
+            return param.wire
+    return None
+
+
+def same_shape_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
+    """(pointer, message) warnings for templated paths of one shape, which OpenAPI says MUST
+    NOT exist: located on each after the first, saying which operation the server calls."""
+    notes = []
+    for group in same_shape_groups(operations):
+        first = group[0]
+        for position, op in enumerate(group[1:], start=1):
+            method = op.http_method.upper()
+            said = f"`{method} {op.path}` has the shape of `{method} {first.path}` (templated " \
+                   "paths of one shape MUST NOT exist): a URL cannot say which of the two it is"
+            taking = next((e for e in group[:position] if _refusing(e, op) is None), None)
+            if taking is not None:
+                does = (f"so the server routes every such request to `{taking.method_name}` "
+                        f"({taking.id}) and never calls `{op.method_name}`")
+            else:
+                refusals = ", ".join(f"`{e.path}` by `{_refusing(e, op)}`"
+                                     for e in group[:position])
+                does = (f"the server calls `{op.method_name}` when the URL's values are refused "
+                        f"by the paths before it ({refusals}), else the first that takes them: "
+                        "a value valid for both goes to the first")
+            notes.append((
+                f"/paths/{escape(op.path)}/{op.http_method.lower()}",
+                f"{said}: {does}; the client sends both to the same URLs (hint: give it a path "
+                "of its own, or merge the two operations)",
+            ))
     return notes

@@ -12,11 +12,17 @@ server over loopback HTTP, the request judged by openapi-core:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import contractgen
 import httpx
 import pytest
+from contractgen.model.paths import narrowed, same_shape_notes
+from contractgen.options import Options
+from contractgen.pipeline import generate
 from gen_support import Generated, generate_package, openapi, serve
 from test_wire_constructs import Recorder, judged, plain
 
@@ -140,8 +146,6 @@ def test_a_json_body_goes_in_its_declared_media_type(
 def _judged_as_json(spec: dict[str, Any], request: httpx.Request) -> list[Exception]:
     """openapi-core's errors for a request, its `+json` types read as JSON (RFC 6839):
     openapi-core reads only `application/json` so (python-openapi/openapi-core#224)."""
-    import json
-
     from openapi_core import Config, OpenAPI
     from openapi_core.datatypes import RequestParameters
     from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -204,36 +208,57 @@ XERO = openapi({
 _INVOICE = "7d9b5c0e-3f8a-4b52-9c1d-0e2f4a6b8c10"
 
 
-def test_paths_of_one_shape_are_warned_about_as_the_server_routes_them(
-        tmp_path: Any) -> None:
+def test_paths_of_one_shape_are_told_apart_by_their_parameters_and_warned_about(
+        tmp_path: Path) -> None:
     """OpenAPI: templated paths of one shape MUST NOT exist. The second is warned about where
-    it is written (its pointer and line), naming the first and saying what the server and the
-    client do; and they do that: the server calls the first path's operation."""
-    import json
-
-    import contractgen
-
+    it is written (its pointer and line), naming the first and saying what the server does:
+    it calls the first path's operation where the URL's values validate as its parameters
+    (a uuid), else the second's (`receipt.pdf`)."""
     spec = tmp_path / "xero.json"
     spec.write_text(json.dumps(XERO, indent=1), encoding="utf-8")
     pointer = "/paths/" + (_ATTACHMENT + "{FileName}").replace("/", "~1") + "/get"
-    said = [p for p in contractgen.validate(spec) if p.pointer == pointer]
+    problems = contractgen.validate(spec)
+    said = [p for p in problems if p.pointer == pointer]
     assert len(said) == 1 and said[0].line is not None and said[0].file.endswith("xero.json")
     assert "`GET /Invoices/{InvoiceID}/Attachments/{AttachmentID}`" in said[0].message
-    assert "never calls `get_invoice_attachment_by_file_name`" in said[0].message
-    assert not [p for p in contractgen.validate(spec) if "{AttachmentID}/get" in p.pointer]
+    assert "calls `get_invoice_attachment_by_file_name` when the URL's values are refused " \
+           "by the paths before it (`/Invoices/{InvoiceID}/Attachments/{AttachmentID}` by " \
+           "`AttachmentID`)" in said[0].message
+    assert not [p for p in problems if "{AttachmentID}/get" in p.pointer]
 
     pkg = generate_package(XERO, tmp_path)
 
     class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
-        async def get_invoice_attachment_by_id(self, *args: Any) -> Any:
-            return {"by": "id"}
+        async def get_invoice_attachment_by_id(self, invoice: Any, attachment: Any) -> Any:
+            return {"by": "id", "attachment": str(attachment)}
 
-        async def get_invoice_attachment_by_file_name(self, *args: Any) -> Any:
-            return {"by": "file name"}
+        async def get_invoice_attachment_by_file_name(self, invoice: Any, name: Any) -> Any:
+            return {"by": "file name", "name": name}
 
     attachment = "0e2f4a6b-8c10-4b52-9c1d-7d9b5c0e3f8a"
     with serve(pkg.server.create_app(Service())) as url, pkg.client.Client(url) as client:
-        assert client.get_invoice_attachment_by_id(_INVOICE, attachment)["by"] == "id"
-        with pytest.raises(pkg.errors.ApiError) as refused:  # as the warning says
-            client.get_invoice_attachment_by_file_name(_INVOICE, "receipt.pdf")
-    assert refused.value.status_code == 400
+        assert client.get_invoice_attachment_by_id(_INVOICE, attachment) == {
+            "by": "id", "attachment": attachment}
+        assert client.get_invoice_attachment_by_file_name(_INVOICE, "receipt.pdf") == {
+            "by": "file name", "name": "receipt.pdf"}
+        # a file name that is a uuid goes to the first, as the warning says
+        assert client.get_invoice_attachment_by_file_name(_INVOICE, attachment)["by"] == "id"
+        refused = httpx.get(f"{url}/Invoices/not-a-uuid/Attachments/receipt.pdf")
+    assert refused.status_code == 400 and "InvoiceID" in refused.text
+
+
+def test_a_path_that_takes_every_value_first_leaves_the_second_unreachable(
+        tmp_path: Path) -> None:
+    """The other order: `{FileName}` (any string) first, so the server never calls the
+    operation of `{AttachmentID}`, and the warning says so."""
+    swapped = {**XERO, "paths": dict(reversed(list(XERO["paths"].items())))}
+    spec = tmp_path / "swapped.json"
+    spec.write_text(json.dumps(swapped), encoding="utf-8")
+    api = generate(spec, Options()).api
+    assert api is not None
+    [(pointer, message)] = same_shape_notes(api.operations)
+    assert pointer.endswith("{AttachmentID}/get")
+    assert "routes every such request to `get_invoice_attachment_by_file_name`" in message
+    assert "never calls `get_invoice_attachment_by_id`" in message
+    assert narrowed(api.operations) == {"getInvoiceAttachmentByFileName": (
+        "invoice_id", "file_name")}
