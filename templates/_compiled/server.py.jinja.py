@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'ff43f285bdde058474eb6706cdc7b705'
+KEY = 'aa0a284696ad61ce30ebc9ce348120bb'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -104,6 +104,7 @@ def root(context, missing=missing):
     l_1_route_params = resolve('route_params')
     l_1_negotiates = resolve('negotiates')
     l_1_json_bodies = resolve('json_bodies')
+    l_1_narrowed = resolve('narrowed')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -440,6 +441,11 @@ def root(context, missing=missing):
             t_12.append(
                 ', body_media: str | None = None',
             )
+        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+            pass
+            t_12.append(
+                ', narrowed: tuple[str, ...] = ()',
+            )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
             t_12.append(
@@ -457,6 +463,11 @@ def root(context, missing=missing):
             pass
             t_12.append(
                 "; its JSON body's media type",
+            )
+        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+            pass
+            t_12.append(
+                '; matched only where the parameters `narrowed` validate',
             )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
@@ -491,7 +502,15 @@ def root(context, missing=missing):
                 '                base_path + path,\n',
             )
         t_12.append(
-            '                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n            return endpoint\n\n        return add\n',
+            '                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n',
+        )
+        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+            pass
+            t_12.append(
+                '            router.routes[-1].narrowed = narrowed  # type: ignore[attr-defined]\n',
+            )
+        t_12.append(
+            '            return endpoint\n\n        return add\n',
         )
     for l_2_op in (undefined(name='routed_operations') if l_1_routed_operations is missing else l_1_routed_operations):
         l_2_route_path = resolve('route_path')
@@ -524,7 +543,7 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Request', _loop_vars=_loop_vars)
         t_12.extend((
             '\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', ((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', (((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('narrowed=', t_9(environment.getitem((undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
             '\n',
             str(context.call(environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'define'), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -597,7 +616,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -641,4 +660,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=112&20=113&21=114&22=115&23=116&24=119&25=120&29=123&30=125&32=137&33=144&35=146&36=156&38=160&39=170&42=175&43=183&44=184&47=187&49=191&50=192&51=196&52=198&56=201&57=203&62=213&63=221&61=225&66=228&69=234&70=238&68=242&73=245&74=248&78=254&79=262&77=266&82=268&85=274&86=278&84=282&89=285&93=290&94=295&92=299&97=301&98=304&99=305&100=309&103=315&104=323&102=327&107=329&110=332&111=333&112=335&114=336&119=340&120=345&121=346&122=348&123=349&126=352&127=354&129=361&130=366&160=373&163=376&167=378&169=381&188=385&195=389&196=390&231=394&252=398&253=399&271=403&275=408&276=412&290=419&291=420&292=422&293=423&294=425&295=426&296=427&300=431&303=449&305=467&311=472&312=474&319=481&336=494&339=502&340=505&341=506&342=508&343=509&346=511&347=513&348=514&349=516&350=517&351=519&352=520&353=522&356=525&357=527&358=530&359=532&360=534&362=537&363=540&364=542&366=548&367=550&371=557&372=558&373=559&374=560&412=563&420=565&421=567&447=570&454=575&455=577&456=578&459=584&466=592&15=595&469=600&473=602&475=604&2=607&3=617&466=620&469=629&470=638'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=113&20=114&21=115&22=116&23=117&24=120&25=121&29=124&30=126&32=138&33=145&35=147&36=157&38=161&39=171&42=176&43=184&44=185&47=188&49=192&50=193&51=197&52=199&56=202&57=204&62=214&63=222&61=226&66=229&69=235&70=239&68=243&73=246&74=249&78=255&79=263&77=267&82=269&85=275&86=279&84=283&89=286&93=291&94=296&92=300&97=302&98=305&99=306&100=310&103=316&104=324&102=328&107=330&110=333&111=334&112=336&114=337&119=341&120=346&121=347&122=349&123=350&126=353&127=355&129=362&130=367&160=374&163=377&167=379&169=382&188=386&195=390&196=391&231=395&252=399&253=400&271=404&275=409&276=413&290=420&291=421&292=423&293=424&294=426&295=427&296=428&300=432&303=455&305=478&311=483&312=485&319=492&331=505&339=513&342=521&343=524&344=525&345=527&346=528&349=530&350=532&351=533&352=535&353=536&354=538&355=539&356=541&359=544&360=546&361=549&362=551&363=553&365=556&366=559&367=561&369=567&370=569&374=576&375=577&376=578&377=579&415=582&423=584&424=586&450=589&457=594&458=596&459=597&462=603&469=611&15=614&472=619&476=621&478=623&2=626&3=636&469=639&472=648&473=657'
