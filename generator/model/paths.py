@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..spec.media import media_base
 from ..spec.tree import escape
 from .ir import Operation
 from .typeref import TypeRef
@@ -26,44 +27,74 @@ def bare(path: str) -> str:
     return path.partition("#")[0].partition("?")[0]
 
 
+def _urls(operations: Iterable[Operation]) -> list[list[Operation]]:
+    """The operations of each method and bare path, in the contract's order."""
+    groups: dict[tuple[str, str], list[Operation]] = {}
+    for op in operations:
+        groups.setdefault((op.http_method.upper(), bare(op.path)), []).append(op)
+    return list(groups.values())
+
+
+def _by_media(group: list[Operation]) -> bool:
+    """Whether the server tells a URL's operations apart by the request's Content-Type: each
+    has a body in one media type of its own (Box's `PUT .../schema#add`, JSON, and
+    `.../schema#update`, JSON Patch)."""
+    media = [media_base(op.body.media_type) if op.body and not op.body.also_form else ""
+             for op in group]
+    return len(group) > 1 and "" not in media and len(set(media)) == len(media)
+
+
 def answered_by(operations: Iterable[Operation]) -> dict[str, Operation]:
     """Each operation the server cannot route to (its id) -> the operation that answers the
-    requests it describes."""
-    serving: dict[tuple[str, str], Operation] = {}
-    variants: list[Operation] = []
-    for op in operations:
-        key = (op.http_method.upper(), bare(op.path))
-        if key[1] == op.path:
-            serving[key] = op
-        else:
-            variants.append(op)
+    requests it describes: of a URL's operations not told apart by Content-Type, the one
+    spelled without a fragment or query when there is one, else the first."""
     shadowed: dict[str, Operation] = {}
-    for op in variants:
-        key = (op.http_method.upper(), bare(op.path))
-        if key in serving:
-            shadowed[op.id] = serving[key]
-        else:
-            serving[key] = op
+    for group in _urls(operations):
+        if len(group) > 1 and not _by_media(group):
+            serving = next((op for op in group if op.path == bare(op.path)), group[0])
+            shadowed.update((op.id, serving) for op in group if op is not serving)
     return shadowed
 
 
+def content_types(operations: Iterable[Operation]) -> dict[str, str]:
+    """Each route the server matches only for a body in its own media type (its id -> that
+    type): all of a URL's operations told apart by Content-Type but the last."""
+    return {op.id: media_base(op.body.media_type) for group in _urls(operations)
+            if _by_media(group) for op in group[:-1] if op.body}
+
+
 def fragment_notes(operations: Iterable[Operation]) -> list[tuple[str, str]]:
-    """(pointer, message) warnings for the operations the server cannot route to."""
-    by_id = {op.id: op for op in operations}
+    """(pointer, message) warnings for the operations the server cannot route to, and for
+    those it tells apart by their body's Content-Type."""
+    ops = list(operations)
+    by_id = {op.id: op for op in ops}
     notes = []
-    for op_id, other in answered_by(by_id.values()).items():
+    for op_id, other in answered_by(ops).items():
         op = by_id[op_id]
         method = op.http_method.upper()
-        extra = op.path[len(bare(op.path)):]
-        carried = f"no `{extra}`" if extra.startswith("#") else f"`{extra}` as their query"
         notes.append((
             f"/paths/{escape(op.path)}/{op.http_method.lower()}",
-            f"`{method} {op.path}`: requests carry {carried}, so the server routes them "
+            f"`{method} {op.path}`: requests carry {_carried(op)}, so the server routes them "
             f"to `{method} {other.path}` ({other.id}) and never calls `{op.method_name}` (the "
             f"client sends it to `{bare(op.path)}`; hint: one operation per method and path: "
             f"merge the variants, or give each a path of its own)",
         ))
+    for group in filter(_by_media, _urls(ops)):
+        told = ", ".join(f"`{op.body.media_type}` to `{op.method_name}`"
+                         for op in group if op.body)
+        notes.extend((
+            f"/paths/{escape(op.path)}/{op.http_method.lower()}",
+            f"`{op.http_method.upper()} {op.path}`: requests carry {_carried(op)}, so "
+            f"{len(group)} operations share `{bare(op.path)}`: the server tells them apart by "
+            f"the body's Content-Type ({told}; any other to `{group[-1].method_name}`), and "
+            "the client sends each in its own (hint: give each a path of its own)",
+        ) for op in group if op.path != bare(op.path))
     return notes
+
+
+def _carried(op: Operation) -> str:
+    extra = op.path[len(bare(op.path)):]
+    return f"no `{extra}`" if extra.startswith("#") else f"`{extra}` as their query"
 
 
 _TEMPLATED = re.compile(r"\{[^{}/]*\}")

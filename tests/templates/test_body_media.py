@@ -262,3 +262,48 @@ def test_a_path_that_takes_every_value_first_leaves_the_second_unreachable(
     assert "never calls `get_invoice_attachment_by_id`" in message
     assert narrowed(api.operations) == {"getInvoiceAttachmentByFileName": (
         "invoice_id", "file_name")}
+
+
+# Box's classification schema: one URL, two operations (`#add` in JSON, `#update` in JSON
+# Patch); a request carries no fragment, so the server tells them apart by Content-Type.
+_SCHEMA = "/metadata_templates/enterprise/classification/schema"
+_ADD = {"type": "array", "items": {"type": "object", "required": ["op"], "properties": {
+    "op": {"type": "string", "enum": ["addEnumOption"]}, "key": {"type": "string"}}}}
+BOX = openapi({
+    _SCHEMA + "#add": {"put": _patched("addClassification", "application/json", _ADD)},
+    _SCHEMA + "#update": {"put": _patched("updateClassification", PATCHES[0], _PATCH)},
+}, version="3.0.3")
+
+
+def test_operations_of_one_url_are_told_apart_by_their_body_media_type(
+        tmp_path: Path) -> None:
+    spec = tmp_path / "box.json"
+    spec.write_text(json.dumps(BOX, indent=1), encoding="utf-8")
+    said = {p.pointer.rsplit("#", 1)[-1]: p.message for p in contractgen.validate(spec)
+            if p.pointer.startswith("/paths/")}
+    assert sorted(said) == ["add/put", "update/put"]
+    assert "the server tells them apart by the body's Content-Type (`application/json` to " \
+           "`add_classification`, `application/json-patch+json` to `update_classification`" \
+           in said["add/put"]
+
+    pkg = generate_package(BOX, tmp_path)
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def add_classification(self, body: Any) -> Any:
+            return {"added": plain(body)}
+
+        async def update_classification(self, body: Any) -> Any:
+            return {"updated": plain(body)}
+
+    added = pkg.models.AddClassificationRequestItem(op="addEnumOption", key="Sensitive")
+    changed = pkg.models.UpdateClassificationRequestItem(op="replace", path="/k", value="v")
+    recorder = Recorder()
+    with serve(pkg.server.create_app(Service())) as url, \
+            pkg.client.Client(url, transport=recorder) as client:
+        assert client.add_classification([added]) == {
+            "added": [{"op": "addEnumOption", "key": "Sensitive"}]}
+        assert client.update_classification([changed]) == {
+            "updated": [{"op": "replace", "path": "/k", "value": "v"}]}
+        other = httpx.put(url + _SCHEMA, content=b"[]", headers={"content-type": "text/plain"})
+    assert [r.url.path for r in recorder.sent] == [_SCHEMA, _SCHEMA]
+    assert other.status_code == 415, other.text
