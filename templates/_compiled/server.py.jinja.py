@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'aa0a284696ad61ce30ebc9ce348120bb'
+KEY = '43b8785c93810bb565150828f744d248'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -105,6 +105,7 @@ def root(context, missing=missing):
     l_1_negotiates = resolve('negotiates')
     l_1_json_bodies = resolve('json_bodies')
     l_1_narrowed = resolve('narrowed')
+    l_1_content_types = resolve('content_types')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -446,6 +447,11 @@ def root(context, missing=missing):
             t_12.append(
                 ', narrowed: tuple[str, ...] = ()',
             )
+        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+            pass
+            t_12.append(
+                ', content_type: str | None = None',
+            )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
             t_12.append(
@@ -468,6 +474,11 @@ def root(context, missing=missing):
             pass
             t_12.append(
                 '; matched only where the parameters `narrowed` validate',
+            )
+        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+            pass
+            t_12.append(
+                '; only for a body in `content_type` where given',
             )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
@@ -509,6 +520,11 @@ def root(context, missing=missing):
             t_12.append(
                 '            router.routes[-1].narrowed = narrowed  # type: ignore[attr-defined]\n',
             )
+        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+            pass
+            t_12.append(
+                '            router.routes[-1].content_type = content_type  # type: ignore[attr-defined]\n',
+            )
         t_12.append(
             '            return endpoint\n\n        return add\n',
         )
@@ -543,7 +559,7 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Request', _loop_vars=_loop_vars)
         t_12.extend((
             '\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', (((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('narrowed=', t_9(environment.getitem((undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', ((((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('narrowed=', t_9(environment.getitem((undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) else [])) + ([str_join(('content_type=', t_9(environment.getitem((undefined(name='content_types') if l_1_content_types is missing else l_1_content_types), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types)) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
             '\n',
             str(context.call(environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'define'), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -616,7 +632,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_content_types = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -660,4 +676,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=113&20=114&21=115&22=116&23=117&24=120&25=121&29=124&30=126&32=138&33=145&35=147&36=157&38=161&39=171&42=176&43=184&44=185&47=188&49=192&50=193&51=197&52=199&56=202&57=204&62=214&63=222&61=226&66=229&69=235&70=239&68=243&73=246&74=249&78=255&79=263&77=267&82=269&85=275&86=279&84=283&89=286&93=291&94=296&92=300&97=302&98=305&99=306&100=310&103=316&104=324&102=328&107=330&110=333&111=334&112=336&114=337&119=341&120=346&121=347&122=349&123=350&126=353&127=355&129=362&130=367&160=374&163=377&167=379&169=382&188=386&195=390&196=391&231=395&252=399&253=400&271=404&275=409&276=413&290=420&291=421&292=423&293=424&294=426&295=427&296=428&300=432&303=455&305=478&311=483&312=485&319=492&331=505&339=513&342=521&343=524&344=525&345=527&346=528&349=530&350=532&351=533&352=535&353=536&354=538&355=539&356=541&359=544&360=546&361=549&362=551&363=553&365=556&366=559&367=561&369=567&370=569&374=576&375=577&376=578&377=579&415=582&423=584&424=586&450=589&457=594&458=596&459=597&462=603&469=611&15=614&472=619&476=621&478=623&2=626&3=636&469=639&472=648&473=657'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=114&20=115&21=116&22=117&23=118&24=121&25=122&29=125&30=127&32=139&33=146&35=148&36=158&38=162&39=172&42=177&43=185&44=186&47=189&49=193&50=194&51=198&52=200&56=203&57=205&62=215&63=223&61=227&66=230&69=236&70=240&68=244&73=247&74=250&78=256&79=264&77=268&82=270&85=276&86=280&84=284&89=287&93=292&94=297&92=301&97=303&98=306&99=307&100=311&103=317&104=325&102=329&107=331&110=334&111=335&112=337&114=338&119=342&120=347&121=348&122=350&123=351&126=354&127=356&129=363&130=368&160=375&163=378&167=380&169=383&188=387&195=391&196=392&231=396&252=400&253=401&271=405&275=410&276=414&290=421&291=422&292=424&293=425&294=427&295=428&296=429&300=433&303=461&305=489&311=494&312=496&319=503&331=516&334=521&342=529&345=537&346=540&347=541&348=543&349=544&352=546&353=548&354=549&355=551&356=552&357=554&358=555&359=557&362=560&363=562&364=565&365=567&366=569&368=572&369=575&370=577&372=583&373=585&377=592&378=593&379=594&380=595&418=598&426=600&427=602&453=605&460=610&461=612&462=613&465=619&472=627&15=630&475=635&479=637&481=639&2=642&3=652&472=655&475=664&476=673'

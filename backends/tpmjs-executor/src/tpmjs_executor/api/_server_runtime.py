@@ -97,12 +97,16 @@ class LazyRoute(APIRoute):
     # Path parameters that must validate for the route to match (a route of a path of the
     # same shape as a later one: Xero's `.../{AttachmentID}`, a uuid, before `.../{FileName}`).
     narrowed: tuple[str, ...] = ()
+    # The only body media type the route matches: operations of one URL told apart by it
+    # (Box's `PUT .../schema#add`, JSON, and `.../schema#update`, JSON Patch).
+    content_type: str | None = None
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         """A path parameter sent with `%2F` in it (Xero's, GitHub's `contents/{path}`)
         matches as one segment and is handed over decoded: Starlette decodes the path (its
         `/` too) before it matches routes. A route `narrowed` does not match where one of
-        those parameters is refused: the next route of the same shape may take it."""
+        those parameters is refused, nor one with a `content_type` a body in another: the
+        next route of the same shape (or URL) may take it."""
         kept = _slashes_kept(scope)
         if kept is None:
             match, child = super().matches(scope)
@@ -115,6 +119,9 @@ class LazyRoute(APIRoute):
             }
         if self.narrowed and match is not Match.NONE and not self._valid(child):
             return Match.NONE, {}
+        if self.content_type and match is not Match.NONE:
+            if _content_type(scope) != self.content_type:
+                return Match.NONE, {}
         return match, child
 
     def _valid(self, child: Scope) -> bool:
@@ -137,6 +144,14 @@ class LazyRoute(APIRoute):
             self.__dict__["_deferred"] = deferred
             raise
         return getattr(self, name)
+
+
+def _content_type(scope: Scope) -> str:
+    """The request's Content-Type without its parameters, in lower case ("" when none)."""
+    for key, value in scope.get("headers", ()):
+        if key == b"content-type":
+            return str(value.decode("latin-1").split(";")[0].strip().lower())
+    return ""
 
 
 @functools.cache
