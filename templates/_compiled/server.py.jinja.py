@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '43b8785c93810bb565150828f744d248'
+KEY = '87d803e0a4afe23b11c54c05e4ce93cc'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -106,6 +106,8 @@ def root(context, missing=missing):
     l_1_json_bodies = resolve('json_bodies')
     l_1_narrowed = resolve('narrowed')
     l_1_content_types = resolve('content_types')
+    l_1_route_args = resolve('route_args')
+    l_1_define = resolve('define')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -194,7 +196,6 @@ def root(context, missing=missing):
     l_2_op = l_2_headers_source = missing
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any'), 'name'), '._server_runtime', 'ErrorBodyBuilder')
     for (l_2_name, l_2_expression) in (undefined(name='error_builders') if l_1_error_builders is missing else l_1_error_builders):
-        l_2_define = resolve('define')
         _loop_vars = {}
         pass
         if ('error_lines(' in l_2_expression):
@@ -202,12 +203,12 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'error_lines', _loop_vars=_loop_vars)
         t_12.extend((
             '\n\n',
-            str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
             '\n    return ',
             str(l_2_expression),
             '\n',
         ))
-    l_2_name = l_2_expression = l_2_define = missing
+    l_2_name = l_2_expression = missing
     t_12.append(
         '\n\n',
     )
@@ -430,55 +431,17 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
         t_12.append(
-            '\n    def _route(\n        operation_id: str, method: str, path: str',
+            '\n',
         )
-        if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
-            pass
-            t_12.append(
-                ', media_types: tuple[str, ...] = ()',
-            )
-        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
-            pass
-            t_12.append(
-                ', body_media: str | None = None',
-            )
-        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
-            pass
-            t_12.append(
-                ', narrowed: tuple[str, ...] = ()',
-            )
-        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
-            pass
-            t_12.append(
-                ', content_type: str | None = None',
-            )
-        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
-            pass
-            t_12.append(
-                ', server_path: str | None = None',
-            )
-        t_12.append(
-            '\n    ) -> Callable[[DecoratedCallable], DecoratedCallable]:\n        """An operation\'s route: its security',
-        )
+        l_1_route_args = (((((['operation_id: str', 'method: str', 'path: str'] + (['media_types: tuple[str, ...] = ()'] if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates) else [])) + (['body_media: str | None = None'] if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies) else [])) + (['narrowed: tuple[str, ...] = ()'] if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed) else [])) + (['content_type: str | None = None'] if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types) else [])) + (['server_path: str | None = None'] if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers) else []))
+        t_12.extend((
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', 'def _route(', (undefined(name='route_args') if l_1_route_args is missing else l_1_route_args), ') -> Callable[[DecoratedCallable], DecoratedCallable]:')),
+            '\n        """An operation\'s route: its security',
+        ))
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
             t_12.append(
                 ' and its media type negotiation',
-            )
-        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
-            pass
-            t_12.append(
-                "; its JSON body's media type",
-            )
-        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
-            pass
-            t_12.append(
-                '; matched only where the parameters `narrowed` validate',
-            )
-        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
-            pass
-            t_12.append(
-                '; only for a body in `content_type` where given',
             )
         if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
             pass
@@ -486,7 +449,38 @@ def root(context, missing=missing):
                 "; under its own server's path where it declares one",
             )
         t_12.append(
-            '."""\n        dependencies = _security(service, operation_id, auth)\n',
+            '.',
+        )
+        if (((undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies) or (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) or (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types)):
+            pass
+            t_12.append(
+                '\n\n',
+            )
+            if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+                pass
+                t_12.append(
+                    "        `body_media`: its JSON body's media type (another is the declared 415).\n",
+                )
+            if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+                pass
+                t_12.append(
+                    '        `narrowed`: the path parameters that must validate for it to match.\n',
+                )
+            if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+                pass
+                t_12.append(
+                    '        `content_type`: the one media type of a body it matches.\n',
+                )
+            t_12.append(
+                '        """\n',
+            )
+        else:
+            pass
+            t_12.append(
+                '"""\n',
+            )
+        t_12.append(
+            '        dependencies = _security(service, operation_id, auth)\n',
         )
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
@@ -632,7 +626,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_content_types = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_content_types = l_1_route_args = l_1_define = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -676,4 +670,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=114&20=115&21=116&22=117&23=118&24=121&25=122&29=125&30=127&32=139&33=146&35=148&36=158&38=162&39=172&42=177&43=185&44=186&47=189&49=193&50=194&51=198&52=200&56=203&57=205&62=215&63=223&61=227&66=230&69=236&70=240&68=244&73=247&74=250&78=256&79=264&77=268&82=270&85=276&86=280&84=284&89=287&93=292&94=297&92=301&97=303&98=306&99=307&100=311&103=317&104=325&102=329&107=331&110=334&111=335&112=337&114=338&119=342&120=347&121=348&122=350&123=351&126=354&127=356&129=363&130=368&160=375&163=378&167=380&169=383&188=387&195=391&196=392&231=396&252=400&253=401&271=405&275=410&276=414&290=421&291=422&292=424&293=425&294=427&295=428&296=429&300=433&303=461&305=489&311=494&312=496&319=503&331=516&334=521&342=529&345=537&346=540&347=541&348=543&349=544&352=546&353=548&354=549&355=551&356=552&357=554&358=555&359=557&362=560&363=562&364=565&365=567&366=569&368=572&369=575&370=577&372=583&373=585&377=592&378=593&379=594&380=595&418=598&426=600&427=602&453=605&460=610&461=612&462=613&465=619&472=627&15=630&475=635&479=637&481=639&2=642&3=652&472=655&475=664&476=673'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=116&20=117&21=118&22=119&23=120&24=123&25=124&29=127&30=129&32=141&33=148&35=150&36=160&38=164&39=174&42=179&43=187&44=188&47=191&49=195&50=196&51=199&52=201&56=204&57=206&62=216&63=224&61=228&66=231&69=237&70=241&68=245&73=248&74=251&78=257&79=265&77=269&82=271&85=277&86=281&84=285&89=288&93=293&94=298&92=302&97=304&98=307&99=308&100=312&103=318&104=326&102=330&107=332&110=335&111=336&112=338&114=339&119=343&120=348&121=349&122=351&123=352&126=355&127=357&129=364&130=369&160=376&163=379&167=381&169=384&188=388&195=392&196=393&231=397&252=401&253=402&271=406&275=411&276=415&290=422&291=423&292=425&293=426&294=428&295=429&296=430&299=434&300=436&301=439&304=457&307=462&310=467&317=483&323=488&324=490&331=497&343=510&346=515&354=523&357=531&358=534&359=535&360=537&361=538&364=540&365=542&366=543&367=545&368=546&369=548&370=549&371=551&374=554&375=556&376=559&377=561&378=563&380=566&381=569&382=571&384=577&385=579&389=586&390=587&391=588&392=589&430=592&438=594&439=596&465=599&472=604&473=606&474=607&477=613&484=621&15=624&487=629&491=631&493=633&2=636&3=646&484=649&487=658&488=667'

@@ -356,7 +356,10 @@ def _add_routes(
         media_types: tuple[str, ...] = (),
         body_media: str | None = None,
     ) -> Callable[[DecoratedCallable], DecoratedCallable]:
-        """An operation's route: its security and its media type negotiation; its JSON body's media type."""
+        """An operation's route: its security and its media type negotiation.
+
+        `body_media`: its JSON body's media type (another is the declared 415).
+        """
         dependencies = _security(service, operation_id, auth)
         if media_types:
             dependencies.append(

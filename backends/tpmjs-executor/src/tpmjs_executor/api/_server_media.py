@@ -130,7 +130,8 @@ def json_media(media_type: str) -> Any:
         sent = request.headers.get("content-type")
         if sent is not None and _base(sent) != _base(media_type):
             raise StarletteHTTPException(
-                415, f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}"
+                415,
+                f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}",
             )
 
     return Depends(check)

@@ -119,9 +119,9 @@ class LazyRoute(APIRoute):
             }
         if self.narrowed and match is not Match.NONE and not self._valid(child):
             return Match.NONE, {}
-        if self.content_type and match is not Match.NONE:
-            if _content_type(scope) != self.content_type:
-                return Match.NONE, {}
+        wanted = self.content_type
+        if match is not Match.NONE and wanted and _content_type(scope) != wanted:
+            return Match.NONE, {}
         return match, child
 
     def _valid(self, child: Scope) -> bool:
@@ -160,13 +160,7 @@ def _path_adapters(
 ) -> dict[str, TypeAdapter[Any]]:
     """The validators of an endpoint's path parameters `names`, from its annotations."""
     hints = typing.get_type_hints(endpoint, include_extras=True)
-    adapters: dict[str, TypeAdapter[Any]] = {}
-    for name in names:
-        try:
-            adapters[name] = TypeAdapter(hints[name])
-        except Exception:  # metadata pydantic does not take (a dependency): the bare type
-            adapters[name] = TypeAdapter(typing.get_args(hints[name])[0])
-    return adapters
+    return {name: TypeAdapter(hints[name]) for name in names}
 
 
 _SLASH = (
