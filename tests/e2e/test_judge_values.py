@@ -1,0 +1,109 @@
+"""The judge's value maker (judge_values.py, judge_strings.py): every value it makes is valid by
+openapi-schema-validator, and a schema that admits no value is proved so, saying why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from judge_values import NoValue, Unsatisfiable, Values
+
+
+def _values(schemas: dict[str, Any], version: str = "3.0.3") -> Values:
+    return Values({"openapi": version, "components": {"schemas": schemas}})
+
+
+def _valid(values: Values, schema: Any) -> Any:
+    made = values.value(schema)
+    assert values.errors(schema, made) == []
+    return made
+
+
+def test_an_ecma_pattern_is_drawn_as_ecma_reads_it() -> None:
+    """`[\\w-./:]` is a class of `\\w`, `-`, `.`, `/`, `:` in ECMA-262 (Python's `re` refuses it)."""
+    made = _valid(_values({}), {"type": "string", "pattern": r"^(?:[\w-./:]+)$", "minLength": 3})
+    assert len(made) >= 3
+
+
+def test_a_placeholder_pattern_on_a_format_is_proved_empty() -> None:
+    schema = {"type": "string", "format": "date-time", "pattern": "YYYY-MM-DDThh:mm:ssZ"}
+    with pytest.raises(Unsatisfiable, match="date-time"):
+        _values({}).value(schema)
+
+
+def test_a_required_name_no_property_declares_is_filled() -> None:
+    schema = {"type": "object", "required": ["grant_type"],
+              "properties": {"token": {"type": "string"}}}
+    assert "grant_type" in _valid(_values({}), schema)
+
+
+def test_a_required_name_a_closed_object_forbids_is_proved_empty() -> None:
+    schema = {"type": "object", "required": ["cluster"], "additionalProperties": False,
+              "properties": {"label": {"type": "string"}}}
+    with pytest.raises(Unsatisfiable, match="`cluster` is required"):
+        _values({}).value(schema)
+
+
+def test_an_all_of_whose_closed_member_forbids_a_required_property_is_proved_empty() -> None:
+    schema = {"allOf": [
+        {"type": "object", "additionalProperties": False, "properties": {"label": {}}},
+        {"type": "object", "properties": {"password": {"type": "string"}}}],
+        "required": ["label", "password"]}
+    with pytest.raises(Unsatisfiable, match="`password` is required, and an `allOf` member"):
+        _values({}).value(schema)
+
+
+def test_a_discriminator_value_is_a_mapping_key_or_a_member_s_name() -> None:
+    schemas = {
+        "Cat": {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}}},
+        "Dog": {"type": "object", "required": ["kind", "bark"],
+                "properties": {"kind": {"type": "string"}, "bark": {"type": "boolean"}}}}
+    mapped = {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+              "discriminator": {"propertyName": "kind",
+                                "mapping": {"woof": "#/components/schemas/Dog"}}}
+    values = _values(schemas)
+    assert _valid(values, mapped)["kind"] == "woof"
+    implicit = {**mapped, "discriminator": {"propertyName": "kind"}}
+    assert _valid(values, implicit)["kind"] == "Cat"
+
+
+def test_a_discriminator_that_selects_no_member_is_proved_empty() -> None:
+    """OpenAI's messages: no mapping, and each member's `role` refuses its own schema's name,
+    so no value selects a member (openapi-schema-validator refuses every one)."""
+    schemas = {"System": {"type": "object", "properties": {"role": {"enum": ["system"]}}},
+               "User": {"type": "object", "properties": {"role": {"enum": ["user"]}}}}
+    schema = {"oneOf": [{"$ref": "#/components/schemas/System"},
+                        {"$ref": "#/components/schemas/User"}],
+              "discriminator": {"propertyName": "role"}}
+    with pytest.raises(Unsatisfiable, match="discriminator `role` selects no member"):
+        _values(schemas).value(schema)
+    dangling = {**schema, "discriminator": {"propertyName": "role",
+                                            "mapping": {"system": "other.yml#/System"}}}
+    with pytest.raises(Unsatisfiable, match="resolves nowhere"):
+        _values(schemas).value({**dangling, "oneOf": [{"$ref": "#/components/schemas/System"}]})
+
+
+def test_a_one_of_value_valid_under_two_members_is_made_exclusive() -> None:
+    """Linode's X-Filter: an open object, or a closed one with optional properties only."""
+    schema = {"oneOf": [{"type": "object"},
+                        {"type": "object", "additionalProperties": False,
+                         "properties": {"+and": {"type": "array"}}}]}
+    _valid(_values({}), schema)
+
+
+def test_unique_items_min_properties_and_optional_properties_without_a_value() -> None:
+    values = _values({})
+    assert len(set(_valid(values, {"type": "array", "minItems": 3, "uniqueItems": True,
+                                   "items": {"type": "string"}}))) == 3
+    assert len(_valid(values, {"type": "object", "minProperties": 2})) >= 2
+    optional = {"type": "object", "properties": {
+        "never": {"type": "object", "required": ["x"], "additionalProperties": False}}}
+    assert _valid(values, optional) == {}
+
+
+def test_a_schema_without_a_value_is_no_value_and_not_proved_empty() -> None:
+    """What the maker cannot find is not said to be impossible: `NoValue`, not `Unsatisfiable`."""
+    schema = {"type": "string", "pattern": "^a$", "minLength": 2}
+    with pytest.raises(NoValue) as caught:
+        _values({}).value(schema)
+    assert not isinstance(caught.value, Unsatisfiable)
