@@ -8,6 +8,7 @@ import dataclasses
 import enum
 import inspect
 import json
+import re
 import types
 import typing
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
-from judge_values import NoValue, Refused, Values, dumps
+from judge_values import Contradiction, NoValue, Refused, Unsatisfiable, Values, dumps
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -130,6 +131,9 @@ def _typed(name: str, value: Any, hint: Any, form_field: Any) -> Any:
 def _drawn(values: Values, schema: Any, examples: list[Any], name: str) -> Any:
     try:
         return values.value(schema, examples)
+    except Unsatisfiable as exc:
+        raise Contradiction(f"{name}: the contract admits no valid value ({exc}), and the "
+                            "generated code takes one") from None
     except NoValue as exc:
         raise NoValue(f"{name}: {exc}") from None
 
@@ -157,7 +161,8 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
         if "json" in media:
             body = _returnable(returns, value)
             if body is _NOTHING:
-                return None, f"the service cannot return {dumps(value)} as {returns}"
+                raise Contradiction(f"the service's return type refuses the contract's valid "
+                                    f"answer {dumps(value)} ({_shown(returns)})")
         elif media.startswith("text/"):
             body = value if isinstance(value, str) else json.dumps(value)
         else:
@@ -185,6 +190,11 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
 _NOTHING = object()
 
 
+def _shown(returns: Any) -> str:
+    """A return type as a failure names it: without the generated package's name."""
+    return re.sub(r"\bjudged_\w+\.", "", str(returns))[:300]
+
+
 def _returnable(returns: Any, value: Any) -> Any:
     """`value` (JSON) as the first member of the return type that reads it."""
     members = typing.get_args(returns) if typing.get_origin(returns) in (
@@ -204,6 +214,11 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
     """Call the operation; the differences found (None: it could not be called)."""
     try:
         answer, why = _answer_of(op, node, session.values, session.modules["server"])
+    except Unsatisfiable as exc:
+        return [f"the contract admits no valid answer ({exc}), and the generated code "
+                "answers one"]
+    except Contradiction as exc:
+        return [str(exc)]
     except NoValue as exc:
         answer, why = None, f"no valid answer: {exc}"
     if why:
