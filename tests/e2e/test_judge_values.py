@@ -107,3 +107,17 @@ def test_a_schema_without_a_value_is_no_value_and_not_proved_empty() -> None:
     with pytest.raises(NoValue) as caught:
         _values({}).value(schema)
     assert not isinstance(caught.value, Unsatisfiable)
+
+
+def test_the_events_of_a_stream_are_judged_one_by_one() -> None:
+    """openapi-core does not read `text/event-stream`: each event's `data` is validated with
+    openapi-schema-validator (`[DONE]` ends the stream and is no event)."""
+    from judge_calls import event_errors
+
+    schema = {"type": "object", "required": ["token"], "properties": {"token": {"type": "string"}}}
+    good = b'data: {"token": "a"}\n\nevent: x\ndata: {"token":\ndata: "b"}\n\ndata: [DONE]\n\n'
+    assert event_errors(_values({}), schema, good) == []
+    bad = b'data: {"token": 1}\r\n\r\ndata: not json\n\n'
+    found = event_errors(_values({}), schema, bad)
+    assert [f.split(":")[0] for f in found] == ["event 0", "event 1"]
+    assert "is not of type 'string'" in found[0] and "not JSON" in found[1]
