@@ -183,6 +183,8 @@ class Values:
                     k: {"allOf": [before[k], value[k]]} for k in value if k in before}
             elif key == "required":
                 into["required"] = [*into.get("required", []), *value]
+            elif key == "enum" and isinstance(into.get("enum"), list) and isinstance(value, list):
+                into["enum"] = [v for v in into["enum"] if v in value]  # both hold
             else:
                 into.setdefault(key, value)
         return into
@@ -305,10 +307,12 @@ class Values:
             if name in required:
                 result[name] = self.make(prop, depth + 1)
             elif depth < _DEPTH:
-                try:  # an optional property without a value is left out
-                    result[name] = self.make(prop, depth + 1)
+                try:  # an optional property without a valid value is left out
+                    made = self.make(prop, depth + 1)
                 except NoValue:
                     continue
+                if not self.errors(prop, made):
+                    result[name] = made
         extra = schema.get("additionalProperties")
         for name in required:  # required, and no property says what it is
             if name not in properties:

@@ -121,3 +121,20 @@ def test_the_events_of_a_stream_are_judged_one_by_one() -> None:
     found = event_errors(_values({}), schema, bad)
     assert [f.split(":")[0] for f in found] == ["event 0", "event 1"]
     assert "is not of type 'string'" in found[0] and "not JSON" in found[1]
+
+
+def test_all_of_members_enums_hold_together() -> None:
+    """PagerDuty's log entries: the base's `type` enum of 17, narrowed by each member to one."""
+    schemas = {"Entry": {"type": "object", "properties": {"type": {"enum": ["a", "b", "c"]}}}}
+    narrowed = {"allOf": [{"$ref": "#/components/schemas/Entry"},
+                          {"type": "object", "required": ["type"],
+                           "properties": {"type": {"enum": ["b"]}}}]}
+    assert _valid(_values(schemas), narrowed)["type"] == "b"
+
+
+def test_an_optional_property_whose_value_is_invalid_is_left_out() -> None:
+    """A `oneOf` of two identical members admits no value; optional, it is simply not sent."""
+    same = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"agent": {"oneOf": [same, same]},
+                                               "name": {"type": "string"}}}
+    assert _valid(_values({}), schema) == {"name": "judge"}
