@@ -161,6 +161,8 @@ class Values:
             for candidate in (made, widened):
                 if not self.errors(schema, candidate):
                     return candidate
+        if key == "oneOf" and (why := self._never_alone(schema[key])) is not None:
+            raise Unsatisfiable(why)
         if len(failures) == len(schema[key]):  # no member has a value
             if all(isinstance(f, Unsatisfiable) for f in failures):
                 raise Unsatisfiable(f"no member of `{key}` admits a value: {failures[0]}")
@@ -188,6 +190,38 @@ class Values:
             else:
                 into.setdefault(key, value)
         return into
+
+    def _never_alone(self, members: list[Any]) -> str | None:
+        """Why no value is valid under exactly one member of a `oneOf`, when its text proves
+        it: two members are the same schema, and every other member's values are theirs too
+        (an object whose required typed properties the others require and type alike)."""
+        shapes = [json.dumps(_bare(self.deref(m)), sort_keys=True, default=repr) for m in members]
+        twin = next((i for i, shape in enumerate(shapes) if shapes.count(shape) > 1), None)
+        if twin is None:
+            return None
+        others = [i for i, shape in enumerate(shapes) if shape != shapes[twin]]
+        if all(self._covers(members[twin], members[i]) for i in others):
+            return (f"members {[i for i, s in enumerate(shapes) if s == shapes[twin]]} of `oneOf` "
+                    "are the same schema, and every other member's values are valid under it too: "
+                    "no value is valid under exactly one")
+        return None
+
+    def _covers(self, wide: Any, narrow: Any) -> bool:
+        """Every value of `narrow` is valid under `wide` (a plain object of typed properties)."""
+        wide, narrow = self.merged({}, wide), self.merged({}, narrow)
+        plain = {"type", "properties", "required", "description", "title", "example"}
+        if set(wide) - plain or wide.get("type", "object") != "object":
+            return False
+        if not set(wide.get("required") or ()) <= set(narrow.get("required") or ()):
+            return False
+        for name, prop in (wide.get("properties") or {}).items():
+            prop = self.merged({}, prop)
+            own = self.merged({}, (narrow.get("properties") or {}).get(name, {}))
+            if set(prop) - {"type", "description", "example", "title"} or own.get("nullable"):
+                return False
+            if "type" in prop and own.get("type") != prop["type"]:
+                return False
+        return True
 
     def _tagged(self, schema: dict[str, Any], key: str, depth: int) -> Any:
         """A value of a member a discriminator selects, by OpenAPI's rule (as
@@ -301,9 +335,7 @@ class Values:
         required = schema.get("required") or []
         properties = schema.get("properties") or {}
         result = {}
-        for name, prop in properties.items():
-            if self.merged({}, prop).get("readOnly") and name not in required:
-                continue
+        for name, prop in properties.items():  # `readOnly` too: `writable` drops them from requests
             if name in required:
                 result[name] = self.make(prop, depth + 1)
             elif depth < _DEPTH:
@@ -361,6 +393,22 @@ class Values:
             return schema if not isinstance(schema, dict) else "..."
         return {k: self.inline(v, depth + 1) for k, v in schema.items()
                 if k not in ("description", "example", "examples") and not k.startswith("x-")}
+
+
+_ANNOTATIONS = {"description", "example", "examples", "title", "externalDocs"}
+
+
+def _bare(node: Any, names: bool = False) -> Any:
+    """A schema without the keywords that do not validate (its `$ref`s as written); `names`:
+    a map of names (`properties`), whose keys are kept whatever they are."""
+    if isinstance(node, list):
+        return [_bare(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if names:
+        return {k: _bare(v) for k, v in node.items()}
+    return {k: _bare(v, k in ("properties", "patternProperties", "$defs", "definitions"))
+            for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}
 
 
 def _nth(item: Any, n: int) -> Any:

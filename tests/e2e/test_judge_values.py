@@ -138,3 +138,19 @@ def test_an_optional_property_whose_value_is_invalid_is_left_out() -> None:
     schema = {"type": "object", "properties": {"agent": {"oneOf": [same, same]},
                                                "name": {"type": "string"}}}
     assert _valid(_values({}), schema) == {"name": "judge"}
+
+
+def test_a_one_of_with_twin_members_covering_the_others_is_proved_empty() -> None:
+    """PagerDuty's invocation agent: a reference twice (once inline), and a user reference
+    whose values are references too: no value is valid under exactly one member."""
+    ref = {"type": "object", "required": ["id", "type"],
+           "properties": {"id": {"type": "string"}, "type": {"type": "string"}}}
+    schemas = {"Ref": ref, "UserRef": {"allOf": [{"$ref": "#/components/schemas/Ref"},
+                                                 {"properties": {"type": {"enum": ["user"]}}}]}}
+    twins = {"oneOf": [{"$ref": "#/components/schemas/UserRef"},
+                       {"$ref": "#/components/schemas/Ref"}, {**ref, "description": "again"}]}
+    with pytest.raises(Unsatisfiable, match="same schema"):
+        _values(schemas).value(twins)
+    titled = {"type": "object", "properties": {"title": {"type": "string"}}}
+    untitled = {"type": "object", "properties": {"name": {"type": "string"}}}
+    assert _values({}).value({"oneOf": [titled, untitled, {"type": "string"}]}) is not None
