@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jsonschema import FormatChecker
+from judge_proofs import closed, discriminator_tags, never_alone
 from judge_strings import NoValue, Unsatisfiable, string
 from openapi_schema_validator import (
     OAS30Validator,
@@ -136,7 +137,7 @@ class Values:
             valid = [e for e in schema["enum"] if e not in (None, "")] or schema["enum"]
             return valid[0]
         if schema.get("allOf"):
-            if (why := self._closed(schema)) is not None:
+            if (why := closed(self, schema)) is not None:
                 raise Unsatisfiable(why)
             return self.make(self.merged({}, schema), depth + 1)
         for key in ("oneOf", "anyOf"):
@@ -161,7 +162,7 @@ class Values:
             for candidate in (made, widened):
                 if not self.errors(schema, candidate):
                     return candidate
-        if key == "oneOf" and (why := self._never_alone(schema[key])) is not None:
+        if key == "oneOf" and (why := never_alone(self, schema[key])) is not None:
             raise Unsatisfiable(why)
         if len(failures) == len(schema[key]):  # no member has a value
             if all(isinstance(f, Unsatisfiable) for f in failures):
@@ -191,45 +192,13 @@ class Values:
                 into.setdefault(key, value)
         return into
 
-    def _never_alone(self, members: list[Any]) -> str | None:
-        """Why no value is valid under exactly one member of a `oneOf`, when its text proves
-        it: two members are the same schema, and every other member's values are theirs too
-        (an object whose required typed properties the others require and type alike)."""
-        shapes = [json.dumps(_bare(self.deref(m)), sort_keys=True, default=repr) for m in members]
-        twin = next((i for i, shape in enumerate(shapes) if shapes.count(shape) > 1), None)
-        if twin is None:
-            return None
-        others = [i for i, shape in enumerate(shapes) if shape != shapes[twin]]
-        if all(self._covers(members[twin], members[i]) for i in others):
-            return (f"members {[i for i, s in enumerate(shapes) if s == shapes[twin]]} of `oneOf` "
-                    "are the same schema, and every other member's values are valid under it too: "
-                    "no value is valid under exactly one")
-        return None
-
-    def _covers(self, wide: Any, narrow: Any) -> bool:
-        """Every value of `narrow` is valid under `wide` (a plain object of typed properties)."""
-        wide, narrow = self.merged({}, wide), self.merged({}, narrow)
-        plain = {"type", "properties", "required", "description", "title", "example"}
-        if set(wide) - plain or wide.get("type", "object") != "object":
-            return False
-        if not set(wide.get("required") or ()) <= set(narrow.get("required") or ()):
-            return False
-        for name, prop in (wide.get("properties") or {}).items():
-            prop = self.merged({}, prop)
-            own = self.merged({}, (narrow.get("properties") or {}).get(name, {}))
-            if set(prop) - {"type", "description", "example", "title"} or own.get("nullable"):
-                return False
-            if "type" in prop and own.get("type") != prop["type"]:
-                return False
-        return True
-
     def _tagged(self, schema: dict[str, Any], key: str, depth: int) -> Any:
         """A value of a member a discriminator selects, by OpenAPI's rule (as
         openapi-schema-validator reads it): the property's value is a `mapping` key, and
         selects the schema mapped, else it names the component schema it selects."""
         prop = schema["discriminator"].get("propertyName")
         base = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "discriminator")}
-        tags = self._tags(schema["discriminator"], schema[key])
+        tags = discriminator_tags(schema["discriminator"], schema[key])
         made, refused = None, []
         for tag, ref in tags:
             try:
@@ -256,46 +225,6 @@ class Values:
                    "its members are inline and no `mapping` names them")
                 + " (a value selects the schema its `mapping` gives, else the component it names)")
         return made
-
-    @staticmethod
-    def _tags(discriminator: dict[str, Any], members: list[Any]) -> list[tuple[str, str]]:
-        """(value, the reference it selects): the mapping's, then each member component's
-        name (the implicit mapping). A mapping to a bare name is spelled as a reference."""
-        mapping = discriminator.get("mapping") or {}
-        tags = [(str(k), v if "/" in v or "#" in v else f"#/components/schemas/{v}")
-                for k, v in mapping.items() if isinstance(v, str)]
-        named = {ref for _, ref in tags}
-        for member in members:
-            ref = member.get("$ref") if isinstance(member, dict) else None
-            if isinstance(ref, str) and ref.startswith("#/components/schemas/") and ref not in named:
-                name = ref.rsplit("/", 1)[1].replace("~1", "/").replace("~0", "~")
-                if name not in mapping:
-                    tags.append((name, ref))
-        return tags
-
-    def _closed(self, schema: dict[str, Any]) -> str | None:
-        """Why an `allOf` admits no value, when a member closed by `additionalProperties:
-        false` allows no property of a name the whole requires; None otherwise."""
-        required = self.merged({}, schema).get("required") or []
-        for member in [schema, *self._members(schema)]:
-            if member.get("additionalProperties") is False and not member.get("patternProperties"):
-                allowed = set(member.get("properties") or {})
-                missing = [n for n in required if n not in allowed]
-                if missing:
-                    said = member.get("title") or "properties " + ", ".join(sorted(allowed)[:6])
-                    return (f"`{missing[0]}` is required, and an `allOf` member with "
-                            f"`additionalProperties: false` ({said}) allows no such property")
-        return None
-
-    def _members(self, schema: Any) -> list[dict[str, Any]]:
-        """An `allOf`'s members, derefed, the members of theirs too (each member's own
-        `additionalProperties` sees its own `properties` only)."""
-        found = []
-        for member in self.deref(schema).get("allOf") or ():
-            member = self.deref(member)
-            if isinstance(member, dict):
-                found += [member, *self._members(member)]
-        return found
 
     def _typed(self, schema: dict[str, Any], depth: int) -> Any:
         kind = schema.get("type")
@@ -393,22 +322,6 @@ class Values:
             return schema if not isinstance(schema, dict) else "..."
         return {k: self.inline(v, depth + 1) for k, v in schema.items()
                 if k not in ("description", "example", "examples") and not k.startswith("x-")}
-
-
-_ANNOTATIONS = {"description", "example", "examples", "title", "externalDocs"}
-
-
-def _bare(node: Any, names: bool = False) -> Any:
-    """A schema without the keywords that do not validate (its `$ref`s as written); `names`:
-    a map of names (`properties`), whose keys are kept whatever they are."""
-    if isinstance(node, list):
-        return [_bare(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    if names:
-        return {k: _bare(v) for k, v in node.items()}
-    return {k: _bare(v, k in ("properties", "patternProperties", "$defs", "definitions"))
-            for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}
 
 
 def _nth(item: Any, n: int) -> Any:
