@@ -148,10 +148,12 @@ def _success(node: dict[str, Any], values: Values) -> tuple[str, dict[str, Any]]
 
 
 def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tuple[Any, str]:
-    """The value the service answers (as the server method returns it), or why there is none."""
-    _, response = _success(node, values)
-    content = response.get("content") or {}
+    """The value the service answers (as the server method returns it), or why there is none.
+    An operation that declares no success (DigitalOcean's retired endpoint: 410 and errors
+    only) answers nothing, and the wire says what the server made of it."""
+    status, response = _success(node, values)
     _, returns = _hints(getattr(server.ServiceBase, op.method_name), server)
+    content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
     body: Any = None
     if content:
         media, declared = next(iter(content.items()))
