@@ -79,3 +79,15 @@ def test_a_discriminator_mapped_or_named_warns_nothing(tmp_path: Path) -> None:
     for schemas in (mapped, named):
         assert not any("selects no member" in m for m in _warnings(
             tmp_path, _spec(schemas, "Message")).values())
+
+
+def test_a_pattern_beside_a_parsed_format_is_warned(tmp_path: Path) -> None:
+    """PagerDuty's `since`: `format: date-time` is read as a datetime, and its `pattern`
+    (`YYYY-MM-DDThh:mm:ssZ`, which no date-time holds) is not checked."""
+    schemas = {"Window": {"type": "object", "properties": {
+        "since": {"type": "string", "format": "date-time", "pattern": "YYYY-MM-DDThh:mm:ssZ"},
+        "key": {"type": "string", "format": "byte", "pattern": "^[A-Za-z0-9+/=]+$"}}}}
+    found = _warnings(tmp_path, _spec(schemas, "Window"))
+    said = found.get("/components/schemas/Window/properties/since", "")
+    assert "is not enforced beside `format: date-time`" in said
+    assert not any("beside `format: byte`" in m for m in found.values())
