@@ -11,10 +11,14 @@ valid value for them, and openapi-core refuses every value the generated code se
   when every such schema refuses the value as its own property (OpenAI's messages: `role:
   system` selects no schema named `system`), or the mapping refers to nothing, no value is
   valid. The model tells the members apart by their own values of the property.
+- A `oneOf` with two members that are the same schema (PagerDuty's invocation `agent`, once
+  by `$ref`, once inline): a value valid under one is valid under both, so no value of theirs
+  is valid by the contract; the model accepts it (as `anyOf`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -111,3 +115,35 @@ def _allowed(document: Mapping[str, Any], ref: str, prop: str) -> tuple[Any, ...
         return (own["const"],)
     enum = own.get("enum")
     return tuple(enum) if isinstance(enum, list) and enum else ()
+
+
+_ANNOTATIONS = frozenset({"description", "example", "examples", "title", "externalDocs"})
+
+
+def twins(document: Mapping[str, Any], schema: dict[str, Any]) -> str | None:
+    """Why the values of two members of a `oneOf` are never valid (they are the same schema,
+    annotations aside), or None."""
+    members = schema.get("oneOf")
+    if not isinstance(members, list):
+        return None
+    shapes = [json.dumps(_bare(deref(document, m)), sort_keys=True, default=repr)
+              for m in members]
+    same = [i for i, shape in enumerate(shapes) if shapes.count(shape) > 1]
+    if not same:
+        return None
+    return (f"`oneOf` members {same[0]} and {same[1]} are the same schema: a value valid under "
+            "one is valid under both, so by the contract no value of theirs is valid (the models "
+            "accept it, as `anyOf`; hint: list the schema once)")
+
+
+def _bare(node: Any, names: bool = False) -> Any:
+    """A schema without the keywords that do not validate (its `$ref`s as written); `names`:
+    a map of names (`properties`), whose keys are kept whatever they are."""
+    if isinstance(node, list):
+        return [_bare(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if names:
+        return {k: _bare(v) for k, v in node.items()}
+    return {k: _bare(v, k in ("properties", "patternProperties", "$defs", "definitions"))
+            for k, v in node.items() if k not in _ANNOTATIONS and not str(k).startswith("x-")}

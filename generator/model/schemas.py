@@ -11,7 +11,7 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of
-from .contradictions import closed_conflict, unselected
+from .contradictions import closed_conflict, twins, unselected
 from .distribute import spread
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
@@ -272,8 +272,9 @@ class SchemaConverter:
             members = schema.get(key)
             if isinstance(members, list) and members:
                 union = self._union(schema, members, hint)
-                if (why := unselected(self.document, schema)) is not None:
-                    self.notes.warn(why)
+                for why in (unselected(self.document, schema), twins(self.document, schema)):
+                    if why is not None:
+                        self.notes.warn(why)
                 if key == "oneOf" and not exclusive(members, self._deref, union):
                     self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
                                     "several members is accepted (as `anyOf`)")

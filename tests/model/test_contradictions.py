@@ -91,3 +91,12 @@ def test_a_pattern_beside_a_parsed_format_is_warned(tmp_path: Path) -> None:
     said = found.get("/components/schemas/Window/properties/since", "")
     assert "is not enforced beside `format: date-time`" in said
     assert not any("beside `format: byte`" in m for m in found.values())
+
+
+def test_a_one_of_listing_one_schema_twice_is_warned(tmp_path: Path) -> None:
+    ref = {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+    schemas = {"Ref": ref, "Agent": {"oneOf": [
+        {"$ref": "#/components/schemas/Ref"}, {"type": "integer"},
+        {**ref, "description": "the same, inline"}]}}
+    said = _warnings(tmp_path, _spec(schemas, "Agent")).get("/components/schemas/Agent", "")
+    assert "`oneOf` members 0 and 2 are the same schema" in said
