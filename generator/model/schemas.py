@@ -11,6 +11,7 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of
+from .contradictions import closed_conflict, twins, unselected
 from .distribute import spread
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
@@ -271,6 +272,9 @@ class SchemaConverter:
             members = schema.get(key)
             if isinstance(members, list) and members:
                 union = self._union(schema, members, hint)
+                for why in (unselected(self.document, schema), twins(self.document, schema)):
+                    if why is not None:
+                        self.notes.warn(why)
                 if key == "oneOf" and not exclusive(members, self._deref, union):
                     self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
                                     "several members is accepted (as `anyOf`)")
@@ -339,6 +343,8 @@ class SchemaConverter:
 
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         properties, required, extra, owners = merged(self.document, schema)
+        if (why := closed_conflict(self.document, schema)) is not None:
+            self.notes.warn(why, ref[1:] if ref else None)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
         dropped: list[str] = []
