@@ -646,5 +646,5 @@ def test_an_own_server_the_client_cannot_honour_is_warned_about(tmp_path: Any) -
             "`https://items.example.com/v1`, unless `servers=` says so"
             in found["/paths/~1items/servers/0"])
     assert found["/paths/~1upload/put/servers/0"].startswith(
-        "the server URL without a host `https://` is not used")
+        "`PUT /upload`: the server URL without a host `https://` is not used")
     assert '"https://items.example.com/v1/items",' in files["client.py"]
