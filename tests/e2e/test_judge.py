@@ -166,3 +166,22 @@ def test_the_contract_deployed_on_the_judges_host() -> None:
     assert moved["servers"] == [{"url": "http://judge.test/v2"}]
     assert moved["paths"]["/up"]["servers"] == [{"url": "http://judge.test/v1"}]
     assert moved["paths"]["/up"]["post"]["servers"] == [{"url": "http://judge.test"}]
+
+
+def test_the_table_lists_each_disagreement_under_its_construct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """judge_table.py: a disagreement keeps the construct it was listed under, else takes the
+    one a rule recognises, else UNCLASSIFIED, on which known() fails; one construct for every
+    operation is EVERY."""
+    import judge_known
+    import judge_table
+
+    monkeypatch.setattr(judge_table, "KNOWN", {"c": {"UNION_TEXT": ["GET /a"]}})
+    verdicts = [["GET /a", "disagreed", "the service received a='1'"],
+                ["GET /b", "disagreed", "request: ServerNotFound: Server not found"],
+                ["GET /c", "disagreed", "something new"], ["GET /d", "agreed", ""]]
+    assert judge_table.listed("c", verdicts) == {
+        "PATH_SERVERS": ["GET /b"], "UNCLASSIFIED": ["GET /c"], "UNION_TEXT": ["GET /a"]}
+    assert judge_table.listed("c", verdicts[1:2] * 2) == {"PATH_SERVERS": ["*"]}
+    monkeypatch.setattr(judge_known, "KNOWN", {"c": {"UNCLASSIFIED": ["GET /c"]}})
+    with pytest.raises(AssertionError, match="name their construct"):
+        judge_known.known("c", ["GET /c"])
