@@ -189,10 +189,11 @@ class OperationBuilder(ResponseReader):
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
-            if location == "query" and shape == "array" and style != "json" and self._shape(
-                    type_ref.args[0]) == "object":
+            if location == "query" and shape == "array" and style not in (
+                    "json", "deepObject") and self._shape(type_ref.args[0]) == "object":
                 # OpenAPI defines no query form for a list of objects: they travel as one JSON
-                # array, as Box's `mdfilters` does (docs/generated-api.md).
+                # array, as Box's `mdfilters` does (docs/generated-api.md); in deepObject style
+                # by index, as Stripe's `lines[0][amount]=1` (its encoder writes them so).
                 style = "json"
             from_text = (shape == "scalar" and style in ("form", "simple")
                          and self._from_text(type_ref))
@@ -275,7 +276,7 @@ class OperationBuilder(ResponseReader):
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
                 deep = deep_fields(content[media], kind, f"{at}/content/{escape(media)}",
-                                   self.schemas.notes.warn)
+                                   self.schemas.notes.warn, self.document)
                 fields = self._form_fields(schema, prefix, kind,
                                            f"{at}/content/{escape(media)}/schema", deep)
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,

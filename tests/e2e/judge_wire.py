@@ -60,10 +60,12 @@ class Recorder(httpx.AsyncBaseTransport):
 class _Request:
     """openapi-core's `Request` protocol over an httpx request."""
 
-    def __init__(self, request: httpx.Request) -> None:
+    def __init__(self, request: httpx.Request, *, port: bool = False) -> None:
         self._request = request
         url = urlsplit(str(request.url))
         self.host_url = f"{url.scheme}://{url.netloc}"
+        if port and url.port is None:  # the scheme's default port spelled (`https://a:443`)
+            self.host_url += {"https": ":443", "http": ":80"}.get(url.scheme, "")
         self.path = _decoded(url.path)
         self.method = request.method.lower()
         self.body: bytes | None = request.content or None
@@ -153,15 +155,35 @@ def _content_type(headers: httpx.Headers) -> str:
 
 def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
     """What openapi-core finds wrong with the request and with the response (empty: none):
-    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG)."""
-    request = _Request(exchange.request)
+    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG).
+
+    httpx drops a URL's default port (`https://a:443/v2` is sent as `https://a/v2`, the same
+    URL by RFC 3986 6.2.3), and openapi-core matches a server `https://{h}:{port}/v2` only with
+    the port written: a request no server matches is matched again with the port spelled.
+    """
+    found = _errors(judge, exchange, _Request(exchange.request))
+    if any("ServerNotFound" in raw for _, raw in found) and exchange.request.url.port is None:
+        spelled = _errors(judge, exchange, _Request(exchange.request, port=True))
+        if not any("ServerNotFound" in raw for _, raw in spelled):
+            return [*spelled, (_DEFAULT_PORT, _DEFAULT_PORT)]
+    return found
+
+
+_DEFAULT_PORT = "a server with the default port written matched only with the port spelled"
+
+
+def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple[str, str]]:
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         try:
-            found = [(f"request: {_said(e)}", _raw(e)) for e in judge.iter_request_errors(request)]
-            if not found:
+            errors = list(judge.iter_request_errors(request))
+            found = [(f"request: {_said(e)}", _raw(e)) for e in errors]
+            # the response too, unless the request found no operation (a request error may be
+            # one the judge excuses)
+            if not any(type(e).__name__.endswith("NotFound") for e in errors):
                 found += [(f"response {exchange.response.status_code}: {_said(e)}", _raw(e))
-                          for e in judge.iter_response_errors(request, _Response(exchange.response))]
+                          for e in judge.iter_response_errors(request,
+                                                              _Response(exchange.response))]
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
             text = f"openapi-core failed: {type(exc).__name__}: {exc}"
             found = [(text[:400], text)]
@@ -209,6 +231,8 @@ OPENAPI_CORE_WRONG = (
      "its security providers know apiKey, http basic/bearer only"),
     ("parameter is deprecated", "a deprecated parameter sent (it warns; not an error)",
      "as designed"),
+    (_DEFAULT_PORT, "a URL without the default port its server writes (`:443`), the same URL "
+     "by RFC 3986 6.2.3", "none found upstream"),
 )
 
 

@@ -116,3 +116,72 @@ def test_values_are_valid_and_requests_carry_no_read_only_property() -> None:
     assert made["id"] >= 5 and len(made["name"]) == 3
     assert made["born"] != "2021-02-11T16:37:03"  # the example has no time zone: not used
     assert "id" not in values.writable(pet, made)
+
+
+def test_bracket_notation_is_judged_by_stripes_encoder() -> None:
+    """A form body in deepObject style, which openapi-core cannot read, agrees when it is what
+    stripe-python's encoder writes of the same arguments, and differs, named, when it is not."""
+    from types import SimpleNamespace
+
+    from judge_brackets import judge_brackets, unsendable
+
+    field = SimpleNamespace(name="items", wire="items", deep=True, is_file=False,
+                            is_file_list=False)
+    plain = SimpleNamespace(name="name", wire="name", deep=False, is_file=False,
+                            is_file_list=False)
+    op = SimpleNamespace(query_params=[], body=SimpleNamespace(form_fields=[field, plain]))
+    wire = {"items": [{"price": "p", "tax_rates": ["a", "b"], "on": True}], "name": "n"}
+
+    def sent(body: str) -> httpx.Request:
+        return httpx.Request("POST", "http://judge.test/x", content=body.encode(), headers={
+            "content-type": "application/x-www-form-urlencoded"})
+
+    good = ("items%5B0%5D%5Bprice%5D=p&items%5B0%5D%5Btax_rates%5D%5B0%5D=a&name=n"
+            "&items%5B0%5D%5Btax_rates%5D%5B1%5D=b&items%5B0%5D%5Bon%5D=true")
+    judged = judge_brackets(op, wire, sent(good))
+    assert judged.problems == [] and judged.excuses("Request body validation error: ...")
+    wrong = judge_brackets(op, wire, sent(good.replace("%5B1%5D=b", "%5B%5D=b")))
+    assert wrong.problems == ["the body in bracket notation differs from stripe-python's "
+                              "encoding: sent but not encoded [items[0][tax_rates][]=b], "
+                              "encoded but not sent [items[0][tax_rates][1]=b]"]
+    # `tax_rates: []` has no spelling: received without it, the rest whole, it is no loss
+    empty = {"items": [{"price": "p", "tax_rates": []}]}
+    received = {"body": SimpleNamespace(items=[{"price": "p", "tax_rates": None}])}
+    assert unsendable(op, empty, received) == ["items"]
+    received = {"body": SimpleNamespace(items=[{"price": "q"}])}
+    assert unsendable(op, empty, received) == []
+
+
+def test_the_contract_deployed_on_the_judges_host() -> None:
+    """Every server of the contract moved to the judge's host at its own path: where the
+    client sends the operations when its base_url is none of the contract's servers."""
+    from judge import _base_url, _moved
+
+    doc = {"servers": [{"url": "https://{host}/v2", "variables": {"host": {"default": "a.io"}}}],
+           "paths": {"/up": {"servers": [{"url": "https://up.a.io/v1"}],
+                             "post": {"servers": [{"url": "https://files.a.io"}]}}}}
+    assert _base_url(doc) == "https://a.io/v2"
+    assert _base_url({"paths": {}}) == "http://judge.test"
+    moved = _moved(doc)
+    assert moved["servers"] == [{"url": "http://judge.test/v2"}]
+    assert moved["paths"]["/up"]["servers"] == [{"url": "http://judge.test/v1"}]
+    assert moved["paths"]["/up"]["post"]["servers"] == [{"url": "http://judge.test"}]
+
+
+def test_the_table_lists_each_disagreement_under_its_construct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """judge_table.py: a disagreement keeps the construct it was listed under, else takes the
+    one a rule recognises, else UNCLASSIFIED, on which known() fails; one construct for every
+    operation is EVERY."""
+    import judge_known
+    import judge_table
+
+    monkeypatch.setattr(judge_table, "KNOWN", {"c": {"UNION_TEXT": ["GET /a"]}})
+    verdicts = [["GET /a", "disagreed", "the service received a='1'"],
+                ["GET /b", "disagreed", "request: ServerNotFound: Server not found"],
+                ["GET /c", "disagreed", "something new"], ["GET /d", "agreed", ""]]
+    assert judge_table.listed("c", verdicts) == {
+        "PATH_SERVERS": ["GET /b"], "UNCLASSIFIED": ["GET /c"], "UNION_TEXT": ["GET /a"]}
+    assert judge_table.listed("c", verdicts[1:2] * 2) == {"PATH_SERVERS": ["*"]}
+    monkeypatch.setattr(judge_known, "KNOWN", {"c": {"UNCLASSIFIED": ["GET /c"]}})
+    with pytest.raises(AssertionError, match="name their construct"):
+        judge_known.known("c", ["GET /c"])
