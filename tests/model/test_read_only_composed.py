@@ -6,7 +6,8 @@ reproduction over real HTTP:
   the flag) and required by the other member;
 - PagerDuty's references: `Reference: {allOf: [{$ref: .../Tag/allOf/0}, {required: [type, id]}]}`;
 - a readOnly flag two `allOf`s deep, and on every member of a `oneOf`;
-- a discriminator whose tag is readOnly: requests carry no tag, so their union has none.
+- a discriminator whose tag is readOnly: requests carry no tag, so their union has none;
+- PagerDuty's notifications: a property named `""` (an alias the runtime took for no alias).
 
 OpenAPI 3.0 (4.7.24, `readOnly`): "SHOULD NOT be sent as part of the request. If the property
 is marked as readOnly being true and is in the required list, the required will take effect on
@@ -152,3 +153,24 @@ def test_a_read_only_tag_tells_no_request_apart(pkg: Generated) -> None:
     with pytest.raises(ValidationError):
         models.ContactRequestAdapter.validate_python({"kind": "email"})
 
+
+def test_a_property_named_empty_is_omitted_while_unset(pkg: Generated) -> None:
+    """PagerDuty's `Notification` declares a property named `""`: unset, it is not answered as
+    `null` (which its schema refuses); set, it is answered under its own name."""
+    models = pkg.models
+    answers = [models.Notification(id="N1"), models.Notification.model_validate({"": "x"})]
+
+    class Service(pkg.server.ServiceBase):  # type: ignore[misc,name-defined]
+        async def list_notifications(self) -> Any:
+            return answers
+
+    with serve(pkg.server.create_app(Service())) as url:
+        raw = httpx.get(f"{url}/notifications").json()
+        with pkg.client.Client(url) as client:
+            listed = client.list_notifications()
+    assert raw == [{"id": "N1"}, {"": "x"}]
+    for item in raw:
+        _valid_answer("Notification", item)
+    assert [n.value for n in listed] == [None, "x"]
+    with pytest.raises(ValidationError, match="must not be null"):
+        models.Notification.model_validate({"": None})
