@@ -5,7 +5,7 @@ reproduction over real HTTP:
   into a part of a component whose `id` and `type` are readOnly, `type` declared again (without
   the flag) and required by the other member;
 - PagerDuty's references: `Reference: {allOf: [{$ref: .../Tag/allOf/0}, {required: [type, id]}]}`;
-- a readOnly flag two `allOf`s deep, and on every member of a `oneOf`;
+- a readOnly flag two `allOf`s deep, and on every member of a `oneOf` (and writeOnly, mirrored);
 - a discriminator whose tag is readOnly: requests carry no tag, so their union has none;
 - PagerDuty's notifications: a property named `""` (an alias the runtime took for no alias).
 
@@ -50,7 +50,8 @@ SCHEMAS: dict[str, Any] = {
         "owner": {"allOf": [{"allOf": [{"$ref": _REF + "Reference"}, {"readOnly": True}]}]},
         "audit": {"oneOf": [{"type": "string", "readOnly": True},
                             {"type": "integer", "readOnly": True}]},
-        "note": {"oneOf": [{"type": "string", "readOnly": True}, {"type": "integer"}]}}},
+        "note": {"oneOf": [{"type": "string", "readOnly": True}, {"type": "integer"}]},
+        "token": {"allOf": [{"allOf": [{"type": "string"}, {"writeOnly": True}]}]}}},
     "Base": {"type": "object", "required": ["kind"], "properties": {
         "kind": {"type": "string", "readOnly": True}}},
     "Phone": {"allOf": [{"$ref": _REF + "Base"}, {"type": "object", "required": ["number"],
@@ -99,7 +100,7 @@ def test_request_models_leave_read_only_properties_out_wherever_flagged(pkg: Gen
     assert set(models.TeamRequest.model_fields) == {"name"}
     assert set(models.TagRequest.model_fields) == {"label"}
     assert set(models.ServiceReferenceRequest.model_fields) == set()
-    assert set(models.IntegrationRequest.model_fields) == {"name", "service", "note"}
+    assert set(models.IntegrationRequest.model_fields) == {"name", "service", "note", "token"}
     # the responses keep them, and `required` takes effect there
     assert {"id", "type", "self", "name"} <= set(models.Team.model_fields)
     with pytest.raises(ValidationError, match="type"):
@@ -107,6 +108,7 @@ def test_request_models_leave_read_only_properties_out_wherever_flagged(pkg: Gen
     with pytest.raises(ValidationError, match="id"):
         models.ServiceReference.model_validate({"type": "service_reference"})
     assert {"owner", "audit", "note"} <= set(models.Integration.model_fields)
+    assert "token" not in models.Integration.model_fields  # writeOnly, as deep: the mirror
 
 
 def test_over_http_a_request_without_read_only_properties_is_taken(pkg: Generated) -> None:
@@ -122,19 +124,22 @@ def test_over_http_a_request_without_read_only_properties_is_taken(pkg: Generate
             seen.append(body.model_dump(mode="json"))
             return models.Integration.model_validate({
                 "name": body.name, "service": {"id": "S1", "type": "service_reference"},
-                "owner": {"id": "U1", "type": "user_reference"}, "audit": 3})
+                "owner": {"id": "U1", "type": "user_reference"}, "audit": 3,
+                "token": body.token})  # the careless service echoes the writeOnly token
 
     with serve(pkg.server.create_app(Service())) as url:
         with pkg.client.Client(url) as client:
             team = client.create_team(models.TeamRequest(name="core"))
             made = client.create_integration(models.IntegrationRequest.model_validate(
-                {"name": "mail", "service": {}}))
+                {"name": "mail", "service": {}, "token": "t"}))
         # what a client sends by hand: the readOnly values are dropped, not refused
         raw = httpx.post(f"{url}/teams", json={"id": "forged", "type": "team", "name": "b"})
         answer = raw.json()
-    assert seen == [{"name": "core"}, {"name": "mail", "service": {}}, {"name": "b"}]
+    assert seen == [{"name": "core"}, {"name": "mail", "service": {}, "token": "t"},
+                    {"name": "b"}]
     assert team.model_dump(mode="json") == {"id": "T1", "type": "team", "name": "core"}
     assert made.service.id == "S1" and made.owner is not None and made.audit == 3
+    assert "token" not in made.model_dump(mode="json")
     assert raw.status_code == 201 and answer == {"id": "T1", "type": "team", "name": "b"}
     _valid_answer("Team", answer)
     _valid_answer("Integration", made.model_dump(mode="json"))
