@@ -223,6 +223,16 @@ OPENAPI_CORE_WRONG = (
     # where the generated server takes the more concrete segment by segment
     (re.compile(r"Path parameter error: .* <- CastError"), "which of two templated paths a URL matches",
      "OAI/OpenAPI-Specification#2356"),
+    # openapi-schema-validator reads `readOnly` on the property in the same schema object as
+    # the `required` list only (as its python-openapi/openapi-schema-validator#16 says), not in
+    # a sibling `allOf` member nor through a `$ref`: PagerDuty's `Reference`, `{allOf: [{$ref:
+    # ...Tag/allOf/0} (id, type readOnly), {required: [type, id]}]}`. Only a request body whose
+    # every error is a missing property: the judge's values carry every required property but
+    # the readOnly ones, and one the client was given and lost fails the round trip instead
+    (re.compile(r"^InvalidRequestBody: [^\n]*? not valid for schema of type \w+: \((?:<Validation"
+                r"Error: \"'[^'\"]*' is a required property\">,? ?)+\) <- "),
+     "`readOnly` beside `required` in another `allOf` member or through a `$ref` (the required "
+     "takes effect on the response only)", "python-openapi/openapi-schema-validator#16"),
     ("Tried to write read-only property", "`readOnly` on a parameter's own schema (OpenAPI: "
      "relevant only for properties)", "none found upstream"),
     # not wrong, but silent: openapi-core checks no credential of these (mutualTLS, http
