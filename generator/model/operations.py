@@ -313,9 +313,10 @@ class OperationBuilder(ResponseReader):
                         f"form field `{wire}` is structured ({structured}): read and sent as "
                         "its text, not validated as its schema (hint: a multipart body carries "
                         "it as a JSON part)", at)
-                if not json_part and wire not in deep and (type_ref.kind not in ("builtin", "literal", "model", "list")
-                                      or (type_ref.kind == "model" and not self._is_enum(type_ref))):
-                    type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
+                if not json_part and wire not in deep and not self._from_text(type_ref) and (
+                        type_ref.kind not in ("builtin", "literal", "model", "list")
+                        or (type_ref.kind == "model" and not self._is_enum(type_ref))):
+                    type_ref = TypeRef("builtin", "str")  # its text (any, an object)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
                                     is_file, is_list, _plain(prop.get("description")),
                                     json=json_part, deep=wire in deep))
