@@ -29,7 +29,7 @@ from .ir import (
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case
 from .paging import paging_of
-from .responses import ResponseReader
+from .responses import ResponseReader, success_note
 from .schema_facts import example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
@@ -56,9 +56,11 @@ class OperationBuilder(ResponseReader):
         for site in sites:
             operation = self._operation(site.path, site.method, dict(site.operation),
                                         site.item.get("parameters") or [])
-            server = own_server(self.document, site.item, site.operation,
-                                f"/paths/{escape(site.path)}/{site.method}",
+            at = f"/paths/{escape(site.path)}/{site.method}"
+            server = own_server(self.document, site.item, site.operation, at,
                                 self.schemas.notes.warn)
+            if note := success_note(site.operation.get("responses")):
+                self.schemas.notes.warn(note, at)
             operations.append(replace(operation, server=server) if server else operation)
         return operations
 
