@@ -210,6 +210,24 @@ def _spells(hint: Any) -> bool:
     return False
 
 
+def _item_kind(hint: Any) -> Any:
+    """The items' type of a list type (optional, constrained or not); None for another type."""
+    hint = getattr(hint, "__value__", hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _item_kind(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        found = [
+            kind
+            for arg in typing.get_args(hint)
+            if (kind := _item_kind(arg)) is not None
+        ]
+        return found[0] if len(found) == 1 else None
+    return (
+        typing.get_args(hint)[0] if origin is list and typing.get_args(hint) else None
+    )
+
+
 def _is_list(hint: Any) -> bool:
     """Whether a form field's type is a list (optional or not, constrained or not)."""
     if typing.get_origin(hint) is typing.Annotated:  # `maxItems`, `uniqueItems`
@@ -228,19 +246,28 @@ def query_parameter(
     *,
     keys: tuple[str, ...] | None = None,
     others: tuple[str, ...] | None = None,
+    repeated: bool = False,
 ) -> Callable[[Request], Any]:
     """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
     form-exploded objects, comma/space/pipe-separated arrays, JSON content), validated like
     any other parameter. An exploded object takes the query keys in `keys` (its fields), or
-    every key not in `others` (the operation's other parameters) when it is free-form.
+    every key not in `others` (the operation's other parameters) when it is free-form. An
+    array's items of a union are read as their text spells them (`spelled`); `repeated`: an
+    exploded array of such items (`?id=1&id=a`).
     """
     known: list[tuple[TypeAdapter[Any], bool]] = []
+    items: list[TypeAdapter[Any] | None] = []
 
     def parse(request: Request) -> Any:
         adapter, required = _adapter(known, kind, default)
+        if not items:
+            item = _item_kind(kind)
+            items.append(TypeAdapter(item) if _spells(item) else None)
         query = request.query_params
         raw: Any = None
-        if style == "deepObject":
+        if repeated:
+            raw = query.getlist(name) or None
+        elif style == "deepObject":
             raw = deep_value(query.multi_items(), name, "query")
         elif keys is not None or others is not None:
             found: dict[str, list[str]] = {}
@@ -279,6 +306,8 @@ def query_parameter(
                 return adapter.validate_json(raw)
             if isinstance(raw, str):
                 return _from_text(adapter, raw)
+            if isinstance(raw, list) and (item := items[0]) is not None:
+                raw = [spelled(item, v) if isinstance(v, str) else v for v in raw]
             return _from_deep(adapter, raw)
         except ValidationError as exc:
             raise RequestValidationError(

@@ -29,7 +29,7 @@ from .ir import (
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case
 from .paging import paging_of
-from .responses import ResponseReader, success_note
+from .responses import ANY_ANSWER, ResponseReader, success_note
 from .schema_facts import example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
@@ -69,8 +69,10 @@ class OperationBuilder(ResponseReader):
         """Build an operation that is not served (a webhook, a callback) and its models; `name`
         stands for a missing operationId."""
         op_id = raw.get("operationId")
-        return self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
-            op_id.strip()) else name}, shared)
+        operation = self._operation(path, method, {**raw, "operationId": op_id if isinstance(
+            op_id, str) and op_id.strip() else name}, shared)
+        # a hook declaring no success answers nothing the receiver or sender types (as before)
+        return replace(operation, success=tuple(r for r in operation.success if r != ANY_ANSWER))
 
     def _operation(self, path: str, method: str, raw: dict[str, Any], shared: list[Any]) -> Operation:
         op_id = raw.get("operationId")
@@ -196,8 +198,9 @@ class OperationBuilder(ResponseReader):
                 # OpenAPI defines no query form for a list of objects: they travel as one JSON
                 # array, as Box's `mdfilters` does (docs/generated-api.md).
                 style = "json"
-            from_text = (shape == "scalar" and style in ("form", "simple")
-                         and self._from_text(type_ref))
+            from_text = self._from_text(type_ref) if shape == "scalar" and style in (
+                "form", "simple") else location == "query" and self._from_text_items(
+                type_ref, style, explode)
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape, from_text=from_text).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
@@ -233,6 +236,12 @@ class OperationBuilder(ResponseReader):
             return not all(isinstance(v, str) for v in type_ref.literals)
         return type_ref.kind == "union" and all(
             self._shape(arg) == "scalar" for arg in type_ref.args)
+
+    def _from_text_items(self, type_ref: TypeRef, style: str, explode: bool) -> bool:
+        """An exploded query array (`?id=1&id=a`) whose items FastAPI cannot read from their
+        text: read by the runtime (`query_parameter(..., repeated=True)`)."""
+        return type_ref.kind == "list" and style == "form" and explode and bool(
+            type_ref.args) and self._from_text(type_ref.args[0])
 
     def _object_keys(self, type_ref: TypeRef) -> tuple[str, ...] | None:
         """The wire names of an object parameter's fields; None for a free-form object."""

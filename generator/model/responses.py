@@ -58,6 +58,8 @@ class ResponseReader:
     def _responses(self, raw: dict[str, Any], prefix: str, op_id: str) -> tuple[
         list[Response], list[ErrorClass], dict[str, Any]
     ]:
+        """The success responses (`ANY_ANSWER` where none is declared), the errors, and the
+        errors' JSON schemas by status."""
         success: list[Response] = []
         errors: list[ErrorClass] = []
         schemas: dict[str, Any] = {}

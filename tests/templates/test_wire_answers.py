@@ -38,6 +38,15 @@ SPEC = openapi({
             {"name": "X-Level", "in": "header", "schema": {"type": ["integer", "string"]}},
             {"name": "ratio", "in": "cookie", "schema": _SCALARS}],
         "responses": {"200": _ECHO}}},
+    "/issues": {"get": {  # Sentry's `project`: exploded (`?project=1&project=web`), and not
+        "operationId": "listIssues",
+        "parameters": [
+            {"name": "project", "in": "query", "schema": {"type": "array", "items": _ID}},
+            {"name": "ids", "in": "query", "explode": False,
+             "schema": {"type": "array", "items": _STRING_FIRST}},
+            {"name": "tags", "in": "query", "style": "pipeDelimited",
+             "schema": {"type": "array", "items": _SCALARS}}],
+        "responses": {"200": _ECHO}}},
     "/forms": {"post": {
         "operationId": "postForm",
         "requestBody": {"content": {FORM: {"schema": {"type": "object", "properties": {
@@ -79,6 +88,10 @@ def url(generated: Generated) -> Iterator[str]:
             return {"workflow_id": typed(workflow_id),
                     **{name: typed(value) for name, value in kwargs.items()}}
 
+        async def list_issues(self, **kwargs: Any) -> Any:
+            return {name: [typed(v) for v in value] for name, value in kwargs.items()
+                    if value is not None}
+
         async def post_form(self, body: Any = None) -> Any:
             return {"id": typed(body.id), "flag": typed(body.flag)}
 
@@ -113,6 +126,19 @@ def test_a_union_parameter_arrives_as_the_client_was_given_it(
     recorder = Recorder()
     with generated.client.Client(url, transport=recorder) as client:
         assert client.get_workflow(**given) == received
+    assert judged(JUDGE, recorder.sent[0]) == []
+
+
+def test_an_array_of_a_union_arrives_as_the_client_was_given_it(
+        generated: Generated, url: str) -> None:
+    recorder = Recorder()
+    with generated.client.Client(url, transport=recorder) as client:
+        read = client.list_issues(project=[1, "web", "007"], ids=["a", 2], tags=[0.5, False, "x"])
+    assert read == {"project": [typed(1), typed("web"), typed("007")],
+                    "ids": [typed("a"), typed(2)],
+                    "tags": [typed(0.5), typed(False), typed("x")]}
+    assert recorder.sent[0].url.query == (
+        b"project=1&project=web&project=007&ids=a%2C2&tags=0.5%7Cfalse%7Cx")
     assert judged(JUDGE, recorder.sent[0]) == []
 
 
