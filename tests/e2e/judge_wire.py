@@ -197,9 +197,24 @@ def _raw(error: BaseException) -> str:
     cause: BaseException | None = error
     while cause is not None:
         chain.append(f"{type(cause).__name__}: {cause}")
-        chain += [str(d.message) for d in getattr(cause, "schema_errors", None) or []]
+        for schema_error in getattr(cause, "schema_errors", None) or []:
+            chain.append(str(schema_error.message))
+            if _member_read_only(schema_error):
+                chain.append("Tried to write read-only property (a member of its anyOf/oneOf)")
         cause = cause.__cause__
     return " <- ".join(chain)
+
+
+def _member_read_only(error: Any) -> bool:
+    """Whether a member of the `anyOf`/`oneOf` an error of no member matching is about fails
+    for its `readOnly` alone (DigitalOcean's `ssh_key_identifier`: `anyOf` of two read-only
+    schemas): openapi-core's mistake of `readOnly` on a parameter's own schema, one level down."""
+    members: dict[Any, list[str]] = {}
+    for sub in getattr(error, "context", None) or []:
+        path = list(sub.relative_schema_path)
+        members.setdefault(path[0] if path else None, []).append(str(sub.message))
+    return any(all(m.startswith("Tried to write read-only property") for m in found)
+               for found in members.values())
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
