@@ -131,7 +131,7 @@ class SchemaConverter:
         if key not in self._unions:
             members = [{"$ref": r} for r in extending]  # told apart from the schemas alone
             disc = self._disc.of({"discriminator": {"propertyName": prop}}, members,
-                                       [TypeRef("model", r) for r in extending])
+                                 [TypeRef("model", r) for r in extending], key[1])
             if disc is None or len(members) < 2:
                 self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
                 self.notes.warn(f"`discriminator` is not enforced: fewer than two schemas "
@@ -333,7 +333,7 @@ class SchemaConverter:
             return ANY  # `{}` among the members: any value, null included
         if len(args) == 1:
             return args[0]
-        discriminator = self._disc.of(schema, real, args)
+        discriminator = self._disc.of(schema, real, args, self.side)
         return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
     # -- objects -----------------------------------------------------------------------------

@@ -46,14 +46,18 @@ UNION_ANSWER = (f"{FOUND}, not yet understood: Box's upload session (a 201 answe
                 "server sends matches no member of its union by openapi-core's reading")
 NULL_ANSWER = (f"{FOUND}, not yet understood: PagerDuty's notifications: the answer carries "
                "`null` where openapi-core wants a string")
-READONLY_ONEOF = (f"{FOUND}, not yet decided: a body whose composed (`oneOf`, `allOf`) members "
-                  "require `readOnly` properties: the client leaves them out (as OpenAPI says), "
-                  "and openapi-core wants them; which of the two is wrong is open")
+READONLY_ONEOF = (f"{FOUND}, openapi-core's: a `oneOf` body whose members require, in one "
+                  "`allOf` member, a property another member marks `readOnly` (PagerDuty's "
+                  "contact methods): the client leaves it out, as OpenAPI says; openapi-core "
+                  "wants it (python-openapi/openapi-schema-validator#16), but its `oneOf` error "
+                  "hides the members' errors, so judge_wire cannot excuse it precisely")
 READONLY_ALLOF = (f"{TWELVE}: `readOnly` inside an `allOf` member (PagerDuty's references, "
                   "whose `id` and `type` are read-only): kept, and required, in the request "
                   "model, so the client refuses a request the contract allows")
-LOST_NESTED = (f"{FOUND}, not yet understood: PagerDuty's service orchestration: a rule's "
-               "`id` in the body does not reach the service")
+LOST_NESTED = (f"{FOUND}, the judge's own: PagerDuty's service orchestration declares "
+               "`orchestration_path` in two `allOf` members; judge_values.merged merges the two "
+               "shallowly (the later `sets.items` wins), so it misses the rule `id` the other "
+               "marks readOnly and expects it at the service, which (rightly) never gets it")
 UNCLASSIFIED = "UNCLASSIFIED"  # judge_table.py's name for a new disagreement: known() fails on it
 EVERY = ("*",)  # every operation of the contract
 

@@ -197,9 +197,24 @@ def _raw(error: BaseException) -> str:
     cause: BaseException | None = error
     while cause is not None:
         chain.append(f"{type(cause).__name__}: {cause}")
-        chain += [str(d.message) for d in getattr(cause, "schema_errors", None) or []]
+        for schema_error in getattr(cause, "schema_errors", None) or []:
+            chain.append(str(schema_error.message))
+            if _member_read_only(schema_error):
+                chain.append("Tried to write read-only property (a member of its anyOf/oneOf)")
         cause = cause.__cause__
     return " <- ".join(chain)
+
+
+def _member_read_only(error: Any) -> bool:
+    """Whether a member of the `anyOf`/`oneOf` an error of no member matching is about fails
+    for its `readOnly` alone (DigitalOcean's `ssh_key_identifier`: `anyOf` of two read-only
+    schemas): openapi-core's mistake of `readOnly` on a parameter's own schema, one level down."""
+    members: dict[Any, list[str]] = {}
+    for sub in getattr(error, "context", None) or []:
+        path = list(sub.relative_schema_path)
+        members.setdefault(path[0] if path else None, []).append(str(sub.message))
+    return any(all(m.startswith("Tried to write read-only property") for m in found)
+               for found in members.values())
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
@@ -223,6 +238,16 @@ OPENAPI_CORE_WRONG = (
     # where the generated server takes the more concrete segment by segment
     (re.compile(r"Path parameter error: .* <- CastError"), "which of two templated paths a URL matches",
      "OAI/OpenAPI-Specification#2356"),
+    # openapi-schema-validator reads `readOnly` on the property in the same schema object as
+    # the `required` list only (as its python-openapi/openapi-schema-validator#16 says), not in
+    # a sibling `allOf` member nor through a `$ref`: PagerDuty's `Reference`, `{allOf: [{$ref:
+    # ...Tag/allOf/0} (id, type readOnly), {required: [type, id]}]}`. Only a request body whose
+    # every error is a missing property: the judge's values carry every required property but
+    # the readOnly ones, and one the client was given and lost fails the round trip instead
+    (re.compile(r"^InvalidRequestBody: [^\n]*? not valid for schema of type \w+: \((?:<Validation"
+                r"Error: \"'[^'\"]*' is a required property\">,? ?)+\) <- "),
+     "`readOnly` beside `required` in another `allOf` member or through a `$ref` (the required "
+     "takes effect on the response only)", "python-openapi/openapi-schema-validator#16"),
     ("Tried to write read-only property", "`readOnly` on a parameter's own schema (OpenAPI: "
      "relevant only for properties)", "none found upstream"),
     # not wrong, but silent: openapi-core checks no credential of these (mutualTLS, http
