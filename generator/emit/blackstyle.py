@@ -28,6 +28,8 @@ _DOTTED = re.compile(r"\w+(?:\.\w+)*")
 _CALLED = re.compile(r"(?:\w+=)?[A-Za-z_][\w.]*[\[(]")
 _NAMED = re.compile(r"(\w+): ")
 _DEFAULT = re.compile(rf"{_STRING}|-?[\w.]+")  # a parameter's default black cannot split
+# A parameter's annotation closing, then a default black cannot split: `] = models.E.A,`.
+_DEFAULTED = re.compile(rf"[\])] = (?:{_DEFAULT.pattern}),")
 
 
 class Group:
@@ -298,9 +300,12 @@ def _lay(indent: str, head: str, expr: Expr, tail: str) -> list[str] | None:
             laid = [indent + head[:assigned] + "(", *laid, indent + ")"]
             if all(len(line) <= LINE_LENGTH for line in laid):
                 return laid
-    # A first line too long is black's split too when it has no other bracket to split at.
+    # A first line too long is black's split too when it has no other bracket to split at;
+    # so is a last line too long with a parameter's default black cannot split.
     if ((len(first) > LINE_LENGTH and any(c in head + expr.opener[:-1] for c in "([{"))
-            or len(last) > LINE_LENGTH):
+            or (len(last) > LINE_LENGTH
+                and not (_NAMED.match(head + expr.opener)
+                         and _DEFAULTED.fullmatch(expr.closer + tail)))):
         return None
     body = _body(indent + "    ", expr.items, explode=expr.explode)
     return None if body is None else [first, *body, last]

@@ -70,6 +70,19 @@ def test_lines_black_leaves_long_are_not_unsure() -> None:
     assert vouched(source, black) is source
 
 
+def test_parameters_and_dict_heads_black_leaves_long_are_not_unsure() -> None:
+    """A parameter annotated with a long name, a split annotation's closing line with its
+    default, a dict entry's opening line: black cannot split them (GitHub's server and client
+    once went to black whole, a 40,000-line class, for such lines)."""
+    name, member = "VeryLong" * 12, "Member" * 14
+    source = (f"def f(\n    x: int,\n    body: models.{name},\n    state: Annotated[\n"
+              f"        models.{name},\n        Query(),\n    ] = models.{member}.ACTIVE,\n"
+              f") -> None:\n    pass\n\n\ny = {{\n    \"{name}\": {{\n        \"a\": 1,\n    }},\n}}\n")
+    assert max(map(len, source.splitlines())) > 88
+    assert black(source) == source
+    assert unsure_lines(source) == []
+
+
 def _corpus(name: str, tmp_path: Path) -> Path:
     source = corpus_file(f"{name}.openapi.json.gz")
     spec = tmp_path / f"{name}.openapi.json"
