@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '5d9896c49414874cda67d6a0da812a5f'
+KEY = '25cd12c26e17758f3d70ed653316ace9'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -103,6 +103,7 @@ def root(context, missing=missing):
     l_1_value = resolve('value')
     l_1_route_params = resolve('route_params')
     l_1_negotiates = resolve('negotiates')
+    l_1_define = resolve('define')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -191,7 +192,6 @@ def root(context, missing=missing):
     l_2_op = l_2_headers_source = missing
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any'), 'name'), '._server_runtime', 'ErrorBodyBuilder')
     for (l_2_name, l_2_expression) in (undefined(name='error_builders') if l_1_error_builders is missing else l_1_error_builders):
-        l_2_define = resolve('define')
         _loop_vars = {}
         pass
         if ('error_lines(' in l_2_expression):
@@ -199,12 +199,12 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'error_lines', _loop_vars=_loop_vars)
         t_12.extend((
             '\n\n',
-            str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
             '\n    return ',
             str(l_2_expression),
             '\n',
         ))
-    l_2_name = l_2_expression = l_2_define = missing
+    l_2_name = l_2_expression = missing
     t_12.append(
         '\n\n',
     )
@@ -426,22 +426,11 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'answer_as', 'chosen_media_type', 'negotiation')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
-        t_12.append(
-            '\n    def _route(\n        operation_id: str, method: str, path: str',
-        )
-        if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
-            pass
-            t_12.append(
-                ', media_types: tuple[str, ...] = ()',
-            )
-        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
-            pass
-            t_12.append(
-                ', server_path: str | None = None',
-            )
-        t_12.append(
-            '\n    ) -> Callable[[DecoratedCallable], DecoratedCallable]:\n        """An operation\'s route: its security',
-        )
+        t_12.extend((
+            '\n',
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', 'def _route(', ((['operation_id: str', 'method: str', 'path: str'] + (['media_types: tuple[str, ...] = ()'] if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates) else [])) + (['server_path: str | None = None'] if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers) else [])), ') -> Callable[[DecoratedCallable], DecoratedCallable]:')),
+            '\n        """An operation\'s route: its security',
+        ))
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
             t_12.append(
@@ -580,7 +569,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_define = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -624,4 +613,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&300=430&303=443&305=456&314=464&331=477&334=485&335=488&336=489&337=491&338=492&341=494&342=496&343=497&344=499&345=500&346=502&347=503&348=505&351=508&352=510&353=513&354=515&355=517&357=520&358=523&359=525&361=531&362=533&366=540&367=541&368=542&369=543&407=546&415=548&416=550&442=553&449=558&450=560&451=561&454=567&461=575&15=578&464=583&468=585&470=587&2=590&3=600&461=603&464=612&465=621'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=112&20=113&21=114&22=115&23=116&24=119&25=120&29=123&30=125&32=137&33=144&35=146&36=156&38=160&39=170&42=175&43=183&44=184&47=187&49=191&50=192&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&299=429&300=432&302=445&311=453&328=466&331=474&332=477&333=478&334=480&335=481&338=483&339=485&340=486&341=488&342=489&343=491&344=492&345=494&348=497&349=499&350=502&351=504&352=506&354=509&355=512&356=514&358=520&359=522&363=529&364=530&365=531&366=532&404=535&412=537&413=539&439=542&446=547&447=549&448=550&451=556&458=564&15=567&461=572&465=574&467=576&2=579&3=589&458=592&461=601&462=610'
