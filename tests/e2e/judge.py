@@ -107,7 +107,7 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     recorder = Recorder(modules["server"].create_app(_service(modules["server"], calls),
                                                      insecure_no_auth=True), tamper=tamper)
     session = Session(Values(doc), _client(modules, doc, recorder, _base_url(doc)), modules,
-                      calls)
+                      calls, recorder)
     # a deployment of the whole API on the judge's host (base_url none of the contract's
     # servers): the operations with a server of their own go there under its path
     deployed = replace(session, client=_client(
@@ -117,19 +117,17 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     verdicts = []
     async with session.client, deployed.client:
         for method, path, node, shared in _operations(doc):
-            op = generated.get((method, path.split("#")[0])) or generated.get((method, path))
+            op = generated.get((method, path)) or generated.get((method, path.split("#")[0]))
             where = Verdict(name, f"{method} {path}", "")
             warned = _warnings(doc, made.warnings, path, method.lower(), node)
             if op is None:
                 verdicts.append(replace(where, outcome="warned" if warned else "disagreed",
                                         detail=warned or "not generated"))
                 continue
-            verdict = await _judged(where, op, (node, shared), session, judges=judges,
-                                    recorder=recorder)
+            verdict = await _judged(where, op, (node, shared), session, judges=judges)
             if op.server and verdict.outcome == "agreed":
                 verdict = await _judged(replace(where, detail="deployed on the judge's host: "),
-                                        op, (node, shared), deployed, judges=moved,
-                                        recorder=recorder)
+                                        op, (node, shared), deployed, judges=moved)
             if verdict.outcome == "disagreed" and warned:
                 verdict = replace(verdict, outcome="warned",
                                   detail=f"{warned} || {verdict.detail}")
@@ -144,9 +142,9 @@ def _client(modules: dict[str, Any], doc: dict[str, Any], recorder: Recorder,
 
 
 async def _judged(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any], session: Session,
-                  *, judges: _Judges, recorder: Recorder) -> Verdict:
+                  *, judges: _Judges) -> Verdict:
     try:
-        verdict = await _judge_one(where, op, nodes, session, judges=judges, recorder=recorder)
+        verdict = await _judge_one(where, op, nodes, session, judges=judges)
     except Exception as exc:  # the harness's own failure: unjudged, and said
         verdict = replace(where, outcome="unjudged",
                           detail=f"the judge failed: {type(exc).__name__}: {exc}"[:600])
@@ -154,7 +152,7 @@ async def _judged(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any], se
 
 
 async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
-                     session: Session, *, judges: _Judges, recorder: Recorder) -> Verdict:
+                     session: Session, *, judges: _Judges) -> Verdict:
     node, shared = nodes
     try:
         given = arguments_of(op, node, shared, session)
@@ -163,7 +161,7 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
     except Refused as exc:
         return replace(where, outcome="disagreed", detail=str(exc))
     session.calls.clear()
-    recorder.exchanges.clear()
+    session.recorder.exchanges.clear()
     problems = await call_one(op, node, given, session)
     if problems is None:
         return replace(where, outcome="unjudged", detail="not called: " + "; ".join(given.skipped))
@@ -172,7 +170,7 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
         re.match(rf"the (service received|contract's) {n}\b", p) for n in empty)]
     found: list[tuple[str, str]] = []
     brackets = []
-    for exchange in recorder.exchanges:
+    for exchange in session.recorder.exchanges:
         said = wire_errors(judges.strict, exchange)
         if any("ServerNotFound" in s for s, _ in said):  # judge the rest as if sent there
             said += wire_errors(judges.blind(), exchange)

@@ -36,12 +36,14 @@ class Given:
 @dataclass
 class Session:
     """What every call of one contract shares: its values, the client, the generated modules,
-    and the calls the service records."""
+    the calls the service records, and the transport that records what went on the wire
+    (judge_wire.Recorder: its `exchanges`)."""
 
     values: Values
     client: Any
     modules: dict[str, Any]
     calls: list[Call] = field(default_factory=list)
+    recorder: Any = None
 
 
 @dataclass
@@ -156,7 +158,7 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
     content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
     body: Any = None
     if content:
-        media, declared = next(iter(content.items()))
+        media, declared = answered_media(content)
         value = values.value(declared.get("schema", {}), _examples(declared, values))
         if "event-stream" in media:  # one event, whose data is the value
             item = typing.get_args(returns)[0] if typing.get_args(returns) else Any
@@ -165,7 +167,7 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
                 raise Contradiction(f"the service's event type refuses the contract's valid "
                                     f"event data {dumps(value)} ({_shown(item)})")
             body = Events([body])
-        elif "json" in media:
+        elif is_json(media):
             body = _returnable(returns, value)
             if body is _NOTHING:
                 raise Contradiction(f"the service's return type refuses the contract's valid "
@@ -195,6 +197,20 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
 
 
 _NOTHING = object()
+
+
+def is_json(media: str) -> bool:
+    """A JSON media type by its name: `application/json` or a `+json` one (RFC 6839)."""
+    base = media.split(";", maxsplit=1)[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
+
+
+def answered_media(content: dict[str, Any]) -> tuple[str, Any]:
+    """The media type (and its node) the service answers of a response's `content`: the first
+    declared JSON one, else the first (GitHub's `contents/{path}` declares
+    `application/vnd.github.v3.object` before `application/json`, with the same schema)."""
+    return next(((m, node) for m, node in content.items() if is_json(m)),
+                next(iter(content.items())))
 
 
 class Events:
@@ -270,14 +286,16 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
 
     call = Call(answering)
     session.calls.append(call)
+    answered = answer.body if type(answer).__name__ == "Reply" else answer
     try:
         returned = getattr(session.client, op.method_name)(**given.python)
         if hasattr(returned, "__anext__"):  # events: the request goes out as they are read
             returned = await asyncio.wait_for(_plain(returned), _TIMEOUT)
         else:
             returned = await asyncio.wait_for(returned, _TIMEOUT)
-    except Exception as exc:
-        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}"]
+    except Exception as exc:  # the events on the wire are judged all the same
+        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}",
+                *_stream_errors(answered, node, session)]
     problems = []
     if call.received is None:
         return ["the service was not called"]
@@ -294,24 +312,23 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
         elif (gone := lost_value(given.wire.get(name), received, name)) is not None:
             problems.append(f"the contract's {gone} did not reach the service (the client "
                             f"was given {name}={dumps(given.wire.get(name))})")
-    answered = answer.body if type(answer).__name__ == "Reply" else answer
     got, gave = await _plain(returned), await _plain(answered)  # a stream is read once
-    if isinstance(answered, Events):
-        problems += _stream_errors(node, session)
+    problems += _stream_errors(answered, node, session)
     if got != gave:
         problems.append(f"the client returned {dumps(got)}, the service answered {dumps(gave)}")
     return problems
 
 
-def _stream_errors(node: dict[str, Any], session: Session) -> list[str]:
-    """The events on the wire judged against the declared event schema (`event_errors`): the
-    bytes of the last response the judge's transport recorded. judge.py gives the session no
-    transport: it is found as the generated client's httpx client's."""
+def _stream_errors(answered: Any, node: dict[str, Any], session: Session) -> list[str]:
+    """When the service answered events: the events on the wire judged against the declared
+    event schema (`event_errors`), the bytes of the last response the session's recorder
+    kept."""
+    if not isinstance(answered, Events):
+        return []
     _, response = _success(node, session.values)
     media = next(m for m in response.get("content") or {} if "event-stream" in m)
     schema = response["content"][media].get("schema", {})
-    recorder = getattr(getattr(session.client, "_http", None), "_transport", None)
-    exchanges = getattr(recorder, "exchanges", None)
+    exchanges = session.recorder.exchanges if session.recorder is not None else None
     if not exchanges:
         return ["the judge found no response on the wire to read the events of"]
     return event_errors(session.values, schema, exchanges[-1].response.content)
