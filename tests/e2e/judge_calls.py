@@ -17,6 +17,7 @@ from typing import Any
 
 import pydantic
 from judge_values import Contradiction, NoValue, Refused, Unsatisfiable, Values, dumps
+from judge_wire import is_json
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -158,7 +159,10 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
     content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
     body: Any = None
     if content:
-        media, declared = answered_media(content)
+        # the first declared JSON media type, else the first (GitHub's `contents/{path}`:
+        # `application/vnd.github.v3.object`, then `application/json`, of one schema)
+        media, declared = next(((m, n) for m, n in content.items() if is_json(m)),
+                               next(iter(content.items())))
         value = values.value(declared.get("schema", {}), _examples(declared, values))
         if "event-stream" in media:  # one event, whose data is the value
             item = typing.get_args(returns)[0] if typing.get_args(returns) else Any
@@ -197,20 +201,6 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
 
 
 _NOTHING = object()
-
-
-def is_json(media: str) -> bool:
-    """A JSON media type by its name: `application/json` or a `+json` one (RFC 6839)."""
-    base = media.split(";", maxsplit=1)[0].strip().lower()
-    return base == "application/json" or base.endswith("+json")
-
-
-def answered_media(content: dict[str, Any]) -> tuple[str, Any]:
-    """The media type (and its node) the service answers of a response's `content`: the first
-    declared JSON one, else the first (GitHub's `contents/{path}` declares
-    `application/vnd.github.v3.object` before `application/json`, with the same schema)."""
-    return next(((m, node) for m, node in content.items() if is_json(m)),
-                next(iter(content.items())))
 
 
 class Events:

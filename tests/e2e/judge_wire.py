@@ -113,10 +113,16 @@ def judge_of(doc: dict[str, Any]) -> OpenAPI:
     """
     from openapi_core import Config
 
-    suffixed = {m for m in _media_types(doc) if m.split(";")[0].strip().endswith("+json")}
+    suffixed = {m for m in _media_types(doc) if is_json(m) and "+" in m}
     return OpenAPI.from_dict(doc, config=Config(
         spec_validator_cls=None,
         extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+
+
+def is_json(media: str) -> bool:
+    """A JSON media type by its name: `application/json` or a `+json` one (RFC 6839)."""
+    base = media.split(";", maxsplit=1)[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
 
 
 def _json_loads(value: bytes | str, **_: Any) -> Any:
