@@ -70,12 +70,6 @@ class Report:
     def of(self, outcome: str) -> list[Verdict]:
         return [v for v in self.verdicts if v.outcome == outcome]
 
-    def row(self) -> str:
-        """`| contract | operations | agreed | warned | disagreed | unjudged |`."""
-        counts = self.counts()
-        cells = [self.contract, str(len(self.verdicts)), *(str(counts[o]) for o in OUTCOMES)]
-        return "| " + " | ".join(cells) + " |"
-
 
 def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = None,
                    lenient: bool = False, tamper: Any = None) -> Report:
@@ -117,7 +111,7 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     verdicts = []
     async with session.client, deployed.client:
         for method, path, node, shared in _operations(doc):
-            op = generated.get((method, path)) or generated.get((method, path.split("#")[0]))
+            op = generated.get((method, path))  # as spelled: `/shared_items#folders` too
             where = Verdict(name, f"{method} {path}", "")
             warned = _warnings(doc, made.warnings, path, method.lower(), node)
             if op is None:
@@ -341,11 +335,3 @@ def _at(doc: dict[str, Any], ref: str) -> Any:
         part = part.replace("~1", "/").replace("~0", "~")
         node = node[int(part)] if isinstance(node, list) else node[part]
     return node
-
-
-def table(reports: list[Report]) -> str:
-    """The Markdown table of docs/judge.md."""
-    head = "| contract | operations | agreed | warned | disagreed | unjudged |\n|---|---|---|---|---|---|"
-    return "\n".join([head, *(r.row() for r in reports)])
-
-
