@@ -101,7 +101,7 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     recorder = Recorder(modules["server"].create_app(_service(modules["server"], calls),
                                                      insecure_no_auth=True), tamper=tamper)
     session = Session(Values(doc), _client(modules, doc, recorder, _base_url(doc)), modules,
-                      calls, recorder)
+                      recorder, calls)
     # a deployment of the whole API on the judge's host (base_url none of the contract's
     # servers): the operations with a server of their own go there under its path
     deployed = replace(session, client=_client(

@@ -17,7 +17,7 @@ from typing import Any
 
 import pydantic
 from judge_values import Contradiction, NoValue, Refused, Unsatisfiable, Values, dumps
-from judge_wire import is_json
+from judge_wire import Recorder, is_json
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -43,8 +43,8 @@ class Session:
     values: Values
     client: Any
     modules: dict[str, Any]
+    recorder: Recorder
     calls: list[Call] = field(default_factory=list)
-    recorder: Any = None
 
 
 @dataclass
@@ -318,7 +318,7 @@ def _stream_errors(answered: Any, node: dict[str, Any], session: Session) -> lis
     _, response = _success(node, session.values)
     media = next(m for m in response.get("content") or {} if "event-stream" in m)
     schema = response["content"][media].get("schema", {})
-    exchanges = session.recorder.exchanges if session.recorder is not None else None
+    exchanges = session.recorder.exchanges
     if not exchanges:
         return ["the judge found no response on the wire to read the events of"]
     return event_errors(session.values, schema, exchanges[-1].response.content)
