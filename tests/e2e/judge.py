@@ -70,12 +70,6 @@ class Report:
     def of(self, outcome: str) -> list[Verdict]:
         return [v for v in self.verdicts if v.outcome == outcome]
 
-    def row(self) -> str:
-        """`| contract | operations | agreed | warned | disagreed | unjudged |`."""
-        counts = self.counts()
-        cells = [self.contract, str(len(self.verdicts)), *(str(counts[o]) for o in OUTCOMES)]
-        return "| " + " | ".join(cells) + " |"
-
 
 def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = None,
                    lenient: bool = False, tamper: Any = None) -> Report:
@@ -107,7 +101,7 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     recorder = Recorder(modules["server"].create_app(_service(modules["server"], calls),
                                                      insecure_no_auth=True), tamper=tamper)
     session = Session(Values(doc), _client(modules, doc, recorder, _base_url(doc)), modules,
-                      calls)
+                      recorder, calls)
     # a deployment of the whole API on the judge's host (base_url none of the contract's
     # servers): the operations with a server of their own go there under its path
     deployed = replace(session, client=_client(
@@ -117,19 +111,17 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     verdicts = []
     async with session.client, deployed.client:
         for method, path, node, shared in _operations(doc):
-            op = generated.get((method, path.split("#")[0])) or generated.get((method, path))
+            op = generated.get((method, path))  # as spelled: `/shared_items#folders` too
             where = Verdict(name, f"{method} {path}", "")
             warned = _warnings(doc, made.warnings, path, method.lower(), node)
             if op is None:
                 verdicts.append(replace(where, outcome="warned" if warned else "disagreed",
                                         detail=warned or "not generated"))
                 continue
-            verdict = await _judged(where, op, (node, shared), session, judges=judges,
-                                    recorder=recorder)
+            verdict = await _judged(where, op, (node, shared), session, judges=judges)
             if op.server and verdict.outcome == "agreed":
                 verdict = await _judged(replace(where, detail="deployed on the judge's host: "),
-                                        op, (node, shared), deployed, judges=moved,
-                                        recorder=recorder)
+                                        op, (node, shared), deployed, judges=moved)
             if verdict.outcome == "disagreed" and warned:
                 verdict = replace(verdict, outcome="warned",
                                   detail=f"{warned} || {verdict.detail}")
@@ -144,9 +136,9 @@ def _client(modules: dict[str, Any], doc: dict[str, Any], recorder: Recorder,
 
 
 async def _judged(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any], session: Session,
-                  *, judges: _Judges, recorder: Recorder) -> Verdict:
+                  *, judges: _Judges) -> Verdict:
     try:
-        verdict = await _judge_one(where, op, nodes, session, judges=judges, recorder=recorder)
+        verdict = await _judge_one(where, op, nodes, session, judges=judges)
     except Exception as exc:  # the harness's own failure: unjudged, and said
         verdict = replace(where, outcome="unjudged",
                           detail=f"the judge failed: {type(exc).__name__}: {exc}"[:600])
@@ -154,7 +146,7 @@ async def _judged(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any], se
 
 
 async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
-                     session: Session, *, judges: _Judges, recorder: Recorder) -> Verdict:
+                     session: Session, *, judges: _Judges) -> Verdict:
     node, shared = nodes
     try:
         given = arguments_of(op, node, shared, session)
@@ -163,7 +155,7 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
     except Refused as exc:
         return replace(where, outcome="disagreed", detail=str(exc))
     session.calls.clear()
-    recorder.exchanges.clear()
+    session.recorder.exchanges.clear()
     problems = await call_one(op, node, given, session)
     if problems is None:
         return replace(where, outcome="unjudged", detail="not called: " + "; ".join(given.skipped))
@@ -172,7 +164,7 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
         re.match(rf"the (service received|contract's) {n}\b", p) for n in empty)]
     found: list[tuple[str, str]] = []
     brackets = []
-    for exchange in recorder.exchanges:
+    for exchange in session.recorder.exchanges:
         said = wire_errors(judges.strict, exchange)
         if any("ServerNotFound" in s for s, _ in said):  # judge the rest as if sent there
             said += wire_errors(judges.blind(), exchange)
@@ -343,11 +335,3 @@ def _at(doc: dict[str, Any], ref: str) -> Any:
         part = part.replace("~1", "/").replace("~0", "~")
         node = node[int(part)] if isinstance(node, list) else node[part]
     return node
-
-
-def table(reports: list[Report]) -> str:
-    """The Markdown table of docs/judge.md."""
-    head = "| contract | operations | agreed | warned | disagreed | unjudged |\n|---|---|---|---|---|---|"
-    return "\n".join([head, *(r.row() for r in reports)])
-
-

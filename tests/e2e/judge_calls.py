@@ -17,6 +17,7 @@ from typing import Any
 
 import pydantic
 from judge_values import Contradiction, NoValue, Refused, Unsatisfiable, Values, dumps
+from judge_wire import Recorder, is_json
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -36,11 +37,13 @@ class Given:
 @dataclass
 class Session:
     """What every call of one contract shares: its values, the client, the generated modules,
-    and the calls the service records."""
+    the calls the service records, and the transport that records what went on the wire
+    (judge_wire.Recorder: its `exchanges`)."""
 
     values: Values
     client: Any
     modules: dict[str, Any]
+    recorder: Recorder
     calls: list[Call] = field(default_factory=list)
 
 
@@ -156,7 +159,10 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
     content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
     body: Any = None
     if content:
-        media, declared = next(iter(content.items()))
+        # the first declared JSON media type, else the first (GitHub's `contents/{path}`:
+        # `application/vnd.github.v3.object`, then `application/json`, of one schema)
+        media, declared = next(((m, n) for m, n in content.items() if is_json(m)),
+                               next(iter(content.items())))
         value = values.value(declared.get("schema", {}), _examples(declared, values))
         if "event-stream" in media:  # one event, whose data is the value
             item = typing.get_args(returns)[0] if typing.get_args(returns) else Any
@@ -165,7 +171,7 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
                 raise Contradiction(f"the service's event type refuses the contract's valid "
                                     f"event data {dumps(value)} ({_shown(item)})")
             body = Events([body])
-        elif "json" in media:
+        elif is_json(media):
             body = _returnable(returns, value)
             if body is _NOTHING:
                 raise Contradiction(f"the service's return type refuses the contract's valid "
@@ -270,14 +276,16 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
 
     call = Call(answering)
     session.calls.append(call)
+    answered = answer.body if type(answer).__name__ == "Reply" else answer
     try:
         returned = getattr(session.client, op.method_name)(**given.python)
         if hasattr(returned, "__anext__"):  # events: the request goes out as they are read
             returned = await asyncio.wait_for(_plain(returned), _TIMEOUT)
         else:
             returned = await asyncio.wait_for(returned, _TIMEOUT)
-    except Exception as exc:
-        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}"]
+    except Exception as exc:  # the events on the wire are judged all the same
+        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}",
+                *_stream_errors(answered, node, session)]
     problems = []
     if call.received is None:
         return ["the service was not called"]
@@ -294,24 +302,23 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
         elif (gone := lost_value(given.wire.get(name), received, name)) is not None:
             problems.append(f"the contract's {gone} did not reach the service (the client "
                             f"was given {name}={dumps(given.wire.get(name))})")
-    answered = answer.body if type(answer).__name__ == "Reply" else answer
     got, gave = await _plain(returned), await _plain(answered)  # a stream is read once
-    if isinstance(answered, Events):
-        problems += _stream_errors(node, session)
+    problems += _stream_errors(answered, node, session)
     if got != gave:
         problems.append(f"the client returned {dumps(got)}, the service answered {dumps(gave)}")
     return problems
 
 
-def _stream_errors(node: dict[str, Any], session: Session) -> list[str]:
-    """The events on the wire judged against the declared event schema (`event_errors`): the
-    bytes of the last response the judge's transport recorded. judge.py gives the session no
-    transport: it is found as the generated client's httpx client's."""
+def _stream_errors(answered: Any, node: dict[str, Any], session: Session) -> list[str]:
+    """When the service answered events: the events on the wire judged against the declared
+    event schema (`event_errors`), the bytes of the last response the session's recorder
+    kept."""
+    if not isinstance(answered, Events):
+        return []
     _, response = _success(node, session.values)
     media = next(m for m in response.get("content") or {} if "event-stream" in m)
     schema = response["content"][media].get("schema", {})
-    recorder = getattr(getattr(session.client, "_http", None), "_transport", None)
-    exchanges = getattr(recorder, "exchanges", None)
+    exchanges = session.recorder.exchanges
     if not exchanges:
         return ["the judge found no response on the wire to read the events of"]
     return event_errors(session.values, schema, exchanges[-1].response.content)

@@ -113,10 +113,16 @@ def judge_of(doc: dict[str, Any]) -> OpenAPI:
     """
     from openapi_core import Config
 
-    suffixed = {m for m in _media_types(doc) if m.split(";")[0].strip().endswith("+json")}
+    suffixed = {m for m in _media_types(doc) if is_json(m) and "+" in m}
     return OpenAPI.from_dict(doc, config=Config(
         spec_validator_cls=None,
         extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+
+
+def is_json(media: str) -> bool:
+    """A JSON media type by its name: `application/json` or a `+json` one (RFC 6839)."""
+    base = media.split(";", maxsplit=1)[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
 
 
 def _json_loads(value: bytes | str, **_: Any) -> Any:
@@ -170,6 +176,7 @@ def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
 
 
 _DEFAULT_PORT = "a server with the default port written matched only with the port spelled"
+_EVENTS = "in a text/event-stream answer: "
 
 
 def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple[str, str]]:
@@ -181,7 +188,11 @@ def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple
             # the response too, unless the request found no operation (a request error may be
             # one the judge excuses)
             if not any(type(e).__name__.endswith("NotFound") for e in errors):
-                found += [(f"response {exchange.response.status_code}: {_said(e)}", _raw(e))
+                # a stream's body errors say so (the events are judged by judge_calls)
+                tag = _EVENTS if _content_type(exchange.response.headers).startswith(
+                    "text/event-stream") else ""
+                found += [(f"response {exchange.response.status_code}: {_said(e)}",
+                           tag + _raw(e))
                           for e in judge.iter_response_errors(request,
                                                               _Response(exchange.response))]
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
@@ -258,6 +269,12 @@ OPENAPI_CORE_WRONG = (
      "as designed"),
     (_DEFAULT_PORT, "a URL without the default port its server writes (`:443`), the same URL "
      "by RFC 3986 6.2.3", "none found upstream"),
+    # it reads the whole stream as one value of the event's schema; each event's data is
+    # judged with jsonschema instead (judge_calls.event_errors). OpenAPI 3.0/3.1 do not say
+    # how a schema applies to a stream; 3.2's `itemSchema` does (each event)
+    (re.compile("^" + re.escape(_EVENTS) + r"InvalidData\b"),
+     "a `text/event-stream` body (it validates the whole stream as one value; each event is "
+     "judged with jsonschema instead)", "none found upstream; OpenAPI 3.2's `itemSchema`"),
 )
 
 

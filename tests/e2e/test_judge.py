@@ -185,3 +185,62 @@ def test_the_table_lists_each_disagreement_under_its_construct(monkeypatch: pyte
     monkeypatch.setattr(judge_known, "KNOWN", {"c": {"UNCLASSIFIED": ["GET /c"]}})
     with pytest.raises(AssertionError, match="name their construct"):
         judge_known.known("c", ["GET /c"])
+
+
+def _events_and_media(tmp_path: Path) -> Path:
+    """A contract of the judge's own cases: an event stream, an answer declared in a media type
+    that is not JSON before `application/json`, and a path with a `#fragment`."""
+    import json
+
+    thing = {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}
+
+    def answers(content: dict[str, object]) -> dict[str, object]:
+        return {"responses": {"200": {"description": "ok", "content": content}}}
+
+    query = {"name": "name", "in": "query", "required": True,
+             "schema": {"type": "string", "enum": ["a"]}}
+    doc = {"openapi": "3.0.3", "info": {"title": "judge", "version": "1"}, "paths": {
+        "/events": {"get": {"operationId": "events", **answers({"text/event-stream": {
+            "schema": {"type": "object", "required": ["n"],
+                       "properties": {"n": {"type": "integer", "minimum": 1}}}}})}},
+        "/thing": {"get": {"operationId": "thing", **answers({
+            "application/vnd.acme.object": {"schema": thing},
+            "application/json": {"schema": thing}})}},
+        "/items": {"get": {"operationId": "items", **answers(
+            {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}})}},
+        "/items#named": {"get": {"operationId": "named", "parameters": [query], **answers(
+            {"application/json": {"schema": thing}})}}}}
+    spec = tmp_path / "judge.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    return spec
+
+
+def test_the_judges_own_cases(tmp_path: Path) -> None:
+    """An event stream agrees on its own merit (openapi-core's reading of the stream as one
+    value is excused, named); the service answers the declared JSON media type; a path with a
+    `#fragment` is judged as its own operation, not as the bare path's."""
+    report = judge_contract("judge", _events_and_media(tmp_path), tmp_path / "generated")
+    verdicts = {v.operation: v for v in report.verdicts}
+    assert {op: v.outcome for op, v in verdicts.items()} == {
+        "GET /events": "agreed", "GET /thing": "agreed", "GET /items": "agreed",
+        "GET /items#named": "warned"}
+    assert "text/event-stream" in verdicts["GET /events"].detail
+    assert "the service received name=null" in verdicts["GET /items#named"].detail
+
+
+def _a_wrong_event(response: httpx.Response) -> httpx.Response:
+    """A server whose events carry `n: 0`, below the declared minimum."""
+    if not response.headers.get("content-type", "").startswith("text/event-stream"):
+        return response
+    return httpx.Response(response.status_code, headers=response.headers,
+                          content=b'data: {"n": 0}\n\n', request=response.request)
+
+
+def test_the_judge_finds_a_wrong_event(tmp_path: Path) -> None:
+    """openapi-core's refusal of a stream is excused, not the events: one that breaks the
+    declared schema disagrees, named by jsonschema."""
+    report = judge_contract("judge", _events_and_media(tmp_path), tmp_path / "generated",
+                            tamper=_a_wrong_event)
+    wrong = {v.operation: v.detail for v in report.of("disagreed")}
+    assert list(wrong) == ["GET /events"]
+    assert "event 0: n: 0 is less than the minimum of 1" in wrong["GET /events"]
