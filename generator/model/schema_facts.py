@@ -238,10 +238,12 @@ def is_nullable(schema: dict[str, Any]) -> bool:
 _REFUSING_NULL = frozenset({"type", "enum", "const", "allOf", "anyOf", "oneOf", "not", "$ref"})
 
 
-def admits_null(document: Mapping[str, Any], schema: dict[str, Any], depth: int = 0) -> bool:
+def admits_null(schema: dict[str, Any], follow: Callable[[Any], dict[str, Any]],
+                depth: int = 0) -> bool:
     """`is_nullable`, or an `allOf` whose members all admit null, one of them by saying so:
     3.0's `nullable` stays where it is written, so `allOf: [{$ref: X}, {description: ...}]`
-    (the usual way to describe a reference) admits null when `X` is nullable."""
+    (the usual way to describe a reference) admits null when `X` is nullable. `follow`
+    follows a member's `$ref`."""
     if is_nullable(schema):
         return True
     all_of = schema.get("allOf")
@@ -251,10 +253,10 @@ def admits_null(document: Mapping[str, Any], schema: dict[str, Any], depth: int 
         return False
     found = False
     for member in all_of:
-        target = deref(document, member)
+        target = follow(member)
         if not _REFUSING_NULL & target.keys():
             continue  # annotations, or keywords of other types only: null passes them
-        if not admits_null(document, target, depth + 1):
+        if not admits_null(target, follow, depth + 1):
             return False
         found = True
     return found

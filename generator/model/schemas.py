@@ -229,7 +229,7 @@ class SchemaConverter:
                 if isinstance(target, AliasDef) and target.type == NONE:
                     return NONE  # `Null | None` would be `None | None`: a TypeError
                 if (isinstance(target, AliasDef) and target.type.is_nullable) or admits_null(
-                        self.document, self._deref(schema)):
+                        self._deref(schema), self._deref):
                     result = result.with_nullable()
             else:
                 try:
@@ -238,7 +238,7 @@ class SchemaConverter:
                     return ANY
                 result = self.convert(target, hint, named=named)
             return result.with_nullable(is_nullable(schema)) if is_nullable(schema) else result
-        nullable = admits_null(self.document, schema)
+        nullable = admits_null(schema, self._deref)
         result = self._convert_inner(schema, hint, named)
         excluded = excluded_by(self._deref(schema.get("not")))
         if excluded is not None:

@@ -37,6 +37,10 @@ def _holder(maybe: str) -> dict[str, Any]:
         "p": {"allOf": [_ref("Plain"), _DESCRIBED]},
         "mixed": {"allOf": [_ref("Maybe"),
                             {"type": "object", "properties": {"e": {"type": "integer"}}}]},
+        # 3.1: `anyOf: [Plain, null]` within an object: null is no object, so Plain and it
+        "mixed_union": {"allOf": [_ref(maybe),
+                                  {"type": "object", "properties": {"e": {"type": "integer"}}}]},
+        "open_union": {"allOf": [_ref(maybe), _DESCRIBED]},
         "pages": {"anyOf": [_ref("Fwd"), _ref("Plain"), {}]},
         "any_word": {"anyOf": [{"type": "string"}, {"description": "anything"}]},
     }}
@@ -52,7 +56,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 }
 VALUES: list[Any] = [None, {}, {"start": "x"}, {"start": None}, {"last": "l", "e": 1},
                      {"e": "no"}, "word", 5, [1]]
-FIELDS = ["w", "o", "one", "d", "deep", "p", "mixed", "pages", "any_word"]
+FIELDS = ["w", "o", "one", "d", "deep", "p", "mixed", "mixed_union", "open_union", "pages",
+          "any_word"]
 
 
 @pytest.fixture(scope="module", params=sorted(SCHEMAS))
@@ -90,7 +95,7 @@ def test_null_is_admitted_where_the_wrapped_schema_says_so(generated: tuple[Any,
     held = models.Holder.model_validate({"w": None, "o": None, "d": None, "pages": None})
     assert held.w is None and held.o is None and held.d is None and held.pages is None
     assert validator.is_valid({"w": None, "o": None, "d": None, "pages": None})
-    for refused in ("p", "mixed"):  # a member refuses null: so does the intersection
+    for refused in ("p", "mixed", "mixed_union"):  # a member refuses null: so does the whole
         assert not validator.is_valid({"w": None, refused: None})
         assert not _accepted(models, {"w": None, refused: None})
 
