@@ -196,7 +196,7 @@ class Store:
     def _updated(self, collection: Collection, call: Call, old: dict[str, Any],
                  role: str) -> dict[str, Any] | Answer:
         media = call.headers.get("content-type", "").split(";")[0].strip().lower()
-        if role == "patch" and media == JSON_PATCH:
+        if media == JSON_PATCH:  # on PATCH, and on PUT as Box sends it (its metadata)
             return self._json_patched(collection, call, old)
         body = self._readable(collection, call.body)
         if role == "patch":

@@ -120,3 +120,11 @@ def test_a_failing_test_is_400_where_only_400_is_declared(client: httpx.Client) 
     assert refused.status_code == 400 and refused.json()["code"] == "BAD_REQUEST"
     applied = _patch(client, f"/tags/{tag['id']}", [{"op": "add", "path": "/color", "value": "red"}])
     assert applied.json() == {**tag, "color": "red"}
+
+
+def test_a_json_patch_sent_with_put_is_applied_too(client: httpx.Client) -> None:
+    """Box updates its metadata with a PUT of `application/json-patch+json`."""
+    doc = client.post("/docs", json={"title": "a"}).json()
+    put = client.put(f"/docs/{doc['id']}", headers=PATCH,
+                     content=json.dumps([{"op": "replace", "path": "/title", "value": "c"}]))
+    assert put.status_code == 200 and put.json() == {**doc, "title": "c"}
