@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote
 
 from .answers import Answer, Call, Prefer, Responder, parse_body, problem
-from .contract import operations, path_params
+from .contract import Op, operations, path_params
 from .package import server_package
 from .scenario import Scenario
 from .state import Store
@@ -30,9 +30,10 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-# The request being served: its scope, its body, and whether the mock's service answered it.
-_REQUEST: contextvars.ContextVar[tuple[Scope, bytes, dict[str, bool]]] = contextvars.ContextVar(
-    "mock_request")
+# The request being served: its scope, its body, and (once the mock's service answered it)
+# the call it read.
+_REQUEST: contextvars.ContextVar[tuple[Scope, bytes, dict[str, Call | None]]] = (
+    contextvars.ContextVar("mock_request"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,9 @@ class Mock:
         self.base_path: str = self.server.BASE_PATH
         # concrete paths before templated ones, as the generated server registers them
         self.ops = sorted(operations(self.spec), key=lambda op: op.path.count("{"))
+        self.by_method: dict[str, list[Op]] = {}
+        for op in self.ops:
+            self.by_method.setdefault(op.method, []).append(op)
         self.service = self._service()
         self.responder = Responder(self.spec, options.seed, self.service.error_body)
         self.store = Store(self.responder, self.ops, enabled=not options.stateless,
@@ -89,15 +93,17 @@ class Mock:
 
     def call_of(self, scope: Scope, raw: bytes) -> Call | None:
         """The request as the mock reads it; None when no operation is at its path."""
-        path = scope.get("path", "")
-        if self.base_path and path.startswith(self.base_path):
-            path = path[len(self.base_path):] or "/"
+        path = _below(scope.get("path", ""), self.base_path)
+        # matched as sent: a parameter's %2F is no segment's end (`ref=a/b` of `/refs/{ref}`)
+        as_sent = scope.get("raw_path")
+        sent = _below(as_sent.decode("latin-1"), self.base_path) if as_sent else path
         method = scope.get("method", "GET")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
-        for op in self.ops:
-            params = path_params(op, path) if op.method == method else None
+        for op in self.by_method.get(method, ()):
+            params = path_params(op, sent)
             if params is not None:
+                params = {name: unquote(value) for name, value in params.items()}
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"),
                                  keep_blank_values=True)
                 media = headers.get("content-type", "").split(";")[0].strip().lower()
@@ -108,8 +114,7 @@ class Mock:
         from starlette.responses import Response
 
         scope, raw, answered = _REQUEST.get()
-        answered["by the mock"] = True
-        call = self.call_of(scope, raw)
+        call = answered["call"] = self.call_of(scope, raw)
         if call is None:
             answer = problem(404, "NO_OPERATION", f"no operation at {scope.get('path')}")
         else:
@@ -155,13 +160,13 @@ class Mock:
         async def hold(message: MutableMapping[str, Any]) -> None:
             held.append(message)
 
-        answered: dict[str, bool] = {}
+        answered: dict[str, Call | None] = {}
         token = _REQUEST.set((scope, raw, answered))
         try:
             await self.inner(scope, replay, hold)
         finally:
             _REQUEST.reset(token)
-        call = self.call_of(scope, raw)
+        call = answered["call"] if answered else self.call_of(scope, raw)
         if self.scenario is not None and held:
             self.scenario.refused(call, int(held[0]["status"]))
         if not answered and call is not None and held:
@@ -213,3 +218,10 @@ class Mock:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(data)).encode())]})
         await send({"type": "http.response.body", "body": data})
+
+
+def _below(path: str, base_path: str) -> str:
+    """`path` below the contract's base path (`/2.0/folders` -> `/folders`)."""
+    if base_path and path.startswith(base_path):
+        return path[len(base_path):] or "/"
+    return path
