@@ -13,6 +13,7 @@ was written by someone else and is never overwritten.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -89,11 +90,19 @@ def sdk_metadata(sdk: Sdk, spec_display: str, templates: Path | None = None, *,
     dependencies = (*DEPENDENCIES, EVENTS_DEPENDENCY) if events else DEPENDENCIES
     context = {"sdk": sdk, "spec": spec_display, "dependencies": dependencies,
                "test_dependencies": TEST_DEPENDENCIES, "tests": SDK_TESTS,
+               "description": toml_string(
+                   f"Python client of {sdk.title} (API version {sdk.api_version})"),
                "marker": f"{MARKER} {__version__} from {spec_display}. DO NOT EDIT."}
     return {
         "pyproject.toml": env.get_template("sdk_pyproject.toml.jinja").render(**context),
         "README.md": env.get_template("sdk_README.md.jinja").render(**context),
     }
+
+
+def toml_string(text: str) -> str:
+    """`text` as a TOML basic string: JSON's escapes are TOML's, and DEL is escaped too (a
+    title with quotes or backslashes made pyproject.toml unreadable: odds_and_ends)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def write_sdk(out: Path, sdk: Sdk, package: dict[str, str], metadata: dict[str, str]) -> list[Path]:

@@ -1,5 +1,5 @@
 # Template sdk_pyproject.toml.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '1b980b21ee212bcf00557602b19fdd26'
+KEY = '01050a7d2b68e62d996affd7fd2a13f3'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sdk_pyproject.toml.jinja'
 
@@ -11,6 +11,7 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_marker = resolve('marker')
     l_0_sdk = resolve('sdk')
+    l_0_description = resolve('description')
     l_0_dependencies = resolve('dependencies')
     l_0_tests = resolve('tests')
     l_0_test_dependencies = resolve('test_dependencies')
@@ -21,11 +22,9 @@ def root(context, missing=missing):
     yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'distribution'))
     yield '"\nversion = "'
     yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'version'))
-    yield '"\ndescription = "Python client of '
-    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'title'))
-    yield ' (API version '
-    yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'api_version'))
-    yield ')"\nreadme = "README.md"\nrequires-python = ">=3.11"\ndependencies = [\n'
+    yield '"\ndescription = '
+    yield str((undefined(name='description') if l_0_description is missing else l_0_description))
+    yield '\nreadme = "README.md"\nrequires-python = ">=3.11"\ndependencies = [\n'
     for l_1_dependency in (undefined(name='dependencies') if l_0_dependencies is missing else l_0_dependencies):
         _loop_vars = {}
         pass
@@ -48,4 +47,4 @@ def root(context, missing=missing):
     yield ' = ["openapi.json", "py.typed"]\n'
 
 blocks = {}
-debug_info = '1=17&7=19&8=21&9=23&13=27&14=31&19=35&21=37&22=41&34=45'
+debug_info = '1=18&7=20&8=22&9=24&13=26&14=30&19=34&21=36&22=40&34=44'
