@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from contractgen.mock.contract import Judge, operations
 
 
@@ -41,3 +43,16 @@ def test_the_judge_says_a_value_it_cannot_resolve_is_invalid() -> None:
     assert judge.valid("/components/schemas/Thing", {})
     problems = judge.problems("/components/schemas/Thing", {"nested": {}})
     assert len(problems) == 1 and "leads nowhere" in problems[0]
+
+
+def test_a_path_parameter_holding_a_slash_is_its_operations() -> None:
+    """ecma_patterns.yaml's `/refs/{ref}` takes `a/b` (its pattern allows `/`): sent as
+    `/refs/a%2Fb`, it is getRef's call with `ref` decoded (it was a 404, `NO_OPERATION`)."""
+    from contractgen.mock import Mock
+
+    mock = Mock(Path(__file__).resolve().parents[1] / "corpus" / "ecma_patterns.yaml")
+    scope = {"type": "http", "method": "GET", "path": f"{mock.base_path}/refs/a/b",
+             "raw_path": f"{mock.base_path}/refs/a%2Fb".encode(), "headers": []}
+    call = mock.call_of(scope, b"")
+    assert call is not None and call.op.id == "getRef" and call.params == {"ref": "a/b"}
+    assert mock.call_of({**scope, "raw_path": None}, b"") is None  # the path decoded: no match
