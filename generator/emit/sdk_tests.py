@@ -21,8 +21,7 @@ from ..model.definitions import AliasDef, Definition, ModelDef
 from ..model.ir import Api, Operation, Parameter
 from ..model.literal import literal
 from ..model.typeref import TypeRef
-from .signatures import _signature_annotation
-from .source import type_source
+from .source import param_annotation, type_source
 
 
 @dataclass(frozen=True)
@@ -180,22 +179,43 @@ def _listed_ids(ctx: _Context, crud: Crud, parents: Mapping[str, str],
     return None
 
 
-def _crud_test(ctx: _Context, crud: Crud) -> list[str] | None:
-    """The CRUD of one collection, or None when its create or read cannot be called so."""
-    create, get = ctx.by_id.get(crud.roles.get("create", "")), ctx.by_id.get(
-        crud.roles.get("get", ""))
+@dataclass(frozen=True)
+class _Item:
+    """What the CRUD test of a collection reads: its read, the item's path parameter, the
+    create's and read's answer types, the id's attribute and type."""
+
+    get: Operation
+    param: Parameter
+    created: TypeRef
+    got: TypeRef
+    attr: str
+    id_type: TypeRef
+
+
+def _item(ctx: _Context, crud: Crud) -> _Item | None:
+    """None when the create or the read cannot be called so, or the id the create answers is
+    typed apart from the read's path parameter."""
+    create, get = (ctx.by_id.get(crud.roles.get(role, "")) for role in ("create", "get"))
     if create is None or get is None or uncallable(create) or uncallable(get):
         return None
-    param = crud.item_path.rsplit("{", 1)[-1].rstrip("}")
-    item_param = next((p for p in get.path_params if p.wire == param), None)
-    created_type, got_type = _answer_type(create), _answer_type(get)
-    found = _id_field(created_type, ctx, crud.id_field)
-    if item_param is None or found is None or created_type is None or got_type is None:
+    wire = crud.item_path.rsplit("{", 1)[-1].rstrip("}")
+    param = next((p for p in get.path_params if p.wire == wire), None)
+    created, got = _answer_type(create), _answer_type(get)
+    found = _id_field(created, ctx, crud.id_field)
+    if param is None or found is None or created is None or got is None:
         return None
-    attr, id_type = found
-    if type_source(id_type.bare()) != type_source(item_param.effective_type.bare()) \
-            or _signature_annotation(item_param).endswith("| None"):
-        return None  # the id field and the path parameter are typed apart
+    if type_source(found[1].bare()) != type_source(param.effective_type.bare()) \
+            or param_annotation(param).endswith("| None"):
+        return None
+    return _Item(get, param, created, got, *found)
+
+
+def _crud_test(ctx: _Context, crud: Crud) -> list[str] | None:
+    """The CRUD of one collection (`_item`), each step where the contract has it."""
+    item = _item(ctx, crud)
+    create = ctx.by_id.get(crud.roles.get("create", ""))
+    if item is None or create is None:
+        return None
     lines: list[str] = []
     parents: dict[str, str] = {}
     for p in create.path_params:
@@ -203,34 +223,31 @@ def _crud_test(ctx: _Context, crud: Crud) -> list[str] | None:
         lines.append(f"{p.name} = made.parameter({literal(create.id)}, \"path\", "
                      f"{literal(p.wire)})")
     made = _call(ctx, crud, "create", parents)
-    assert made is not None
-    var, ident = item_param.name, (param, item_param.name)
-    lines += [f"created = {made[1]}", *_typed_check(ctx, "created", created_type),
-              f"{var} = created.{attr}"]
-    if id_type.is_nullable or not _required(ctx, created_type, crud.id_field):
+    read = _call(ctx, crud, "get", parents, (item.param.wire, item.param.name))
+    assert made is not None and read is not None
+    var, ident = item.param.name, (item.param.wire, item.param.name)
+    lines += [f"created = {made[1]}", *_typed_check(ctx, "created", item.created),
+              f"{var} = created.{item.attr}"]
+    if item.id_type.is_nullable or not _required(ctx, item.created, crud.id_field):
         lines.append(f"assert {var} is not None")
-    read = _call(ctx, crud, "get", parents, ident)
-    assert read is not None
-    if type_source(got_type) == type_source(created_type):
+    if type_source(item.got) == type_source(item.created):
         lines.append(f"assert {read[1]} == created")
     else:
-        lines += [f"read = {read[1]}", *_typed_check(ctx, "read", got_type)]
-    listed = _listed_ids(ctx, crud, parents, attr)
-    if listed is not None:
-        lines.append(f"assert {var} in {listed}")
-    lines += _update(ctx, crud, parents, ident, attr)
+        lines += [f"read = {read[1]}", *_typed_check(ctx, "read", item.got)]
+    listed = _listed_ids(ctx, crud, parents, item.attr)
+    lines += [f"assert {var} in {listed}"] if listed is not None else []
+    lines += _update(ctx, crud, parents, ident, item.attr)
     removed = _call(ctx, crud, "delete", parents, ident)
     if removed is not None:
         lines.append(removed[1])
-        if any(e.response.status in ("404", "4XX", "4xx", "default") for e in get.errors):
+        if any(e.response.status in ("404", "4XX", "4xx", "default") for e in item.get.errors):
             lines += ["with pytest.raises(errors.ApiError) as gone:", f"    {read[1]}",
                       "assert gone.value.status_code == 404"]
-    name = "_".join(w for w in "".join(c if c.isalnum() else " " for c in crud.path).lower()
-                    .split())
     steps = ", ".join(s for s, done in (
         ("create", True), ("read", True), ("list", listed is not None),
         ("update", any(line.startswith("updated = ") for line in lines)),
         ("delete", removed is not None), ("then the 404", "gone" in lines[-1])) if done)
+    name = "_".join("".join(c if c.isalnum() else " " for c in crud.path).lower().split())
     return ["", "", f"def test_crud_{name or 'root'}(stateful: Client, made: MadeUp) -> None:",
             f'    """The collection {crud.path} the mock keeps: {steps}."""',
             *(f"    {line}" for line in lines)]
