@@ -93,16 +93,20 @@ class Mock:
 
     def call_of(self, scope: Scope, raw: bytes) -> Call | None:
         """The request as the mock reads it; None when no operation is at its path."""
-        path = _below(scope.get("path", ""), self.base_path)
+        decoded = scope.get("path", "")
         # matched as sent: a parameter's %2F is no segment's end (`ref=a/b` of `/refs/{ref}`)
         as_sent = scope.get("raw_path")
-        sent = _below(as_sent.decode("latin-1"), self.base_path) if as_sent else path
+        full = as_sent.decode("latin-1") if as_sent else decoded
         method = scope.get("method", "GET")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
         for op in self.by_method.get(method, ()):
-            params = path_params(op, sent)
+            base = self.base_path if op.server_path is None else op.server_path
+            if base and not full.startswith(base + "/") and full != base:
+                continue
+            params = path_params(op, full[len(base):] or "/")
             if params is not None:
+                path = decoded[len(base):] or "/"
                 params = {name: unquote(value) for name, value in params.items()}
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"),
                                  keep_blank_values=True)
@@ -218,10 +222,3 @@ class Mock:
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(data)).encode())]})
         await send({"type": "http.response.body", "body": data})
-
-
-def _below(path: str, base_path: str) -> str:
-    """`path` below the contract's base path (`/2.0/folders` -> `/folders`)."""
-    if base_path and path.startswith(base_path):
-        return path[len(base_path):] or "/"
-    return path
