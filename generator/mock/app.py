@@ -61,6 +61,7 @@ class Mock:
         self.base_path: str = self.server.BASE_PATH
         # concrete paths before templated ones, as the generated server registers them
         self.ops = sorted(operations(self.spec), key=lambda op: op.path.count("{"))
+        self.by_id = {op.id: op for op in self.ops}
         self.by_method: dict[str, list[Op]] = {}
         for op in self.ops:
             self.by_method.setdefault(op.method, []).append(op)
@@ -100,7 +101,10 @@ class Mock:
         method = scope.get("method", "GET")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
-        for op in self.by_method.get(method, ()):
+        # the operation the generated server routed it to first (its route is named by the
+        # operation's id): Box's `/metadata_templates/schema#classifications` shares its path
+        routed = self.by_id.get(getattr(scope.get("route"), "name", None) or "")
+        for op in [*([routed] if routed else []), *self.by_method.get(method, ())]:
             base = self.base_path if op.server_path is None else op.server_path
             if base and not full.startswith(base + "/") and full != base:
                 continue
