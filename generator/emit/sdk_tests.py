@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..model.definitions import AliasDef, Definition, ModelDef
 from ..model.ir import Api, Operation, Parameter
 from ..model.literal import literal
+from ..model.paths import answered_by
 from ..model.typeref import TypeRef
 from .source import param_annotation, type_source
 
@@ -41,6 +42,15 @@ class _Context:
     import_name: str
     by_id: Mapping[str, Operation]
     definitions: Mapping[str, Definition] = field(default_factory=dict)
+    # operations the server routes no request to (`model.paths.answered_by`): id -> the other
+    shadowed: Mapping[str, Operation] = field(default_factory=dict)
+
+    def skipped(self, op: Operation) -> str | None:
+        """Why the tests do not call `op`; None when they do."""
+        other = self.shadowed.get(op.id)
+        if other is not None:
+            return f"its requests are {other.id}'s, at the same method and path"
+        return uncallable(op)
 
     def model(self, kind: TypeRef | None) -> ModelDef | None:
         """The class `kind` names (through aliases of one), None when it is no model class."""
@@ -128,7 +138,7 @@ def _typed_check(ctx: _Context, name: str, kind: TypeRef) -> list[str]:
 
 def _operation_test(ctx: _Context, op: Operation) -> list[str] | None:
     kind = _answer_type(op)
-    if kind is None or uncallable(op) is not None:
+    if kind is None or ctx.skipped(op) is not None:
         return None
     arguments = _arguments(ctx, op)
     uses = ", made: MadeUp" if "made." in arguments else ""
@@ -154,7 +164,7 @@ def _call(ctx: _Context, crud: Crud, role: str, parents: Mapping[str, str],
     """The client call of the collection's `role`, its path parameters given: the parents' by
     wire name, and the item's (`ident`: wire name, variable)."""
     op = ctx.by_id.get(crud.roles.get(role, ""))
-    if op is None or uncallable(op) is not None:
+    if op is None or ctx.skipped(op) is not None:
         return None
     wanted = {**parents, **dict([ident] if ident else [])}
     given = {p.name: wanted[p.wire] for p in op.path_params if p.wire in wanted}
@@ -165,7 +175,7 @@ def _listed_ids(ctx: _Context, crud: Crud, parents: Mapping[str, str],
                 attr: str) -> str | None:
     """An expression of the ids the collection lists (every page), None when it cannot say."""
     op = ctx.by_id.get(crud.roles.get("list", ""))
-    if op is None or uncallable(op) is not None or any(p.required for p in op.keyword_params):
+    if op is None or ctx.skipped(op) is not None or any(p.required for p in op.keyword_params):
         return None
     given = {p.name: parents[p.wire] for p in op.path_params if p.wire in parents}
     arguments = ", ".join(f"{k}={v}" for k, v in given.items())
@@ -196,7 +206,7 @@ def _item(ctx: _Context, crud: Crud) -> _Item | None:
     """None when the create or the read cannot be called so, or the id the create answers is
     typed apart from the read's path parameter."""
     create, get = (ctx.by_id.get(crud.roles.get(role, "")) for role in ("create", "get"))
-    if create is None or get is None or uncallable(create) or uncallable(get):
+    if create is None or get is None or ctx.skipped(create) or ctx.skipped(get):
         return None
     wire = crud.item_path.rsplit("{", 1)[-1].rstrip("}")
     param = next((p for p in get.path_params if p.wire == wire), None)
@@ -301,11 +311,11 @@ def _fixtures(name: str, stateful: bool, client: str) -> Iterator[str]:
 def sdk_tests(api: Api, import_name: str, cruds: list[Crud], header: str) -> str:
     """The source of the SDK's `tests/test_mock.py` (black's layout is the caller's)."""
     ctx = _Context(api, import_name, {op.id: op for op in api.operations},
-                   {d.name: d for d in api.definitions})
+                   {d.name: d for d in api.definitions}, answered_by(api.operations))
     tests = [line for op in api.operations for line in _operation_test(ctx, op) or ()]
     crud_tests = [line for crud in cruds for line in _crud_test(ctx, crud) or ()]
     skipped = [f"{op.id} ({reason})" for op in api.operations
-               if _answer_type(op) is not None and (reason := uncallable(op))]
+               if _answer_type(op) is not None and (reason := ctx.skipped(op))]
     auth = _credentials(api)
     client = "Client(url, auth=AUTH)" if auth else "Client(url)"
     body = "\n".join(tests + crud_tests)
@@ -320,7 +330,7 @@ def sdk_tests(api: Api, import_name: str, cruds: list[Crud], header: str) -> str
              f"(`{import_name}/openapi.json`), no backend needed: every operation answering "
              "JSON called with made-up valid arguments, its answer typed; then the CRUD of "
              "each collection the mock keeps. `pip install '.[test]'`, then `pytest`.")
-    notes = [about] + (["Not called (made-up values cannot say what they need): "
+    notes = [about] + (["Not called: "
                         + "; ".join(skipped) + "."] if skipped else [])
     text = "\n\n".join(textwrap.fill(n, 88, break_on_hyphens=False, break_long_words=False)
                         for n in notes)
