@@ -22,6 +22,9 @@ prefixed copies of the corpus contracts (`bench/synthetic.py`; written into the 
   alone (issue 37: each part, and all three, <= 0.5x), and `--parts client` against
   openapi-python-client (client only), each cold and interleaved; our models module's import against
   datamodel-codegen's; and the floor: a bare `python -c pass`.
+Every run's CPU time (user + system of the process and the children it waited for: our
+validation's fork) is kept beside its wall time, and a closing table gives the CPU ratios to
+datamodel-codegen's per part: on a shared machine wall time is mostly waiting for a core.
 Each contract's figures are marked against the issues' goals (cold <= 0.5x datamodel-codegen,
 `--parts models` <= 0.3x, `--parts client` <= 0.3x openapi-python-client, one-field regenerate
 <= 0.15x, under watch <= 0.05x, unchanged regenerate and check <= 0.1x, import < 1 s, the models
@@ -74,13 +77,15 @@ IMPORT_GOAL, APP_GOAL, RSS_GOAL_MB = 1.0, 0.5, 1024.0
 
 @dataclass
 class Run:
-    """Wall time (s) and peak RSS (KiB) of one child process (and the children it waited for)."""
+    """Wall time (s), CPU time (user + system, s) and peak RSS (KiB) of one child process (and
+    the children it waited for: our validation's fork)."""
 
     seconds: float
     rss_kib: int
     ok: bool
     stdout: str
     stderr: str
+    cpu: float = 0.0
 
 
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Run:
@@ -104,7 +109,7 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Run
         reader.join()
     process.returncode = os.waitstatus_to_exitcode(status)
     return Run(seconds, usage.ru_maxrss, process.returncode == 0,
-               chunks["out"].decode(), chunks["err"].decode())
+               chunks["out"].decode(), chunks["err"].decode(), usage.ru_utime + usage.ru_stime)
 
 
 @dataclass
@@ -117,6 +122,11 @@ class Figures:
 
     def add(self, key: str, value: float) -> None:
         self.samples.setdefault(key, []).append(value)
+
+    def timed(self, key: str, result: Run) -> None:
+        """`result`'s wall time as `key`, its CPU time as `key`_cpu."""
+        self.add(key, result.seconds)
+        self.add(f"{key}_cpu", result.cpu)
 
     def median(self, key: str) -> float | None:
         values = self.samples.get(key)
@@ -230,7 +240,7 @@ def bench_spec(name: str, spec: Path, overlay: Path | None, work: Path, runs: in
         if not cold.ok:
             figures.notes.append(f"generate failed: {cold.stderr.strip()[-300:]}")
             break
-        figures.add("cold", cold.seconds)
+        figures.timed("cold", cold)
         figures.add("cold_rss", cold.rss_kib / 1024)
         if index == 0:
             figures.add("tokens", python_tokens(bench.out))
@@ -265,7 +275,7 @@ def cold_parts(bench: Bench, figures: Figures, index: int, env: dict[str, str]) 
                   "--input-file-type", "openapi", "--output-model-type",
                   "pydantic_v2.BaseModel", "--output", str(target)], work, env)
         if dm.ok:
-            figures.add("dmcg", dm.seconds)
+            figures.timed("dmcg", dm)
             figures.add("dmcg_rss", dm.rss_kib / 1024)
             if "dmcg_tokens" not in figures.samples:
                 figures.add("dmcg_tokens", python_tokens(dm_out))
@@ -277,7 +287,7 @@ def cold_parts(bench: Bench, figures: Figures, index: int, env: dict[str, str]) 
         part_env = {**env, "XDG_CACHE_HOME": str(work / f"cache-{part}-{index}")}
         alone = run(bench.ours(bench.original, out, part), work, part_env)
         if alone.ok:
-            figures.add(part, alone.seconds)
+            figures.timed(part, alone)
         else:
             note_failure(figures, index, f"--parts {part}", alone)
         shutil.rmtree(work / f"cache-{part}-{index}", ignore_errors=True)
@@ -286,7 +296,7 @@ def cold_parts(bench: Bench, figures: Figures, index: int, env: dict[str, str]) 
                    str(bench.peer_spec), "--output-path", str(work / "opc_out"), "--overwrite"],
                   work, env)
         if opc.ok:
-            figures.add("opc", opc.seconds)
+            figures.timed("opc", opc)
         else:
             note_failure(figures, index, "openapi-python-client", opc)
 
@@ -295,15 +305,15 @@ def regenerations(bench: Bench, figures: Figures, index: int, env: dict[str, str
     """Regenerating and `check` of the unchanged contract, then after a one-field edit."""
     work = bench.work
     same = run(bench.ours(bench.original, bench.out), work, env)
-    figures.add("regen_same", same.seconds)
+    figures.timed("regen_same", same)
     check = run([str(BIN / "contractgen"), "check", "--config", str(work / "pyproject.toml")],
                 work, env)
     if check.ok:
-        figures.add("check_same", check.seconds)
+        figures.timed("check_same", check)
     else:
         note_failure(figures, index, "check", check)
     one = run(bench.ours(bench.edited, bench.out), work, env)
-    figures.add("regen_edit", one.seconds)
+    figures.timed("regen_edit", one)
     run(bench.ours(bench.original, bench.out), work, env)  # back to the original
 
 
@@ -427,9 +437,19 @@ def verdict(value: float | None, goal: float) -> str:
     return "n/a" if value is None else "ok" if value <= goal else "over"
 
 
-def ratio_of(figures: Figures, key: str) -> float | None:
-    ours, dm = figures.median(key), figures.median("dmcg")
+def ratio_of(figures: Figures, key: str, cpu: bool = False) -> float | None:
+    """The median of `key` over datamodel-codegen's cold run: wall times, or (`cpu`) CPU times."""
+    suffix = "_cpu" if cpu else ""
+    ours, dm = figures.median(key + suffix), figures.median("dmcg" + suffix)
     return ours / dm if ours and dm else None
+
+
+def cpu_beside(figures: Figures, key: str) -> str:
+    """`key`'s CPU time (user + system) and its ratio to datamodel-codegen's: what a loaded
+    machine measures fairly, where wall time is mostly waiting for a core."""
+    value, goal = ratio_of(figures, key, cpu=True), RATIO_GOALS[key]
+    return (f"  cpu {ms(figures.median(key + '_cpu')):>8} = "
+            f"{'n/a' if value is None else f'{value:.2f}x'} ({verdict(value, goal)})")
 
 
 def per_operation(figures: Figures, key: str) -> float | None:
@@ -444,12 +464,14 @@ def report(name: str, figures: Figures) -> None:
     def versus(key: str) -> str:
         goal = RATIO_GOALS[key]
         return (f"{ms(m(key)):>9}  = {ratio(m(key), dm):>6} of dmcg"
-                f"  (goal <= {goal}x: {verdict(ratio_of(figures, key), goal)})")
+                f"  (goal <= {goal}x: {verdict(ratio_of(figures, key), goal)})"
+                + (cpu_beside(figures, key) if f"{key}_cpu" in figures.samples else ""))
 
     ours_op, dm_op = per_operation(figures, "cold"), per_operation(figures, "dmcg")
     print(f"\n{name}: {figures.operations} operations")
     print(f"  cold generate      {ms(m('cold')):>9}  vs dmcg {ms(dm):>9}  = {ratio(m('cold'), dm):>6}"
-          f"  (goal <= {RATIO_GOALS['cold']}x: {verdict(ratio_of(figures, 'cold'), RATIO_GOALS['cold'])})")
+          f"  (goal <= {RATIO_GOALS['cold']}x: {verdict(ratio_of(figures, 'cold'), RATIO_GOALS['cold'])})"
+          f"{cpu_beside(figures, 'cold')}; dmcg cpu {ms(m('dmcg_cpu'))}")
     print(f"  cold per operation {ours_op * 1000 if ours_op else 0:7.1f}ms  vs dmcg "
           f"{dm_op * 1000 if dm_op else 0:7.1f}ms")
     tokens, dm_tokens = m("tokens"), m("dmcg_tokens")
@@ -549,6 +571,33 @@ def summary(results: dict[str, Figures]) -> None:
         print(f"  cold time per operation by size: {steps}; largest/smallest "
               f"{sized[-1][2] / sized[0][2]:.2f}x")
     print(f"  load average at the end {os.getloadavg()[0]:.1f}")
+    cpu_summary(results)
+
+
+def cpu_summary(results: dict[str, Figures]) -> None:
+    """CPU time (user + system of each process and the children it waited for) against
+    datamodel-codegen's, per part: on a shared machine wall time is mostly waiting for a core."""
+    keys = ("cold", "models", "server", "client", "regen_edit", "regen_same")
+    header = ("contract", "ops", "dmcg cpu", "cold cpu", "cpu ms/op",
+              *(f"{key}/dmcg" for key in keys))
+    rows = [header, ("", "", "", "", "flat", *(f"<= {RATIO_GOALS[key]}x" for key in keys))]
+    for name, figures in results.items():
+        op = per_operation(figures, "cold_cpu")
+        cells = []
+        for key in keys:
+            value = ratio_of(figures, key, cpu=True)
+            cells.append("n/a" if value is None else
+                         f"{value:.2f}x {verdict(value, RATIO_GOALS[key])}")
+        rows.append((name, str(figures.operations), ms(figures.median("dmcg_cpu")),
+                     ms(figures.median("cold_cpu")), "n/a" if op is None else f"{op * 1000:.1f}",
+                     *cells))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    print("\nCPU time (user + system; medians; ratios to datamodel-codegen's CPU time):")
+    for index, row in enumerate(rows):
+        print("  " + "  ".join(text.ljust(width) if i == 0 else text.rjust(width)
+                               for i, (text, width) in enumerate(zip(row, widths, strict=True))))
+        if index == 1:
+            print("  " + "  ".join("-" * width for width in widths))
 
 
 def main() -> None:

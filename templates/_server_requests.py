@@ -51,9 +51,14 @@ def form_body(
         if not known:  # on the first request, like the routes' own parameters
             hints = typing.get_type_hints(cls)
             lists = frozenset(name for name in names if _is_list(hints[name]))
-            deeps = {name: TypeAdapter(hints[name]) for name in deep}
-            known.append((TypeAdapter(cls), lists, deeps))
-        adapter, lists, deeps = known[0]
+            # the deep fields', and those whose text may spell a number (`spelled`), adapters
+            typed = {
+                n: TypeAdapter(hints[n])
+                for n in names
+                if n in deep or _spells(hints[n])
+            }
+            known.append((TypeAdapter(cls), lists, typed))
+        adapter, lists, typed = known[0]
         form = await request.form()
         data: dict[str, Any] = {}
         for name, key in names.items():
@@ -62,12 +67,15 @@ def form_body(
             elif name in deep:
                 value = deep_value(form.multi_items(), key, "body")
                 if value is not None:
-                    data[name] = _deep_field(deeps[name], value, key)
+                    data[name] = _deep_field(typed[name], value, key)
             elif name in lists:
                 if values := form.getlist(key):
                     data[name] = values
             elif key in form:
-                data[name] = form[key]
+                text = form[key]
+                if isinstance(text, str) and name in typed:
+                    text = spelled(typed[name], text)
+                data[name] = text
         if not data and not required:
             return None
         try:
@@ -186,6 +194,40 @@ def _wire(
     return (names.get(str(loc[0]), loc[0]), *loc[1:]) if loc else ()
 
 
+def _spells(hint: Any) -> bool:
+    """Whether a form field's text may spell a number or boolean of its type, which a string
+    member would take as text (`spelled`): a union beside a string, a Literal of numbers.
+    """
+    hint = getattr(hint, "__value__", hint)  # a `type X = ...` alias
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _spells(typing.get_args(hint)[0])
+    if origin is typing.Literal:
+        return not all(isinstance(v, str) for v in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        members = [m for m in typing.get_args(hint) if m is not type(None)]
+        return len(members) > 1 or any(_spells(m) for m in members)
+    return False
+
+
+def _item_kind(hint: Any) -> Any:
+    """The items' type of a list type (optional, constrained or not); None for another type."""
+    hint = getattr(hint, "__value__", hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        return _item_kind(typing.get_args(hint)[0])
+    if origin in (typing.Union, types.UnionType):
+        found = [
+            kind
+            for arg in typing.get_args(hint)
+            if (kind := _item_kind(arg)) is not None
+        ]
+        return found[0] if len(found) == 1 else None
+    return (
+        typing.get_args(hint)[0] if origin is list and typing.get_args(hint) else None
+    )
+
+
 def _is_list(hint: Any) -> bool:
     """Whether a form field's type is a list (optional or not, constrained or not)."""
     if typing.get_origin(hint) is typing.Annotated:  # `maxItems`, `uniqueItems`
@@ -204,19 +246,28 @@ def query_parameter(
     *,
     keys: tuple[str, ...] | None = None,
     others: tuple[str, ...] | None = None,
+    repeated: bool = False,
 ) -> Callable[[Request], Any]:
     """A dependency reading a query parameter in a style FastAPI does not parse (deepObject,
     form-exploded objects, comma/space/pipe-separated arrays, JSON content), validated like
     any other parameter. An exploded object takes the query keys in `keys` (its fields), or
-    every key not in `others` (the operation's other parameters) when it is free-form.
+    every key not in `others` (the operation's other parameters) when it is free-form. An
+    array's items of a union are read as their text spells them (`spelled`); `repeated`: an
+    exploded array of such items (`?id=1&id=a`).
     """
     known: list[tuple[TypeAdapter[Any], bool]] = []
+    items: list[TypeAdapter[Any] | None] = []
 
     def parse(request: Request) -> Any:
         adapter, required = _adapter(known, kind, default)
+        if not items:
+            item = _item_kind(kind)
+            items.append(TypeAdapter(item) if _spells(item) else None)
         query = request.query_params
         raw: Any = None
-        if style == "deepObject":
+        if repeated:
+            raw = query.getlist(name) or None
+        elif style == "deepObject":
             raw = deep_value(query.multi_items(), name, "query")
         elif keys is not None or others is not None:
             found: dict[str, list[str]] = {}
@@ -255,6 +306,8 @@ def query_parameter(
                 return adapter.validate_json(raw)
             if isinstance(raw, str):
                 return _from_text(adapter, raw)
+            if isinstance(raw, list) and (item := items[0]) is not None:
+                raw = [spelled(item, v) if isinstance(v, str) else v for v in raw]
             return _from_deep(adapter, raw)
         except ValidationError as exc:
             raise RequestValidationError(
@@ -364,17 +417,32 @@ def text_parameter(
 
 def _from_text(adapter: TypeAdapter[Any], text: str) -> Any:
     """A parameter's value of a union or a Literal of numbers or booleans, read from its text:
-    as the text, else as the number or boolean the text spells (`1`, `0.5`, `true`)."""
+    the number or boolean the text spells (`1`, `0.5`, `true`) when a member other than a
+    string takes it, else the text (`?id=1` of `integer | string` is the integer 1)."""
+    return adapter.validate_python(spelled(adapter, text))
+
+
+def spelled(adapter: TypeAdapter[Any], text: str) -> Any:
+    """The number or boolean `text` spells, as JSON does, when `adapter` reads it as other than
+    a string; else `text`. Text on the wire cannot say which member of a union it is: the
+    most specific one that reads it is taken, whatever the union's order."""
     try:
-        return adapter.validate_python(text)
+        value = json.loads(text, parse_constant=_no_constant)
+    except ValueError:
+        return text
+    if text != text.strip() or not isinstance(value, bool | int | float):
+        return text
+    try:
+        read = adapter.validate_python(value)
     except ValidationError:
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        if isinstance(value, bool | int | float):
-            return adapter.validate_python(value)
-        raise
+        return text
+    if isinstance(read, str) or (type(read) is int and not isinstance(value, int)):
+        return text  # text, or an integer spelled otherwise (`1.0`, `1e3`): not an integer's
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON number")
 
 
 async def raw_body(request: Request, media_type: str, required: bool) -> bytes:

@@ -28,6 +28,7 @@ _DOTTED = re.compile(r"\w+(?:\.\w+)*")
 _CALLED = re.compile(r"(?:\w+=)?[A-Za-z_][\w.]*[\[(]")
 _NAMED = re.compile(r"(\w+): ")
 _DEFAULT = re.compile(rf"{_STRING}|-?[\w.]+")  # a parameter's default black cannot split
+_DEFAULTED = re.compile(rf"[\])] = (?:{_DEFAULT.pattern}),")  # a line ending a parameter with it
 
 
 class Group:
@@ -46,8 +47,7 @@ class Group:
                  explode: bool | None = None) -> None:
         self.opener, self.items, self.closer = opener, items, closer
         self.explode = _display(opener) if explode is None else explode
-        self.text = opener + ", ".join(
-            item if isinstance(item, str) else item.text for item in items) + closer
+        self.text = f"{opener}{', '.join(map(flat, items))}{closer}"
 
 
 Expr = str | Group
@@ -298,9 +298,9 @@ def _lay(indent: str, head: str, expr: Expr, tail: str) -> list[str] | None:
             laid = [indent + head[:assigned] + "(", *laid, indent + ")"]
             if all(len(line) <= LINE_LENGTH for line in laid):
                 return laid
-    # A first line too long is black's split too when it has no other bracket to split at.
+    # black keeps a long first line with no other bracket to split, a long `] = default,` last.
     if ((len(first) > LINE_LENGTH and any(c in head + expr.opener[:-1] for c in "([{"))
-            or len(last) > LINE_LENGTH):
+            or (len(last) > LINE_LENGTH and not _DEFAULTED.fullmatch(expr.closer + tail))):
         return None
     body = _body(indent + "    ", expr.items, explode=expr.explode)
     return None if body is None else [first, *body, last]

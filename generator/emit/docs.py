@@ -26,6 +26,11 @@ def operation_doc(op: Operation) -> str:
         parts.append("\n".join(["Examples:", *(f"    {name}: {text}" for name, text in op.examples)]))
     if op.links:
         parts.append("\n".join(["Links:", *(f"    {link}" for link in op.links)]))
+    redirects = [r.status for r in op.success if r.status.startswith("3")]
+    if redirects:
+        parts.append(f"Answers a redirect ({', '.join(redirects)}), as the contract declares: the "
+                     "client returns it, without following it; its headers (`Location`) are in "
+                     "the answer of the `_detailed` method.")
     return wrapped("\n\n".join(parts))
 
 

@@ -59,7 +59,8 @@ class ImportSet:
     def has(self, module: str, name: str) -> bool:
         return name in self._names.get(module, ())
 
-    def render(self) -> str:
+    def render(self, indent: int = 0) -> str:
+        """The import block, its lines laid out for `indent` columns more (`if TYPE_CHECKING:`)."""
         sections: list[list[str]] = [[], [], [], []]  # future, stdlib, third party, local
         for module in sorted(self._modules, key=str.lower):
             sections[self._section(module)].append(f"import {module}")
@@ -68,7 +69,7 @@ class ImportSet:
             if not names:
                 continue
             line = f"from {module} import {', '.join(names)}"
-            if len(line) > LINE_LENGTH:  # black's layout of a long import: one name per line
+            if indent + len(line) > LINE_LENGTH:  # black's layout of a long import: one per line
                 line = "\n".join([f"from {module} import (", *(f"    {n}," for n in names), ")"])
             sections[self._section(module)].append(line)
         return "\n\n".join("\n".join(lines) for lines in sections if lines)

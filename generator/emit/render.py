@@ -15,6 +15,7 @@ from typing import Any
 
 from ..model.ir import AliasDef, Api, EnumDef, ModelDef, Operation
 from ..model.naming import snake_case
+from ..model.paths import content_types, narrowed
 from ..problems import Level, Problem, SpecError
 from ..version import generated_header
 from . import (
@@ -263,6 +264,10 @@ def server_context(api: Api) -> dict[str, Any]:
     return {
         "uses_models": _uses_models(api),
         "negotiates": any(op.media_types for op in api.operations),
+        "narrowed": narrowed(api.operations),
+        "content_types": content_types(api.operations),
+        "json_bodies": any(op.body is not None and op.body.kind == "json"
+                           and not op.body.also_form for op in api.operations),
         "forms": [op.body for op in api.operations if op.body is not None and op.body.is_form],
         "error_builders": builders,
         "op_error_builders": per_op,

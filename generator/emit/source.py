@@ -187,7 +187,8 @@ def param_marker_arguments(param: Parameter,
             str(param_default(param, spell))])]
     if param.parsed:
         exploded = ([f"keys={literal(param.keys)}", f"others={literal(param.others)}"]
-                    if param.exploded else [])
+                    if param.exploded else ["repeated=True"] if param.from_text and (
+                        param.shape == "array") else [])
         return [blackstyle.call("query_parameter(", [
             literal(param.wire), literal(param.style), literal(param.shape),
             type_source(param.effective_type, "models."), str(param_default(param, spell)), *exploded])]

@@ -25,9 +25,12 @@ _LONG_LINE = re.compile(rf"^.{{{LINE_LENGTH + 1},}}$", re.MULTILINE)
 _STRING = r"""[bfruBFRU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
 _ATOM = rf"(?:{_STRING}|-?\w+(?:\.\w+)*(?:\(\))?)"
 # Long lines black leaves as they are, inside brackets it split: one string, name or number
-# (a keyword argument's value, maybe), or a dict entry or a parameter with its comma; and
-# the first line of a split whose head black cannot split (`class X(`, `x = await f(`).
-_KEPT = re.compile(rf"(?:\w+=)?{_ATOM},?|(?:{_STRING}: |\w+: [\w.]+ = ){_ATOM},"
+# (a keyword argument's value, maybe), or a dict entry or a parameter with its comma (a
+# parameter annotated with a name or a one-dot attribute, with no default too, or the closing
+# line of a split annotation with its default); and the first line of a split whose head black
+# cannot split (`class X(`, `x = await f(`, `"key": {`).
+_KEPT = re.compile(rf"(?:\w+=)?{_ATOM},?|(?:{_STRING}: |\w+: [\w.]+ = |[\])] = ){_ATOM},"
+                   rf"|\w+: \w+(?:\.\w+)?,|{_STRING}: \{{"
                    rf"|(?:class |(?:async )?def )\w+\((?:\) -> \()?"
                    rf"|(?:{_STRING}: |\w+ = |return )?(?:await )?\w+(?:\.\w+)*\(")
 

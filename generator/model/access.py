@@ -17,20 +17,35 @@ Side = Literal["read", "write"]
 
 
 def access(document: Mapping[str, Any], prop: Any) -> Side | None:
-    """`read` for a readOnly property, `write` for a writeOnly one (its own flags first, then
-    those of the schema it refers to, then those of its `allOf` members: Asana's
-    `parent: {allOf: [$ref: TaskCompact, {readOnly: true}]}`)."""
-    nodes = [prop, deref(document, prop)]
-    all_of = prop.get("allOf") if isinstance(prop, dict) else None
-    if isinstance(all_of, list):
-        nodes.extend(node for m in all_of for node in (m, deref(document, m)))
-    for node in nodes:
-        if not isinstance(node, dict):
-            continue
-        if node.get("readOnly") is True:
-            return "read"
-        if node.get("writeOnly") is True:
-            return "write"
+    """`read` for a readOnly property, `write` for a writeOnly one, wherever the flag sits in
+    the compositions of its schema: on it, on what it refers to, on any `allOf` member (Asana's
+    `parent: {allOf: [$ref: TaskCompact, {readOnly: true}]}`, PagerDuty's `type` that an
+    `allOf` member of the object declares readOnly and another redeclares), or on every member
+    of a `oneOf`/`anyOf`. JSON Schema's rule for annotations (2020-12 validation 9.4): one
+    `true` among the subschemas that apply marks the property."""
+    return _access(document, prop, set())
+
+
+def _access(document: Mapping[str, Any], node: Any, seen: set[int]) -> Side | None:
+    if not isinstance(node, dict) or id(node) in seen:
+        return None
+    seen.add(id(node))
+    if node.get("readOnly") is True:
+        return "read"
+    if node.get("writeOnly") is True:
+        return "write"
+    every = [deref(document, node)] if isinstance(node.get("$ref"), str) else []
+    every.extend(node.get("allOf") or [])
+    for member in every:
+        found = _access(document, member, seen)
+        if found is not None:
+            return found
+    for key in ("oneOf", "anyOf"):
+        members = node.get(key)
+        if isinstance(members, list) and members:
+            sides = {_access(document, m, set(seen)) for m in members}
+            if len(sides) == 1 and None not in sides:
+                return sides.pop()
     return None
 
 
@@ -40,6 +55,7 @@ class AccessMap:
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.document = document
         schemas = (document.get("components") or {}).get("schemas") or {}
+        self._components = {SCHEMA_PREFIX + escape(key) for key in schemas}
         refs: dict[str, set[str]] = {}
         split: set[str] = set()
         for key, schema in schemas.items():
@@ -56,15 +72,20 @@ class AccessMap:
                     changed = True
         self.split = frozenset(split)
 
-    def _scan(self, schema: Any) -> tuple[bool, set[str]]:
-        """Whether `schema` (not following `$ref`s) declares a readOnly or writeOnly property,
-        and the `$ref`s it holds."""
+    def _scan(self, schema: Any, seen: frozenset[str] = frozenset()) -> tuple[bool, set[str]]:
+        """Whether `schema` declares a readOnly or writeOnly property, and the components it
+        refers to. A `$ref` to a component is listed, not followed; one into a part of a
+        component or elsewhere (PagerDuty's `$ref: '#/components/schemas/Tag/allOf/0'`) is read
+        as if written in place."""
         flagged = False
         refs: set[str] = set()
         for node in walk(schema):
             ref = node.get("$ref")
-            if isinstance(ref, str):
+            if isinstance(ref, str) and (ref in self._components or not ref.startswith("#")):
                 refs.add(ref)
+            elif isinstance(ref, str) and ref not in seen:
+                inner, more = self._scan(deref(self.document, node), seen | {ref})
+                flagged, refs = flagged or inner, refs | more
             properties = node.get("properties")
             if isinstance(properties, dict) and not flagged:
                 flagged = any(access(self.document, p) for p in properties.values())

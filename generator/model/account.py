@@ -220,10 +220,11 @@ def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> li
         rules = WIRE_KEYWORDS.get(site, {})
         pointer = make_pointer(path)
         # readOnly/writeOnly on an allOf member is read (model/access.py); on a member of a
-        # oneOf/anyOf it is not.
+        # oneOf/anyOf only when every member says it.
         composed = len(path) >= 2 and path[-2] in ("oneOf", "anyOf")
         for keyword, value in node.items():
-            if composed and keyword in ("readOnly", "writeOnly") and value is True:
+            if composed and keyword in ("readOnly", "writeOnly") and value is True and not (
+                    _every_member(document, path, keyword)):
                 entries.append(Entry(pointer, site, keyword, "approximated", _MEMBER.format(
                     keyword=keyword, of=path[-2])))
                 continue
@@ -232,6 +233,14 @@ def account(document: Mapping[str, Any], notes: Iterable[tuple[str, str]]) -> li
             if entry is not None:
                 entries.append(entry)
     return entries
+
+
+def _every_member(document: Mapping[str, Any], path: tuple[Any, ...], keyword: str) -> bool:
+    """Every member of the `oneOf`/`anyOf` holding `path` sets `keyword` (model/access.py)."""
+    members: Any = document
+    for part in path[:-1]:
+        members = members[part]
+    return all(isinstance(m, dict) and m.get(keyword) is True for m in members)
 
 
 def _entry(site: str, pointer: str, *, node: Mapping[str, Any], keyword: str, value: Any,

@@ -98,7 +98,12 @@ def unenforced(schema: Mapping[str, Any]) -> list[str]:
     if extra is not None and extra is not False:
         found.append("`unevaluatedProperties` with a schema is not enforced")
     pattern = schema.get("pattern")
-    if isinstance(pattern, str) and pattern and ecma_mode(pattern) is not None:
+    fmt = schema.get("format")
+    parsed = STRING_FORMATS.get(fmt, "str") if isinstance(fmt, str) else "str"
+    if isinstance(pattern, str) and pattern and parsed != "str" and fmt != "byte":
+        found.append(f"`pattern` {pattern!r} is not enforced beside `format: {fmt}`: the value "
+                     f"is read as a {parsed}, whatever its text")
+    elif isinstance(pattern, str) and pattern and ecma_mode(pattern) is not None:
         try:
             translate(pattern)
         except Untranslatable as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .access import Side, access
 from .allof import intersect_all_of, merge_properties
 from .ir import FieldDef
 from .keywords import unchecked_format
@@ -111,10 +112,11 @@ class Discriminators:
     def _deref(self, schema: Any) -> dict[str, Any]:
         return deref(self.document, schema)
 
-    def of(self, schema: dict[str, Any], members: list[Any],
-                       args: list[TypeRef]) -> str | None:
+    def of(self, schema: dict[str, Any], members: list[Any], args: list[TypeRef],
+           side: Side = "read") -> str | None:
         """The field telling the members apart, read from the schemas (members may still be
-        under construction when a union is recursive)."""
+        under construction when a union is recursive). A request (`side` "write") has none
+        where the tag is readOnly: its models leave the tag out (PagerDuty's contact methods)."""
         if any(arg.kind != "model" or arg.nullable for arg in args):
             return None
         infos: list[tuple[dict[str, Any], list[str], list[str], dict[str, str]]] = []
@@ -133,7 +135,8 @@ class Discriminators:
             seen: set[object] = set()
             names: set[str] = set()
             for properties, required, refs, wire_names in infos:
-                tags = self._tags(properties, required, refs, wire)
+                hidden = access(self.document, properties.get(wire)) not in (None, side)
+                tags = () if hidden else self._tags(properties, required, refs, wire)
                 if not tags or seen & set(tags):
                     break
                 seen.update(tags)

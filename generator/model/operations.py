@@ -29,7 +29,7 @@ from .ir import (
 )
 from .naming import PythonIdentifier, method_name, parameter_name, pascal_case
 from .paging import paging_of
-from .responses import ResponseReader
+from .responses import ANY_ANSWER, ResponseReader, success_note
 from .schema_facts import example_json, required_names
 from .schema_facts import text as _plain
 from .schemas import SchemaConverter
@@ -56,9 +56,11 @@ class OperationBuilder(ResponseReader):
         for site in sites:
             operation = self._operation(site.path, site.method, dict(site.operation),
                                         site.item.get("parameters") or [])
-            server = own_server(self.document, site.item, site.operation,
-                                f"/paths/{escape(site.path)}/{site.method}",
+            at = f"/paths/{escape(site.path)}/{site.method}"
+            server = own_server(self.document, site.item, site.operation, at,
                                 self.schemas.notes.warn)
+            if note := success_note(site.operation.get("responses")):
+                self.schemas.notes.warn(note, at)
             operations.append(replace(operation, server=server) if server else operation)
         return operations
 
@@ -67,8 +69,10 @@ class OperationBuilder(ResponseReader):
         """Build an operation that is not served (a webhook, a callback) and its models; `name`
         stands for a missing operationId."""
         op_id = raw.get("operationId")
-        return self._operation(path, method, {**raw, "operationId": op_id if isinstance(op_id, str) and (
-            op_id.strip()) else name}, shared)
+        operation = self._operation(path, method, {**raw, "operationId": op_id if isinstance(
+            op_id, str) and op_id.strip() else name}, shared)
+        # a hook declaring no success answers nothing the receiver or sender types (as before)
+        return replace(operation, success=tuple(r for r in operation.success if r != ANY_ANSWER))
 
     def _operation(self, path: str, method: str, raw: dict[str, Any], shared: list[Any]) -> Operation:
         op_id = raw.get("operationId")
@@ -189,13 +193,15 @@ class OperationBuilder(ResponseReader):
             explode = bool(param.get("explode", style == "form"))
             type_ref = self.schemas.convert(schema or {}, prefix + pascal_case(wire))
             shape = self._shape(type_ref)
-            if location == "query" and shape == "array" and style != "json" and self._shape(
-                    type_ref.args[0]) == "object":
+            if location == "query" and shape == "array" and style not in (
+                    "json", "deepObject") and self._shape(type_ref.args[0]) == "object":
                 # OpenAPI defines no query form for a list of objects: they travel as one JSON
-                # array, as Box's `mdfilters` does (docs/generated-api.md).
+                # array, as Box's `mdfilters` does (docs/generated-api.md); in deepObject style
+                # by index, as Stripe's `lines[0][amount]=1` (its encoder writes them so).
                 style = "json"
-            from_text = (shape == "scalar" and style in ("form", "simple")
-                         and self._from_text(type_ref))
+            from_text = self._from_text(type_ref) if shape == "scalar" and style in (
+                "form", "simple") else location == "query" and self._from_text_items(
+                type_ref, style, explode)
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape, from_text=from_text).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
@@ -231,6 +237,12 @@ class OperationBuilder(ResponseReader):
             return not all(isinstance(v, str) for v in type_ref.literals)
         return type_ref.kind == "union" and all(
             self._shape(arg) == "scalar" for arg in type_ref.args)
+
+    def _from_text_items(self, type_ref: TypeRef, style: str, explode: bool) -> bool:
+        """An exploded query array (`?id=1&id=a`) whose items FastAPI cannot read from their
+        text: read by the runtime (`query_parameter(..., repeated=True)`)."""
+        return type_ref.kind == "list" and style == "form" and explode and bool(
+            type_ref.args) and self._from_text(type_ref.args[0])
 
     def _object_keys(self, type_ref: TypeRef) -> tuple[str, ...] | None:
         """The wire names of an object parameter's fields; None for a free-form object."""
@@ -275,7 +287,7 @@ class OperationBuilder(ResponseReader):
             if media in content:
                 schema = self._deref((content[media] or {}).get("schema") or {})
                 deep = deep_fields(content[media], kind, f"{at}/content/{escape(media)}",
-                                   self.schemas.notes.warn)
+                                   self.schemas.notes.warn, self.document)
                 fields = self._form_fields(schema, prefix, kind,
                                            f"{at}/content/{escape(media)}/schema", deep)
                 return RequestBody(kind, media, required, None, prefix + "Form", fields,
@@ -313,9 +325,10 @@ class OperationBuilder(ResponseReader):
                         f"form field `{wire}` is structured ({structured}): read and sent as "
                         "its text, not validated as its schema (hint: a multipart body carries "
                         "it as a JSON part)", at)
-                if not json_part and wire not in deep and (type_ref.kind not in ("builtin", "literal", "model", "list")
-                                      or (type_ref.kind == "model" and not self._is_enum(type_ref))):
-                    type_ref = TypeRef("builtin", "str")  # its text (a union of values, any)
+                if not json_part and wire not in deep and not self._from_text(type_ref) and (
+                        type_ref.kind not in ("builtin", "literal", "model", "list")
+                        or (type_ref.kind == "model" and not self._is_enum(type_ref))):
+                    type_ref = TypeRef("builtin", "str")  # its text (any, an object)
             fields.append(FormField(PythonIdentifier(wire), wire, type_ref, wire in required,
                                     is_file, is_list, _plain(prop.get("description")),
                                     json=json_part, deep=wire in deep))

@@ -15,7 +15,7 @@ from .ir import Api, SchemeKind, SecurityScheme, Server
 from .jsontext import dumps_indented
 from .operations import OperationBuilder
 from .paging import typed_items
-from .paths import fragment_notes
+from .paths import fragment_notes, same_shape_notes
 from .schemas import SchemaConverter
 from .servers import servers_of
 from .settings import applied
@@ -44,7 +44,8 @@ def build_api(document: Document, *, spec_display: str, overlay_display: str | N
     builder = OperationBuilder(data, converter, extension_notes)
     operations = builder.build()
     hooks = hook_models(data, builder, converter.notes)
-    notes = [*converter.notes.found, *(fragment_notes(operations) if "server" in parts else ())]
+    notes = [*converter.notes.found, *(fragment_notes(operations) if "server" in parts else ()),
+             *same_shape_notes(operations)]
     notes += account_warnings(account(data, notes), notes)
     problems = tuple(sorted_problems(document.problem(Level.WARNING, pointer, message)
                                      for pointer, message in notes))

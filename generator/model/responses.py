@@ -19,6 +19,26 @@ from .typeref import ANY, TypeRef
 
 RETRYABLE = "x-contractgen-retryable"  # on a response: the client may send the call again
 _SHARED_RESPONSE = "#/components/responses/"
+# The success of an operation declaring none (`success_note`): any 2xx, its body JSON of any shape.
+ANY_ANSWER = Response("2XX", "no response declared: any answer",
+                      representations=(Representation("application/json", "json", ANY),))
+_ANY_ANSWER = ("the server answers 200 with what the service returns as JSON (a Response as it "
+               "is; None: an empty 200), the client returns a 2xx answer's JSON body (None "
+               "when empty)")
+
+
+def success_note(raw: Any) -> str:
+    """What the code does for an operation whose `responses` declare no success (no 2xx, 3xx or
+    `default`: then it answers `ANY_ANSWER`), for a located warning; "" when they declare one."""
+    if not isinstance(raw, Mapping) or not raw:
+        return (f"the operation declares no responses (OpenAPI 3.1 allows it), so any answer "
+                f"is the contract's: {_ANY_ANSWER} and raises on any other status (hint: "
+                "declare its responses)")
+    if any(str(status)[:1] in ("2", "3") or status == "default" for status in raw):
+        return ""
+    return (f"the operation declares errors only, no success, so a success may be any 2xx "
+            f"answer: {_ANY_ANSWER}, and raises the declared errors (hint: declare its success "
+            "response)")
 
 
 class ResponseReader:
@@ -38,12 +58,16 @@ class ResponseReader:
     def _responses(self, raw: dict[str, Any], prefix: str, op_id: str) -> tuple[
         list[Response], list[ErrorClass], dict[str, Any]
     ]:
+        """The success responses (`ANY_ANSWER` where none is declared), the errors, and the
+        errors' JSON schemas by status."""
         success: list[Response] = []
         errors: list[ErrorClass] = []
         schemas: dict[str, Any] = {}
+        # no 2xx declared: the 3xx statuses are the successes (GitHub's 302 to an archive)
+        redirects = not any(str(status).startswith("2") for status in raw)
         for status, spec in raw.items():
             status = str(status)
-            ok = status.startswith("2")
+            ok = status.startswith("2") or (redirects and status.startswith("3"))
             hint = prefix + "Response" if ok else prefix + status_phrase(status) + "Body"
             parsed, schema = self._shared_response(status, spec, hint, ok)
             if ok:
@@ -52,6 +76,8 @@ class ResponseReader:
                 errors.append(ErrorClass(prefix + status_phrase(status), op_id, parsed))
                 if schema is not None:
                     schemas[status] = schema
+        if success_note(raw):
+            success.append(ANY_ANSWER)
         return success, errors, schemas
 
     def _shared_response(self, status: str, spec: Any, hint: str, ok: bool) -> tuple[Response, Any]:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from ..spec.tree import escape, resolve_pointer, unescape
 from .access import AccessMap, Side, access
 from .allof import intersect_all_of
+from .contradictions import closed_conflict, twins, unselected
 from .distribute import spread
 from .hierarchy import hierarchies, hierarchy_tags
 from .ir import AliasDef, Definition, FieldDef, ModelDef
@@ -129,7 +130,7 @@ class SchemaConverter:
         if key not in self._unions:
             members = [{"$ref": r} for r in extending]  # told apart from the schemas alone
             disc = self._disc.of({"discriminator": {"propertyName": prop}}, members,
-                                       [TypeRef("model", r) for r in extending])
+                                 [TypeRef("model", r) for r in extending], key[1])
             if disc is None or len(members) < 2:
                 self._unions[key] = TypeRef("model", "")  # nothing to tell apart: the base
                 self.notes.warn(f"`discriminator` is not enforced: fewer than two schemas "
@@ -271,6 +272,9 @@ class SchemaConverter:
             members = schema.get(key)
             if isinstance(members, list) and members:
                 union = self._union(schema, members, hint)
+                for why in (unselected(self.document, schema), twins(self.document, schema)):
+                    if why is not None:
+                        self.notes.warn(why)
                 if key == "oneOf" and not exclusive(members, self._deref, union):
                     self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
                                     "several members is accepted (as `anyOf`)")
@@ -325,7 +329,7 @@ class SchemaConverter:
                 for i, m in enumerate(real)]
         if len(args) == 1:
             return args[0]
-        discriminator = self._disc.of(schema, real, args)
+        discriminator = self._disc.of(schema, real, args, self.side)
         return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
     # -- objects -----------------------------------------------------------------------------
@@ -339,6 +343,8 @@ class SchemaConverter:
 
     def _build_model(self, name: str, schema: dict[str, Any], ref: str | None) -> None:
         properties, required, extra, owners = merged(self.document, schema)
+        if (why := closed_conflict(self.document, schema)) is not None:
+            self.notes.warn(why, ref[1:] if ref else None)
         refs = [*owners, ref] if ref else owners
         fields: list[FieldDef] = []
         dropped: list[str] = []

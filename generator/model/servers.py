@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..spec.tree import split_pointer
 from .ir import Server
 
 Warn = Callable[[str, str], None]
@@ -37,13 +38,22 @@ def own_server(document: Mapping[str, Any], item: Mapping[str, Any], operation: 
     servers = servers_of(declared)
     if not servers:
         return None
+    _, path, method = split_pointer(at)  # named: the pointer may be into a $ref'd file
+    named = f"`{method.upper()} {path}`: "
     url = servers[0].default_url.rstrip("/")
     main = servers_of(document.get("servers"))
     if main and main[0].default_url.rstrip("/") == url:
         return None
-    if not urlsplit(url).scheme:
-        warn(f"the relative server URL `{servers[0].url}` is not used: the operation is sent "
+    if not urlsplit(url).netloc:  # relative, or a scheme alone (DigitalOcean's `https://`)
+        what = "relative server URL" if not urlsplit(url).scheme else "server URL without a host"
+        warn(f"{named}the {what} `{servers[0].url}` is not used: the operation is sent "
              "to, and served at, the API's own base URL and path (hint: write the URL whole)",
              f"{where}/servers/0")
         return None
+    if not any(urlsplit(server.default_url).scheme for server in main):
+        # the client sends own servers where declared only when base_url is one of the API's
+        warn(f"{named}the API declares no server with a host (OpenAPI's default is `/`), so no "
+             f"base_url is one of its servers: the client sends this operation to its "
+             f"base_url's host under `{urlsplit(url).path or '/'}`, not to `{url}`, unless "
+             "`servers=` says so (hint: declare the API's servers, whole)", f"{where}/servers/0")
     return url

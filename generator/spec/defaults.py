@@ -110,8 +110,19 @@ _CHECKED = frozenset({"binary", "byte", "date", "date-time", "email", "idn-email
 
 
 def plainly_valid(schema: dict[str, Any], value: Any) -> bool:
-    """A scalar schema of plain keywords that plainly accepts `value` (False: judge it)."""
+    """A scalar schema of plain keywords that plainly accepts `value` (False: judge it): also
+    3.1's `type: [T, "null"]` (None, or what T accepts) and a `const` equal to `value`
+    (`type: X, const: a, default: a`, as otari's result types write them)."""
     kind = schema.get("type")
+    if isinstance(kind, list) and all(isinstance(k, str) for k in kind):
+        if value is None:
+            return "null" in kind and set(schema) <= _NULL_KEYS
+        return any(plainly_valid({**schema, "type": k}, value) for k in kind if k != "null")
+    if "const" in schema:
+        rest = {k: v for k, v in schema.items() if k != "const"}
+        if kind is None:
+            return _same(schema["const"], value) and set(rest) <= _PLAIN_KEYS
+        return _same(schema["const"], value) and plainly_valid(rest, value)
     keys = [k for k in schema if k not in _PLAIN_KEYS and not k.startswith("x-")]
     if kind == "array" and isinstance(value, list) and keys == ["items"]:
         items = schema["items"]
@@ -137,6 +148,18 @@ def plainly_valid(schema: dict[str, Any], value: Any) -> bool:
         if (size < bound) if low else (size > bound):
             return False
     return True
+
+
+# The keywords beside `type: [..., "null"]` that a None default passes whatever they say.
+_NULL_KEYS = frozenset({"type", "default", "description", "title", "example", "examples",
+                        "readOnly", "writeOnly", "deprecated", "minimum", "maximum",
+                        "minLength", "maxLength", "format", "items"})
+
+
+def _same(const: Any, value: Any) -> bool:
+    """`value` is the scalar `const` (JSON's: `1` is not `true`)."""
+    return (isinstance(const, str | int | float | bool) and type(const) is type(value)
+            and const == value)
 
 
 def _number(value: Any) -> float:

@@ -200,8 +200,23 @@ class _Bundler:
             return node
         if isinstance(node.get("$ref"), str):
             return self.replacement(node, source, path, depth)
+        if path and path[-1] == "discriminator" and isinstance(node.get("mapping"), dict):
+            node = {**node, "mapping": {k: self.mapped(v, source) if isinstance(v, str) else v
+                                        for k, v in node["mapping"].items()}}
         return {k: copy_data(v) if holds_data(path, k) else
                 self.rewrite(v, source, (*path, k), depth) for k, v in node.items()}
+
+    def mapped(self, value: str, source: Document) -> str:
+        """A discriminator mapping's value copied from `source`: a reference to a schema of
+        another file (`models/x.yml`, or `#/x` inside another file) refers to the schema as
+        bundled, as the members' `$ref`s do; a schema's name, or a reference inside the spec
+        itself, stays."""
+        if "/" not in value and "#" not in value:
+            return value  # a component schema's name
+        file, pointer = self.target(value, source)
+        if file == self.main:
+            return pointer or "#"
+        return "#/components/schemas/" + escape(self.hoist(file, pointer))
 
 
 def _set(data: Any, path: tuple[Part, ...], value: Any) -> None:

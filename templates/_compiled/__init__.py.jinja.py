@@ -1,5 +1,5 @@
 # Template __init__.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '75f2bf51b57b0811f2f8509be33604fd'
+KEY = '61d93386c2b6bb02ec28a2b34263ab58'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.jinja'
 
@@ -106,15 +106,9 @@ def block_imports(context, missing=missing):
         @internalcode
         def t_5(*unused):
             raise TemplateRuntimeError("No filter named 'indent' found.")
-    try:
-        t_6 = environment.filters['string']
-    except KeyError:
-        @internalcode
-        def t_6(*unused):
-            raise TemplateRuntimeError("No filter named 'string' found.")
     pass
     yield 'if TYPE_CHECKING:\n'
-    yield str(t_5(t_6((undefined(name='imports') if l_0_imports is missing else l_0_imports)), 4, first=True))
+    yield str(t_5(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'render'), 4, _block_vars=_block_vars), 4, first=True))
     yield '\n'
 
 def block_extra(context, missing=missing):
@@ -127,4 +121,4 @@ def block_extra(context, missing=missing):
     pass
 
 blocks = {'docstring': block_docstring, 'imports': block_imports, 'extra': block_extra}
-debug_info = '1=39&2=41&3=43&9=45&10=48&11=51&13=53&18=55&23=57&24=61&29=67&31=69&3=71&4=81&13=93&15=115&31=118'
+debug_info = '1=39&2=41&3=43&9=45&10=48&11=51&13=53&18=55&23=57&24=61&29=67&31=69&3=71&4=81&13=93&15=109&31=112'

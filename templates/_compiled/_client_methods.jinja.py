@@ -1,5 +1,5 @@
 # Template _client_methods.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '70ae33e2d11ad3446c8ad3e3bb905d37'
+KEY = '9d4dc4388a21df466e26eeffacd1073c'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_client_methods.jinja'
 
@@ -44,6 +44,7 @@ def root(context, missing=missing):
     def macro(l_1_op):
         t_6 = []
         l_1_imports = resolve('imports')
+        l_1_laid = resolve('laid')
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         pass
@@ -51,9 +52,8 @@ def root(context, missing=missing):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'name'), 'typing_extensions', 'deprecated')
             t_6.extend((
-                '    @deprecated(',
-                str(t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', )))),
-                ', category=None)\n',
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', 'deprecated(', [t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))), 'category=None'])),
+                '\n',
             ))
         return concat(t_6)
     context.exported_vars.add('deprecation')
@@ -61,6 +61,7 @@ def root(context, missing=missing):
     def macro(l_1_op):
         t_7 = []
         l_1_imports = resolve('imports')
+        l_1_laid = resolve('laid')
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         pass
@@ -68,9 +69,8 @@ def root(context, missing=missing):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_1_imports is missing else l_1_imports), 'module'), 'warnings')
             t_7.extend((
-                '        warnings.warn(',
-                str(t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', )))),
-                ', DeprecationWarning, stacklevel=2)\n',
+                str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '        ', '', 'warnings.warn(', [t_4(str_join((environment.getattr(l_1_op, 'id'), ' is deprecated', ))), 'DeprecationWarning', 'stacklevel=2'])),
+                '\n',
             ))
         return concat(t_7)
     context.exported_vars.add('warn')
@@ -296,4 +296,4 @@ def root(context, missing=missing):
     context.vars['operation_methods'] = l_0_operation_methods = Macro(environment, macro, 'operation_methods', ('op', 'is_async'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=42&4=48&5=50&6=53&9=59&10=65&11=67&12=70&15=76&16=94&17=95&18=96&19=97&20=98&21=99&22=100&23=101&25=104&26=107&28=110&29=124&31=126&33=130&34=132&35=134&38=136&39=139&41=141&42=143&44=147&45=149&46=151&48=153&51=161&52=173&53=174&55=177&56=180&57=182&59=184&61=188&62=190&65=196&66=204&67=209&70=212&73=219&74=236&75=237&76=238&77=241&78=245&79=247&80=249&81=252&82=254&84=257&85=260&86=262&87=266&88=268&89=269&90=270&91=272&94=275&95=277&97=279&99=282&100=285&101=287&102=290'
+debug_info = '3=42&4=49&5=51&6=53&9=59&10=66&11=68&12=70&15=76&16=94&17=95&18=96&19=97&20=98&21=99&22=100&23=101&25=104&26=107&28=110&29=124&31=126&33=130&34=132&35=134&38=136&39=139&41=141&42=143&44=147&45=149&46=151&48=153&51=161&52=173&53=174&55=177&56=180&57=182&59=184&61=188&62=190&65=196&66=204&67=209&70=212&73=219&74=236&75=237&76=238&77=241&78=245&79=247&80=249&81=252&82=254&84=257&85=260&86=262&87=266&88=268&89=269&90=270&91=272&94=275&95=277&97=279&99=282&100=285&101=287&102=290'

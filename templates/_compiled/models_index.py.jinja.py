@@ -1,5 +1,5 @@
 # Template models_index.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'c16b4a2d11560c39c6b1e244ba154d40'
+KEY = '842a4a1d9fcb086b5b9500a4e6cd8f54'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'models_index.py.jinja'
 
@@ -51,12 +51,6 @@ def root(context, missing=missing):
         @internalcode
         def t_6(*unused):
             raise TemplateRuntimeError("No filter named 'pyrepr' found.")
-    try:
-        t_7 = environment.filters['string']
-    except KeyError:
-        @internalcode
-        def t_7(*unused):
-            raise TemplateRuntimeError("No filter named 'string' found.")
     pass
     l_0_m = context.vars['m'] = environment.get_template('_macros.jinja', 'models_index.py.jinja')._get_default_module(context)
     context.exported_vars.discard('m')
@@ -79,7 +73,7 @@ def root(context, missing=missing):
         context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), str_join(('.', l_1_module, )), l_1_name, _loop_vars=_loop_vars)
     l_1_name = l_1_module = missing
     yield 'if TYPE_CHECKING:\n'
-    yield str(t_2(t_7((undefined(name='imports') if l_0_imports is missing else l_0_imports)), 4, first=True))
+    yield str(t_2(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'render'), 4), 4, first=True))
     yield '\n\n'
     yield str(t_1(t_4(context.eval_ctx, t_5(context, (undefined(name='where') if l_0_where is missing else l_0_where), attribute=0))))
     yield '\n\n# Where each name is defined.\n_MODULES = {\n'
@@ -97,4 +91,4 @@ def root(context, missing=missing):
     yield '\n'
 
 blocks = {}
-debug_info = '1=59&2=61&3=63&5=67&6=69&13=71&14=74&15=77&18=80&20=82&24=84&25=88&30=94'
+debug_info = '1=53&2=55&3=57&5=61&6=63&13=65&14=68&15=71&18=74&20=76&24=78&25=82&30=88'

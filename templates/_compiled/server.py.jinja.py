@@ -1,5 +1,5 @@
 # Template server.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '5d9896c49414874cda67d6a0da812a5f'
+KEY = '87d803e0a4afe23b11c54c05e4ce93cc'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'server.py.jinja'
 
@@ -103,6 +103,11 @@ def root(context, missing=missing):
     l_1_value = resolve('value')
     l_1_route_params = resolve('route_params')
     l_1_negotiates = resolve('negotiates')
+    l_1_json_bodies = resolve('json_bodies')
+    l_1_narrowed = resolve('narrowed')
+    l_1_content_types = resolve('content_types')
+    l_1_route_args = resolve('route_args')
+    l_1_define = resolve('define')
     l_1_routed_operations = resolve('routed_operations')
     l_1_laid = resolve('laid')
     l_1_serve_spec = resolve('serve_spec')
@@ -191,7 +196,6 @@ def root(context, missing=missing):
     l_2_op = l_2_headers_source = missing
     context.call(environment.getattr(context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'typing', 'Any'), 'name'), '._server_runtime', 'ErrorBodyBuilder')
     for (l_2_name, l_2_expression) in (undefined(name='error_builders') if l_1_error_builders is missing else l_1_error_builders):
-        l_2_define = resolve('define')
         _loop_vars = {}
         pass
         if ('error_lines(' in l_2_expression):
@@ -199,12 +203,12 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_runtime', 'error_lines', _loop_vars=_loop_vars)
         t_12.extend((
             '\n\n',
-            str(context.call((undefined(name='define') if l_2_define is missing else l_2_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '', str_join(('def ', l_2_name, '(', )), ['status: int', 'code: str', 'message: str', 'errors: list[Any] | None'], ') -> Any:', _loop_vars=_loop_vars)),
             '\n    return ',
             str(l_2_expression),
             '\n',
         ))
-    l_2_name = l_2_expression = l_2_define = missing
+    l_2_name = l_2_expression = missing
     t_12.append(
         '\n\n',
     )
@@ -427,21 +431,13 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'answer_as')
             context.call(environment.getattr((undefined(name='exported') if l_0_exported is missing else l_0_exported), 'add'), 'chosen_media_type')
         t_12.append(
-            '\n    def _route(\n        operation_id: str, method: str, path: str',
+            '\n',
         )
-        if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
-            pass
-            t_12.append(
-                ', media_types: tuple[str, ...] = ()',
-            )
-        if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers):
-            pass
-            t_12.append(
-                ', server_path: str | None = None',
-            )
-        t_12.append(
-            '\n    ) -> Callable[[DecoratedCallable], DecoratedCallable]:\n        """An operation\'s route: its security',
-        )
+        l_1_route_args = (((((['operation_id: str', 'method: str', 'path: str'] + (['media_types: tuple[str, ...] = ()'] if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates) else [])) + (['body_media: str | None = None'] if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies) else [])) + (['narrowed: tuple[str, ...] = ()'] if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed) else [])) + (['content_type: str | None = None'] if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types) else [])) + (['server_path: str | None = None'] if (undefined(name='own_servers') if l_0_own_servers is missing else l_0_own_servers) else []))
+        t_12.extend((
+            str(context.call((undefined(name='define') if l_1_define is missing else l_1_define), '    ', 'def _route(', (undefined(name='route_args') if l_1_route_args is missing else l_1_route_args), ') -> Callable[[DecoratedCallable], DecoratedCallable]:')),
+            '\n        """An operation\'s route: its security',
+        ))
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
             t_12.append(
@@ -453,12 +449,49 @@ def root(context, missing=missing):
                 "; under its own server's path where it declares one",
             )
         t_12.append(
-            '."""\n        dependencies = _security(service, operation_id, auth)\n',
+            '.',
+        )
+        if (((undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies) or (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) or (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types)):
+            pass
+            t_12.append(
+                '\n\n',
+            )
+            if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+                pass
+                t_12.append(
+                    "        `body_media`: its JSON body's media type (another is the declared 415).\n",
+                )
+            if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+                pass
+                t_12.append(
+                    '        `narrowed`: the path parameters that must validate for it to match.\n',
+                )
+            if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+                pass
+                t_12.append(
+                    '        `content_type`: the one media type of a body it matches.\n',
+                )
+            t_12.append(
+                '        """\n',
+            )
+        else:
+            pass
+            t_12.append(
+                '"""\n',
+            )
+        t_12.append(
+            '        dependencies = _security(service, operation_id, auth)\n',
         )
         if (undefined(name='negotiates') if l_1_negotiates is missing else l_1_negotiates):
             pass
             t_12.append(
                 '        if media_types:\n            dependencies.append(\n                negotiation(service.error_body, operation_id, media_types)\n            )\n',
+            )
+        if (undefined(name='json_bodies') if l_1_json_bodies is missing else l_1_json_bodies):
+            pass
+            context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._server_media', 'json_media')
+            t_12.append(
+                '        if body_media is not None:\n            dependencies.append(json_media(body_media))\n',
             )
         t_12.append(
             '\n        def add(endpoint: DecoratedCallable) -> DecoratedCallable:\n            router.add_api_route(\n',
@@ -474,7 +507,20 @@ def root(context, missing=missing):
                 '                base_path + path,\n',
             )
         t_12.append(
-            '                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n            return endpoint\n\n        return add\n',
+            '                endpoint,\n                methods=[method],\n                name=operation_id,\n                include_in_schema=False,\n                dependencies=dependencies,\n                route_class_override=LazyRoute,\n            )\n',
+        )
+        if (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed):
+            pass
+            t_12.append(
+                '            router.routes[-1].narrowed = narrowed  # type: ignore[attr-defined]\n',
+            )
+        if (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types):
+            pass
+            t_12.append(
+                '            router.routes[-1].content_type = content_type  # type: ignore[attr-defined]\n',
+            )
+        t_12.append(
+            '            return endpoint\n\n        return add\n',
         )
     for l_2_op in (undefined(name='routed_operations') if l_1_routed_operations is missing else l_1_routed_operations):
         l_2_route_path = resolve('route_path')
@@ -507,7 +553,7 @@ def root(context, missing=missing):
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), 'fastapi', 'Request', _loop_vars=_loop_vars)
         t_12.extend((
             '\n',
-            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', (([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
+            str(context.call((undefined(name='laid') if l_1_laid is missing else l_1_laid), '    ', '@', '_route(', ((((([t_9(environment.getattr(l_2_op, 'id')), t_9(environment.getattr(l_2_op, 'http_method')), t_9(context.call((undefined(name='route_path') if l_2_route_path is missing else l_2_route_path), l_2_op, _loop_vars=_loop_vars))] + ([t_9(environment.getattr(l_2_op, 'media_types'))] if environment.getattr(l_2_op, 'media_types') else [])) + ([str_join(('body_media=', t_9(environment.getattr(environment.getattr(l_2_op, 'body'), 'media_type')), ))] if ((environment.getattr(l_2_op, 'body') and (environment.getattr(environment.getattr(l_2_op, 'body'), 'kind') == 'json')) and (not environment.getattr(environment.getattr(l_2_op, 'body'), 'also_form'))) else [])) + ([str_join(('narrowed=', t_9(environment.getitem((undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='narrowed') if l_1_narrowed is missing else l_1_narrowed)) else [])) + ([str_join(('content_type=', t_9(environment.getitem((undefined(name='content_types') if l_1_content_types is missing else l_1_content_types), environment.getattr(l_2_op, 'id'))), ))] if (environment.getattr(l_2_op, 'id') in (undefined(name='content_types') if l_1_content_types is missing else l_1_content_types)) else [])) + ([str_join(('server_path=', t_9(context.call((undefined(name='server_path') if l_2_server_path is missing else l_2_server_path), l_2_op, _loop_vars=_loop_vars)), ))] if environment.getattr(l_2_op, 'server') else [])), _loop_vars=_loop_vars)),
             '\n',
             str(context.call(environment.getattr((undefined(name='route_params') if l_1_route_params is missing else l_1_route_params), 'define'), l_2_op, _loop_vars=_loop_vars)),
             '\n',
@@ -580,7 +626,7 @@ def root(context, missing=missing):
     l_0_body = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
     context.vars['body'] = l_0_body
     context.exported_vars.add('body')
-    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
+    l_1_forms = l_1_error_builders = l_1_body = l_1_braced = l_1_shared_requirements = l_1_uses_models = l_1_statement = l_1_value = l_1_route_params = l_1_negotiates = l_1_json_bodies = l_1_narrowed = l_1_content_types = l_1_route_args = l_1_define = l_1_routed_operations = l_1_laid = l_1_serve_spec = l_1_serve_docs = l_1_redoc_url = missing
     yield '\n'
     yield from context.blocks['imports'][0](context)
     yield '\n'
@@ -624,4 +670,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=82&2=84&12=85&13=88&14=91&18=111&20=112&21=113&22=114&23=115&24=118&25=119&29=122&30=124&32=136&33=143&35=145&36=155&38=159&39=169&42=174&43=182&44=183&47=186&49=190&50=191&51=195&52=197&56=200&57=202&62=212&63=220&61=224&66=227&69=233&70=237&68=241&73=244&74=247&78=253&79=261&77=265&82=267&85=273&86=277&84=281&89=284&93=289&94=294&92=298&97=300&98=303&99=304&100=308&103=314&104=322&102=326&107=328&110=331&111=332&112=334&114=335&119=339&120=344&121=345&122=347&123=348&126=351&127=353&129=360&130=365&160=372&163=375&167=377&169=380&188=384&195=388&196=389&231=393&252=397&253=398&271=402&275=407&276=411&290=418&291=419&292=421&293=422&294=424&295=425&296=426&300=430&303=443&305=456&314=464&331=477&334=485&335=488&336=489&337=491&338=492&341=494&342=496&343=497&344=499&345=500&346=502&347=503&348=505&351=508&352=510&353=513&354=515&355=517&357=520&358=523&359=525&361=531&362=533&366=540&367=541&368=542&369=543&407=546&415=548&416=550&442=553&449=558&450=560&451=561&454=567&461=575&15=578&464=583&468=585&470=587&2=590&3=600&461=603&464=612&465=621'
+debug_info = '1=82&2=84&12=85&13=88&14=91&18=116&20=117&21=118&22=119&23=120&24=123&25=124&29=127&30=129&32=141&33=148&35=150&36=160&38=164&39=174&42=179&43=187&44=188&47=191&49=195&50=196&51=199&52=201&56=204&57=206&62=216&63=224&61=228&66=231&69=237&70=241&68=245&73=248&74=251&78=257&79=265&77=269&82=271&85=277&86=281&84=285&89=288&93=293&94=298&92=302&97=304&98=307&99=308&100=312&103=318&104=326&102=330&107=332&110=335&111=336&112=338&114=339&119=343&120=348&121=349&122=351&123=352&126=355&127=357&129=364&130=369&160=376&163=379&167=381&169=384&188=388&195=392&196=393&231=397&252=401&253=402&271=406&275=411&276=415&290=422&291=423&292=425&293=426&294=428&295=429&296=430&299=434&300=436&301=439&304=457&307=462&310=467&317=483&323=488&324=490&331=497&343=510&346=515&354=523&357=531&358=534&359=535&360=537&361=538&364=540&365=542&366=543&367=545&368=546&369=548&370=549&371=551&374=554&375=556&376=559&377=561&378=563&380=566&381=569&382=571&384=577&385=579&389=586&390=587&391=588&392=589&430=592&438=594&439=596&465=599&472=604&473=606&474=607&477=613&484=621&15=624&487=629&491=631&493=633&2=636&3=646&484=649&487=658&488=667'

@@ -26,10 +26,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from contractgen.emit.package import write_package
 from contractgen.options import Options
 from contractgen.pipeline import generate
+from judge_brackets import EMPTY, WHY, judge_brackets, unsendable
 from judge_calls import Call, Session, arguments_of, call_one
 from judge_values import NoValue, Refused, Values, dumps
 from judge_wire import HOST, Recorder, judge_of, wire_errors, wrong_judge
@@ -68,12 +70,6 @@ class Report:
     def of(self, outcome: str) -> list[Verdict]:
         return [v for v in self.verdicts if v.outcome == outcome]
 
-    def row(self) -> str:
-        """`| contract | operations | agreed | warned | disagreed | unjudged |`."""
-        counts = self.counts()
-        cells = [self.contract, str(len(self.verdicts)), *(str(counts[o]) for o in OUTCOMES)]
-        return "| " + " | ".join(cells) + " |"
-
 
 def judge_contract(name: str, spec: Path, base: Path, *, overlay: Path | None = None,
                    lenient: bool = False, tamper: Any = None) -> Report:
@@ -104,28 +100,28 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     calls: list[Call] = []
     recorder = Recorder(modules["server"].create_app(_service(modules["server"], calls),
                                                      insecure_no_auth=True), tamper=tamper)
-    client = modules["client"].AsyncClient(
-        _base_url(doc), transport=recorder, auth=_credentials(doc),
-        retry=modules["client"].NO_RETRY)
-    session = Session(Values(doc), client, modules, calls)
-    judges = _Judges(doc)
+    session = Session(Values(doc), _client(modules, doc, recorder, _base_url(doc)), modules,
+                      recorder, calls)
+    # a deployment of the whole API on the judge's host (base_url none of the contract's
+    # servers): the operations with a server of their own go there under its path
+    deployed = replace(session, client=_client(
+        modules, doc, recorder, HOST + urlsplit(_base_url(doc)).path))
+    judges, moved = _Judges(doc), _Judges(_moved(doc))
     generated = {(op.http_method.upper(), op.path): op for op in made.api.operations}
     verdicts = []
-    async with client:
+    async with session.client, deployed.client:
         for method, path, node, shared in _operations(doc):
-            op = generated.get((method, path.split("#")[0])) or generated.get((method, path))
+            op = generated.get((method, path))  # as spelled: `/shared_items#folders` too
             where = Verdict(name, f"{method} {path}", "")
             warned = _warnings(doc, made.warnings, path, method.lower(), node)
             if op is None:
                 verdicts.append(replace(where, outcome="warned" if warned else "disagreed",
                                         detail=warned or "not generated"))
                 continue
-            try:
-                verdict = await _judge_one(where, op, (node, shared), session, judges=judges,
-                                           recorder=recorder)
-            except Exception as exc:  # the harness's own failure: unjudged, and said
-                verdict = replace(where, outcome="unjudged",
-                                  detail=f"the judge failed: {type(exc).__name__}: {exc}"[:600])
+            verdict = await _judged(where, op, (node, shared), session, judges=judges)
+            if op.server and verdict.outcome == "agreed":
+                verdict = await _judged(replace(where, detail="deployed on the judge's host: "),
+                                        op, (node, shared), deployed, judges=moved)
             if verdict.outcome == "disagreed" and warned:
                 verdict = replace(verdict, outcome="warned",
                                   detail=f"{warned} || {verdict.detail}")
@@ -133,8 +129,24 @@ async def _judge_all(name: str, doc: dict[str, Any], made: Any, modules: dict[st
     return verdicts
 
 
+def _client(modules: dict[str, Any], doc: dict[str, Any], recorder: Recorder,
+            base_url: str) -> Any:
+    return modules["client"].AsyncClient(base_url, transport=recorder, auth=_credentials(doc),
+                                         retry=modules["client"].NO_RETRY)
+
+
+async def _judged(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any], session: Session,
+                  *, judges: _Judges) -> Verdict:
+    try:
+        verdict = await _judge_one(where, op, nodes, session, judges=judges)
+    except Exception as exc:  # the harness's own failure: unjudged, and said
+        verdict = replace(where, outcome="unjudged",
+                          detail=f"the judge failed: {type(exc).__name__}: {exc}"[:600])
+    return replace(verdict, detail=where.detail + verdict.detail) if where.detail else verdict
+
+
 async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
-                     session: Session, *, judges: _Judges, recorder: Recorder) -> Verdict:
+                     session: Session, *, judges: _Judges) -> Verdict:
     node, shared = nodes
     try:
         given = arguments_of(op, node, shared, session)
@@ -143,18 +155,26 @@ async def _judge_one(where: Verdict, op: Any, nodes: tuple[dict[str, Any], Any],
     except Refused as exc:
         return replace(where, outcome="disagreed", detail=str(exc))
     session.calls.clear()
-    recorder.exchanges.clear()
+    session.recorder.exchanges.clear()
     problems = await call_one(op, node, given, session)
     if problems is None:
         return replace(where, outcome="unjudged", detail="not called: " + "; ".join(given.skipped))
+    empty = unsendable(op, given.wire, session.calls[-1].received if session.calls else None)
+    problems = [p for p in problems if not any(
+        re.match(rf"the (service received|contract's) {n}\b", p) for n in empty)]
     found: list[tuple[str, str]] = []
-    for exchange in recorder.exchanges:
+    brackets = []
+    for exchange in session.recorder.exchanges:
         said = wire_errors(judges.strict, exchange)
         if any("ServerNotFound" in s for s, _ in said):  # judge the rest as if sent there
             said += wire_errors(judges.blind(), exchange)
-        found += said
+        brackets.append(judge_brackets(op, given.wire, exchange.request))
+        found += [(s, raw) for s, raw in said if not brackets[-1].excuses(raw)]
+        problems += brackets[-1].problems
     real, excused = wrong_judge(found)
     problems += real
+    excused += [WHY] if any(b.parts for b in brackets) else []
+    excused += [f"{EMPTY}: {', '.join(empty)}"] if empty else []
     if problems:
         shown = {k: dumps(v) for k, v in given.wire.items()}
         return replace(where, outcome="disagreed",
@@ -207,34 +227,59 @@ def _operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any], Any
 
 
 def _base_url(doc: dict[str, Any]) -> str:
-    """The first server's URL (variables at their defaults) on the judge's host."""
+    """The contract's first server as written, its variables at their defaults: what a user
+    gives the client (the ASGI transport does not care about hosts). A relative one (OpenAPI's
+    default is `/`) is on the judge's host."""
     servers = doc.get("servers") or [{"url": "/"}]
-    url = servers[0].get("url", "/")
-    for key, variable in (servers[0].get("variables") or {}).items():
+    url = _url(servers[0])
+    return url if "://" in url else f"{HOST}/{url.lstrip('/')}".rstrip("/")
+
+
+def _url(server: dict[str, Any]) -> str:
+    url = str(server.get("url", "/"))
+    for key, variable in (server.get("variables") or {}).items():
         url = url.replace("{" + key + "}", str(variable.get("default", "")))
-    path = url.split("://", 1)[1].partition("/")[2] if "://" in url else url.lstrip("/")
-    return f"{HOST}/{path}".rstrip("/")
+    return url
+
+
+def _moved(doc: dict[str, Any]) -> dict[str, Any]:
+    """The contract deployed whole on the judge's host: every server (top-level, of a path, of
+    an operation) at its own path there, as the client sends them when its base_url is no
+    server of the contract."""
+    def move(servers: Any) -> Any:
+        return [{"url": HOST + urlsplit(_url(s)).path.rstrip("/") if "://" in _url(s)
+                 else s.get("url", "/")} for s in servers]
+
+    paths = {}
+    for path, item in (doc.get("paths") or {}).items():
+        item = {k: ({**v, "servers": move(v["servers"])} if isinstance(v, dict) and
+                    isinstance(v.get("servers"), list) and k != "parameters" else v)
+                for k, v in item.items()}
+        if isinstance(item.get("servers"), list):
+            item["servers"] = move(item["servers"])
+        paths[path] = item
+    return {**doc, "servers": move(doc.get("servers") or [{"url": "/"}]), "paths": paths}
 
 
 class _Judges:
-    """openapi-core over the contract as written but its top-level servers, on the judge's host
-    (`strict`: servers of paths and operations as written), and once a request went to another
-    server than its operation's, over the contract without them (`blind`: the rest of it judged)."""
+    """openapi-core over the contract with its servers as written (`strict`: a request sent
+    to another server than its operation's is `ServerNotFound`), and once a request went
+    there, over the contract without the servers of paths and operations (`blind`: the rest
+    of it judged as if sent to the right one)."""
 
     def __init__(self, doc: dict[str, Any]) -> None:
-        self.doc = {**doc, "servers": [{"url": _base_url(doc) or HOST}]}
+        self.doc = doc
         self.strict = judge_of(self.doc)
         self._blind: Any = None
 
     def blind(self) -> Any:
         if self._blind is None:
-            paths = {path: {k: ({**v, "servers": []} if isinstance(v, dict) and k != "parameters"
-                                else v) for k, v in item.items() if k != "servers"}
+            paths = {path: {k: v for k, v in item.items() if k != "servers"}
                      for path, item in (self.doc.get("paths") or {}).items()}
             for item in paths.values():
-                for node in item.values():
-                    if isinstance(node, dict):
-                        node.pop("servers", None)
+                for key, node in item.items():
+                    if isinstance(node, dict) and "servers" in node:
+                        item[key] = {k: v for k, v in node.items() if k != "servers"}
             self._blind = judge_of({**self.doc, "paths": paths})
         return self._blind
 
@@ -249,9 +294,10 @@ def _warnings(doc: dict[str, Any], warnings: list[Any], path: str, method: str,
               node: dict[str, Any]) -> str:
     """The generator's located warnings about this operation, its path or what it refers to."""
     escaped = "/paths/" + path.replace("~", "~0").replace("/", "~1")
-    refs = _refs(doc, node) | {escaped + "/parameters"}
+    refs = _refs(doc, node) | {escaped + "/parameters", escaped + "/servers"}
     found = []
-    named = re.compile(rf"(?<![\w/]){method.upper()} {re.escape(path)}(?=[,)\s]|$)")
+    named = re.compile(rf"(?<![\w/]){method.upper()} {re.escape(path)}(?=[,)\s]|$)"
+                       rf"|^`{method.upper()} {re.escape(path)}`: ")  # or leading: about it
     for warning in warnings:
         pointer = warning.pointer or ""
         if any(words in warning.message for words in _NOT_ABOUT_THE_WIRE):
@@ -289,11 +335,3 @@ def _at(doc: dict[str, Any], ref: str) -> Any:
         part = part.replace("~1", "/").replace("~0", "~")
         node = node[int(part)] if isinstance(node, list) else node[part]
     return node
-
-
-def table(reports: list[Report]) -> str:
-    """The Markdown table of docs/judge.md."""
-    head = "| contract | operations | agreed | warned | disagreed | unjudged |\n|---|---|---|---|---|---|"
-    return "\n".join([head, *(r.row() for r in reports)])
-
-

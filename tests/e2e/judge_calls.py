@@ -8,6 +8,7 @@ import dataclasses
 import enum
 import inspect
 import json
+import re
 import types
 import typing
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
-from judge_values import NoValue, Refused, Values, dumps
+from judge_values import Contradiction, NoValue, Refused, Unsatisfiable, Values, dumps
+from judge_wire import Recorder, is_json
 from pydantic_core import to_jsonable_python
 
 _TIMEOUT = 10.0
@@ -35,11 +37,13 @@ class Given:
 @dataclass
 class Session:
     """What every call of one contract shares: its values, the client, the generated modules,
-    and the calls the service records."""
+    the calls the service records, and the transport that records what went on the wire
+    (judge_wire.Recorder: its `exchanges`)."""
 
     values: Values
     client: Any
     modules: dict[str, Any]
+    recorder: Recorder
     calls: list[Call] = field(default_factory=list)
 
 
@@ -130,6 +134,9 @@ def _typed(name: str, value: Any, hint: Any, form_field: Any) -> Any:
 def _drawn(values: Values, schema: Any, examples: list[Any], name: str) -> Any:
     try:
         return values.value(schema, examples)
+    except Unsatisfiable as exc:
+        raise Contradiction(f"{name}: the contract admits no valid value ({exc}), and the "
+                            "generated code takes one") from None
     except NoValue as exc:
         raise NoValue(f"{name}: {exc}") from None
 
@@ -144,20 +151,31 @@ def _success(node: dict[str, Any], values: Values) -> tuple[str, dict[str, Any]]
 
 
 def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tuple[Any, str]:
-    """The value the service answers (as the server method returns it), or why there is none."""
-    _, response = _success(node, values)
-    content = response.get("content") or {}
+    """The value the service answers (as the server method returns it), or why there is none.
+    An operation that declares no success (DigitalOcean's retired endpoint: 410 and errors
+    only) answers nothing, and the wire says what the server made of it."""
+    status, response = _success(node, values)
     _, returns = _hints(getattr(server.ServiceBase, op.method_name), server)
+    content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
     body: Any = None
     if content:
-        media, declared = next(iter(content.items()))
-        if "event-stream" in media:
-            return None, f"answers {media}: the judge does not stream events yet"
+        # the first declared JSON media type, else the first (GitHub's `contents/{path}`:
+        # `application/vnd.github.v3.object`, then `application/json`, of one schema)
+        media, declared = next(((m, n) for m, n in content.items() if is_json(m)),
+                               next(iter(content.items())))
         value = values.value(declared.get("schema", {}), _examples(declared, values))
-        if "json" in media:
+        if "event-stream" in media:  # one event, whose data is the value
+            item = typing.get_args(returns)[0] if typing.get_args(returns) else Any
+            body = _returnable(item, value)
+            if body is _NOTHING:
+                raise Contradiction(f"the service's event type refuses the contract's valid "
+                                    f"event data {dumps(value)} ({_shown(item)})")
+            body = Events([body])
+        elif is_json(media):
             body = _returnable(returns, value)
             if body is _NOTHING:
-                return None, f"the service cannot return {dumps(value)} as {returns}"
+                raise Contradiction(f"the service's return type refuses the contract's valid "
+                                    f"answer {dumps(value)} ({_shown(returns)})")
         elif media.startswith("text/"):
             body = value if isinstance(value, str) else json.dumps(value)
         else:
@@ -185,6 +203,43 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
 _NOTHING = object()
 
 
+class Events:
+    """A stream of Server-Sent Events the service answers: its items, as many times as read."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+
+    async def __aiter__(self) -> Any:
+        for item in self.items:
+            yield item
+
+
+def event_errors(values: Values, schema: Any, raw: bytes) -> list[str]:
+    """What is wrong with the events of a `text/event-stream` body (empty: none). openapi-core
+    does not read the media type: each event's `data` is parsed as JSON and validated with
+    openapi-schema-validator against the declared schema (`[DONE]`, the end LLM APIs send, is
+    no event)."""
+    problems = []
+    for number, block in enumerate(raw.decode("utf-8", "replace").replace("\r\n", "\n")
+                                   .split("\n\n")):
+        lines = [line[5:].removeprefix(" ") for line in block.split("\n")
+                 if line.startswith("data:")]
+        if not lines or lines == ["[DONE]"]:
+            continue
+        try:
+            data = json.loads("\n".join(lines))
+        except ValueError:
+            problems.append(f"event {number}: its data is not JSON: {dumps(lines)}")
+            continue
+        problems += [f"event {number}: {e}" for e in values.errors(schema, data)]
+    return problems
+
+
+def _shown(returns: Any) -> str:
+    """A return type as a failure names it: without the generated package's name."""
+    return re.sub(r"\bjudged_\w+\.", "", str(returns))[:300]
+
+
 def _returnable(returns: Any, value: Any) -> Any:
     """`value` (JSON) as the first member of the return type that reads it."""
     members = typing.get_args(returns) if typing.get_origin(returns) in (
@@ -204,6 +259,11 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
     """Call the operation; the differences found (None: it could not be called)."""
     try:
         answer, why = _answer_of(op, node, session.values, session.modules["server"])
+    except Unsatisfiable as exc:
+        return [f"the contract admits no valid answer ({exc}), and the generated code "
+                "answers one"]
+    except Contradiction as exc:
+        return [str(exc)]
     except NoValue as exc:
         answer, why = None, f"no valid answer: {exc}"
     if why:
@@ -216,11 +276,16 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
 
     call = Call(answering)
     session.calls.append(call)
+    answered = answer.body if type(answer).__name__ == "Reply" else answer
     try:
-        returned = await asyncio.wait_for(getattr(session.client, op.method_name)(**given.python),
-                                          _TIMEOUT)
-    except Exception as exc:
-        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}"]
+        returned = getattr(session.client, op.method_name)(**given.python)
+        if hasattr(returned, "__anext__"):  # events: the request goes out as they are read
+            returned = await asyncio.wait_for(_plain(returned), _TIMEOUT)
+        else:
+            returned = await asyncio.wait_for(returned, _TIMEOUT)
+    except Exception as exc:  # the events on the wire are judged all the same
+        return [f"the client raised {type(exc).__name__}: {_error_text(exc)}",
+                *_stream_errors(answered, node, session)]
     problems = []
     if call.received is None:
         return ["the service was not called"]
@@ -237,11 +302,26 @@ async def call_one(op: Any, node: dict[str, Any], given: Given,
         elif (gone := lost_value(given.wire.get(name), received, name)) is not None:
             problems.append(f"the contract's {gone} did not reach the service (the client "
                             f"was given {name}={dumps(given.wire.get(name))})")
-    answered = answer.body if type(answer).__name__ == "Reply" else answer
-    if await _plain(returned) != await _plain(answered):
-        problems.append(f"the client returned {dumps(await _plain(returned))}, the service "
-                        f"answered {dumps(await _plain(answered))}")
+    got, gave = await _plain(returned), await _plain(answered)  # a stream is read once
+    problems += _stream_errors(answered, node, session)
+    if got != gave:
+        problems.append(f"the client returned {dumps(got)}, the service answered {dumps(gave)}")
     return problems
+
+
+def _stream_errors(answered: Any, node: dict[str, Any], session: Session) -> list[str]:
+    """When the service answered events: the events on the wire judged against the declared
+    event schema (`event_errors`), the bytes of the last response the session's recorder
+    kept."""
+    if not isinstance(answered, Events):
+        return []
+    _, response = _success(node, session.values)
+    media = next(m for m in response.get("content") or {} if "event-stream" in m)
+    schema = response["content"][media].get("schema", {})
+    exchanges = session.recorder.exchanges
+    if not exchanges:
+        return ["the judge found no response on the wire to read the events of"]
+    return event_errors(session.values, schema, exchanges[-1].response.content)
 
 
 def lost_value(wire: Any, got: Any, path: str) -> str | None:
@@ -303,6 +383,10 @@ async def _plain(value: Any) -> Any:
         return content.decode("utf-8", "replace")
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
+    if isinstance(value, Events):
+        return [await _plain(item) for item in value.items]
+    if hasattr(value, "__anext__"):  # the client's stream of events: their data
+        return [await _plain(getattr(event, "data", event)) async for event in value]
     if isinstance(value, pydantic.BaseModel):
         return to_jsonable_python(value, by_alias=True, fallback=repr)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -12,6 +12,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jsonschema import FormatChecker
+from judge_proofs import closed, discriminator_tags, never_alone
+from judge_strings import NoValue, Unsatisfiable, string
 from openapi_schema_validator import (
     OAS30Validator,
     OAS31Validator,
@@ -19,13 +21,8 @@ from openapi_schema_validator import (
     oas31_format_checker,
 )
 
-_FORMATS = {
-    "date-time": "2024-01-02T03:04:05Z", "date": "2024-01-02", "time": "03:04:05Z",
-    "uuid": "3fa85f64-5717-4562-b3fc-2c963f66afa6", "email": "judge@example.com",
-    "uri": "https://example.com/judge", "url": "https://example.com/judge",
-    "hostname": "example.com", "ipv4": "192.0.2.1", "ipv6": "2001:db8::1",
-    "byte": "anVkZ2U=", "binary": "judge", "duration": "P1D", "uri-reference": "/judge",
-}
+__all__ = ["Contradiction", "NoValue", "Refused", "Unsatisfiable", "Values", "dumps"]
+
 _DEPTH = 4  # optional properties are filled this deep; required ones at any depth
 
 
@@ -43,12 +40,13 @@ def _formats(v31: bool) -> FormatChecker:
     return checker
 
 
-class NoValue(Exception):
-    """No valid value could be made for a schema."""
-
-
 class Refused(Exception):
     """A valid value of the contract that the generated client's types refuse."""
+
+
+class Contradiction(Refused):
+    """The contract admits no valid value where the generated code takes one: a disagreement
+    (warned when the generator says so), not a value the judge failed to find."""
 
 
 class Values:
@@ -89,10 +87,19 @@ class Values:
         for example in [*examples, *self._examples(schema)]:
             if not self.errors(schema, example):
                 return example
+        failure = None
         for depth in (0, _DEPTH):  # every property, else the required ones only
-            made = self.make(schema, depth)
+            try:
+                made = self.make(schema, depth)
+            except Unsatisfiable:  # proved: no value at any depth
+                raise
+            except NoValue as exc:
+                failure = failure or exc
+                continue
             if not self.errors(schema, made):
                 return made
+        if failure is not None:
+            raise failure
         return self._drawn(schema)
 
     def _examples(self, schema: Any) -> list[Any]:
@@ -104,14 +111,21 @@ class Values:
 
     def make(self, schema: Any, depth: int) -> Any:
         """The smallest value the schema's keywords describe (unchecked), made once per schema
-        and depth (a derefed contract repeats its schemas inline, many levels deep)."""
+        and depth (a derefed contract repeats its schemas inline, many levels deep); NoValue
+        (Unsatisfiable when the schema is proved empty) when none can be made."""
         schema = self.deref(schema)
         if not isinstance(schema, dict) or depth > 12:
             return None if schema is False else {}
         key = (id(schema), depth)
         if key not in self._made:  # the schema is kept with its value: its id stays its own
-            self._made[key] = (schema, self._make(schema, depth))
-        return self._made[key][1]
+            try:
+                self._made[key] = (schema, self._make(schema, depth))
+            except NoValue as exc:  # failures too: the same schema is met many times
+                self._made[key] = (schema, exc)
+        made = self._made[key][1]
+        if isinstance(made, NoValue):
+            raise made
+        return made
 
     def _make(self, schema: dict[str, Any], depth: int) -> Any:
         for key in ("const", "example"):
@@ -123,17 +137,38 @@ class Values:
             valid = [e for e in schema["enum"] if e not in (None, "")] or schema["enum"]
             return valid[0]
         if schema.get("allOf"):
+            if (why := closed(self, schema)) is not None:
+                raise Unsatisfiable(why)
             return self.make(self.merged({}, schema), depth + 1)
         for key in ("oneOf", "anyOf"):
             if schema.get(key):
-                base = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
-                made = None
-                for member in schema[key]:
-                    made = self.make(self.merged(self.merged({}, base), member), depth + 1)
-                    if not self.errors(schema, made):
-                        break
-                return made
+                if isinstance(schema.get("discriminator"), dict):
+                    return self._tagged(schema, key, depth)
+                return self._either(schema, key, depth)
         return self._typed(schema, depth)
+
+    def _either(self, schema: dict[str, Any], key: str, depth: int) -> Any:
+        """The first member's value that is valid for the whole schema (with a property no
+        member names, when it is valid under several members of a `oneOf`)."""
+        base = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
+        made, failures = None, []
+        for member in schema[key]:
+            try:
+                made = self.make(self.merged(self.merged({}, base), member), depth + 1)
+            except NoValue as exc:
+                failures.append(exc)
+                continue
+            widened = {**made, "judge_other": "judge"} if isinstance(made, dict) else made
+            for candidate in (made, widened):
+                if not self.errors(schema, candidate):
+                    return candidate
+        if key == "oneOf" and (why := never_alone(self, schema[key])) is not None:
+            raise Unsatisfiable(why)
+        if len(failures) == len(schema[key]):  # no member has a value
+            if all(isinstance(f, Unsatisfiable) for f in failures):
+                raise Unsatisfiable(f"no member of `{key}` admits a value: {failures[0]}")
+            raise failures[0]
+        return made
 
     def merged(self, into: dict[str, Any], schema: Any) -> dict[str, Any]:
         """`schema` (its `allOf` members flattened) merged into `into`: properties and
@@ -148,14 +183,48 @@ class Values:
             elif key == "properties":  # a property several members define takes them all
                 before = into.get("properties", {})
                 into["properties"] = {**value, **before} | {
-                    k: {**self.deref(value[k]), **self.deref(before[k])} for k in value
-                    if k in before and isinstance(self.deref(value[k]), dict)
-                    and isinstance(self.deref(before[k]), dict)}
+                    k: {"allOf": [before[k], value[k]]} for k in value if k in before}
             elif key == "required":
                 into["required"] = [*into.get("required", []), *value]
+            elif key == "enum" and isinstance(into.get("enum"), list) and isinstance(value, list):
+                into["enum"] = [v for v in into["enum"] if v in value]  # both hold
             else:
                 into.setdefault(key, value)
         return into
+
+    def _tagged(self, schema: dict[str, Any], key: str, depth: int) -> Any:
+        """A value of a member a discriminator selects, by OpenAPI's rule (as
+        openapi-schema-validator reads it): the property's value is a `mapping` key, and
+        selects the schema mapped, else it names the component schema it selects."""
+        prop = schema["discriminator"].get("propertyName")
+        base = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf", "discriminator")}
+        tags = discriminator_tags(schema["discriminator"], schema[key])
+        made, refused = None, []
+        for tag, ref in tags:
+            try:
+                target = self.pointer(ref) if ref.startswith("#/") else None
+            except (KeyError, IndexError, ValueError, TypeError):
+                target = None
+            own = (self.merged({}, target).get("properties") or {}).get(prop) if target else None
+            if target is None or (own is not None and self.errors(own, tag)):
+                refused.append(f"`{tag}` selects {ref}, which "
+                               + ("resolves nowhere" if target is None else
+                                  f"refuses it as its `{prop}`"))
+                continue
+            try:
+                made = self.make(self.merged(self.merged({}, base), {"$ref": ref}), depth + 1)
+            except NoValue:
+                continue
+            made = {**made, prop: tag} if isinstance(made, dict) else made
+            if not self.errors(schema, made):
+                return made
+        if len(refused) == len(tags):
+            raise Unsatisfiable(
+                f"discriminator `{prop}` selects no member: "
+                + ("; ".join(refused[:3]) + (" ..." if len(refused) > 3 else "") if refused else
+                   "its members are inline and no `mapping` names them")
+                + " (a value selects the schema its `mapping` gives, else the component it names)")
+        return made
 
     def _typed(self, schema: dict[str, Any], depth: int) -> Any:
         kind = schema.get("type")
@@ -169,28 +238,52 @@ class Values:
         if kind == "array":
             count = max(1, schema.get("minItems", 1)) if depth < _DEPTH else schema.get(
                 "minItems", 0)
-            items = schema.get("items", {})
-            if schema.get("uniqueItems") and count > 1:
-                return [self.make(items, depth + 1)]
-            return [self.make(items, depth + 1) for _ in range(count)]
+            return self._array(schema, count, depth)
         if kind in ("integer", "number"):
             return _number(schema, kind)
         if kind == "boolean":
             return True
         if kind == "null":
             return None
-        return _string(schema)
+        return string(schema)
+
+    def _array(self, schema: dict[str, Any], count: int, depth: int) -> list[Any]:
+        """`count` items (none when they have no value and none is required), distinct when
+        `uniqueItems` says so."""
+        try:
+            item = self.make(schema.get("items", {}), depth + 1)
+        except NoValue:
+            if schema.get("minItems", 0) == 0:
+                return []
+            raise
+        if schema.get("uniqueItems") and count > 1:
+            return [_nth(item, n) for n in range(count)]
+        return [item] * count
 
     def _object(self, schema: dict[str, Any], depth: int) -> dict[str, Any]:
-        required = set(schema.get("required", []))
+        required = schema.get("required") or []
+        properties = schema.get("properties") or {}
         result = {}
-        for name, prop in (schema.get("properties") or {}).items():
-            prop_schema = self.deref(prop)
-            if isinstance(prop_schema, dict) and prop_schema.get("readOnly") and name not in required:
-                continue
-            if name in required or depth < _DEPTH:
+        for name, prop in properties.items():  # `readOnly` too: `writable` drops them from requests
+            if name in required:
                 result[name] = self.make(prop, depth + 1)
+            elif depth < _DEPTH:
+                try:  # an optional property without a valid value is left out
+                    made = self.make(prop, depth + 1)
+                except NoValue:
+                    continue
+                if not self.errors(prop, made):
+                    result[name] = made
         extra = schema.get("additionalProperties")
+        for name in required:  # required, and no property says what it is
+            if name not in properties:
+                if extra is False:
+                    raise Unsatisfiable(f"`{name}` is required, and `additionalProperties: "
+                                        "false` allows no such property")
+                result[name] = self.make(extra if isinstance(extra, dict) else {}, depth + 1)
+        for _ in range(max(0, schema.get("minProperties", 0) - len(result))):
+            result[f"judge{len(result)}"] = self.make(
+                extra if isinstance(extra, dict) else {}, depth + 1)
         if not result and extra not in (None, False) and depth < _DEPTH:
             # a map with one entry: an empty one has no spelling in a query (deepObject, form)
             result["judge"] = self.make(extra if isinstance(extra, dict) else {}, depth + 1)
@@ -212,8 +305,8 @@ class Values:
         properties = schema.get("properties") or {}
         kept = {}
         for name, item in value.items():
-            prop = self.deref(properties.get(name, {}))
-            if not (isinstance(prop, dict) and prop.get("readOnly")):
+            prop = self.merged({}, properties.get(name, {}))
+            if not prop.get("readOnly"):
                 kept[name] = self.writable(prop, item)
         return kept
 
@@ -231,30 +324,19 @@ class Values:
                 if k not in ("description", "example", "examples") and not k.startswith("x-")}
 
 
-def _patterned(schema: dict[str, Any]) -> str:
-    """A string matching the schema's `pattern` (and lengths), drawn by hypothesis-jsonschema:
-    the simplest one it finds, the same on every run. Only strings: its objects and arrays fail
-    under the hypothesis this project uses (`'many' object has no attribute 'more'`)."""
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis_jsonschema import from_schema
-
-    leaf = {k: schema[k] for k in ("pattern", "minLength", "maxLength", "format")
-            if k in schema}
-    key = json.dumps(leaf, sort_keys=True)
-    if key in _PATTERNED:
-        return _PATTERNED[key]
-    try:  # not shrunk: the first string drawn (shrinking one took seconds)
-        found: str = find(from_schema({"type": "string", **leaf}), lambda v: True,
-                          settings=settings(database=None, derandomize=True, max_examples=50,
-                                            phases=[Phase.generate],
-                                            suppress_health_check=list(HealthCheck)))
-    except Exception as exc:  # hypothesis's own refusal (an unsupported pattern): no value
-        raise NoValue(f"no string matches {schema.get('pattern')!r}: {exc}"[:300]) from None
-    _PATTERNED[key] = found
-    return found
-
-
-_PATTERNED: dict[str, str] = {}
+def _nth(item: Any, n: int) -> Any:
+    """The n-th of distinct variants of a made item (`uniqueItems`)."""
+    if n == 0:
+        return item
+    if isinstance(item, bool) or item is None:
+        return item
+    if isinstance(item, (int, float)):
+        return item + n
+    if isinstance(item, str):
+        return f"{item}{n}"
+    if isinstance(item, dict):
+        return {**item, f"judge{n}": n}
+    return [*item, *([item[-1]] * n)] if isinstance(item, list) and item else item
 
 
 def _number(schema: dict[str, Any], kind: str) -> int | float:
@@ -270,18 +352,6 @@ def _number(schema: dict[str, Any], kind: str) -> int | float:
     if step:
         value = step * -(-value // step)
     return int(value) if kind == "integer" else float(value)
-
-
-def _string(schema: dict[str, Any]) -> str:
-    if "pattern" in schema:
-        return _patterned(schema)
-    text = _FORMATS.get(schema.get("format", ""), "judge")
-    low, high = schema.get("minLength", 0), schema.get("maxLength")
-    if len(text) < low:
-        text = text + "x" * (low - len(text))
-    if high is not None and len(text) > high:
-        text = text[:high]
-    return text
 
 
 def dumps(value: Any) -> str:

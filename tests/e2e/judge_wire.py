@@ -60,10 +60,12 @@ class Recorder(httpx.AsyncBaseTransport):
 class _Request:
     """openapi-core's `Request` protocol over an httpx request."""
 
-    def __init__(self, request: httpx.Request) -> None:
+    def __init__(self, request: httpx.Request, *, port: bool = False) -> None:
         self._request = request
         url = urlsplit(str(request.url))
         self.host_url = f"{url.scheme}://{url.netloc}"
+        if port and url.port is None:  # the scheme's default port spelled (`https://a:443`)
+            self.host_url += {"https": ":443", "http": ":80"}.get(url.scheme, "")
         self.path = _decoded(url.path)
         self.method = request.method.lower()
         self.body: bytes | None = request.content or None
@@ -111,10 +113,16 @@ def judge_of(doc: dict[str, Any]) -> OpenAPI:
     """
     from openapi_core import Config
 
-    suffixed = {m for m in _media_types(doc) if m.split(";")[0].strip().endswith("+json")}
+    suffixed = {m for m in _media_types(doc) if is_json(m) and "+" in m}
     return OpenAPI.from_dict(doc, config=Config(
         spec_validator_cls=None,
         extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+
+
+def is_json(media: str) -> bool:
+    """A JSON media type by its name: `application/json` or a `+json` one (RFC 6839)."""
+    base = media.split(";", maxsplit=1)[0].strip().lower()
+    return base == "application/json" or base.endswith("+json")
 
 
 def _json_loads(value: bytes | str, **_: Any) -> Any:
@@ -153,15 +161,40 @@ def _content_type(headers: httpx.Headers) -> str:
 
 def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
     """What openapi-core finds wrong with the request and with the response (empty: none):
-    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG)."""
-    request = _Request(exchange.request)
+    each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG).
+
+    httpx drops a URL's default port (`https://a:443/v2` is sent as `https://a/v2`, the same
+    URL by RFC 3986 6.2.3), and openapi-core matches a server `https://{h}:{port}/v2` only with
+    the port written: a request no server matches is matched again with the port spelled.
+    """
+    found = _errors(judge, exchange, _Request(exchange.request))
+    if any("ServerNotFound" in raw for _, raw in found) and exchange.request.url.port is None:
+        spelled = _errors(judge, exchange, _Request(exchange.request, port=True))
+        if not any("ServerNotFound" in raw for _, raw in spelled):
+            return [*spelled, (_DEFAULT_PORT, _DEFAULT_PORT)]
+    return found
+
+
+_DEFAULT_PORT = "a server with the default port written matched only with the port spelled"
+_EVENTS = "in a text/event-stream answer: "
+
+
+def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple[str, str]]:
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         try:
-            found = [(f"request: {_said(e)}", _raw(e)) for e in judge.iter_request_errors(request)]
-            if not found:
-                found += [(f"response {exchange.response.status_code}: {_said(e)}", _raw(e))
-                          for e in judge.iter_response_errors(request, _Response(exchange.response))]
+            errors = list(judge.iter_request_errors(request))
+            found = [(f"request: {_said(e)}", _raw(e)) for e in errors]
+            # the response too, unless the request found no operation (a request error may be
+            # one the judge excuses)
+            if not any(type(e).__name__.endswith("NotFound") for e in errors):
+                # a stream's body errors say so (the events are judged by judge_calls)
+                tag = _EVENTS if _content_type(exchange.response.headers).startswith(
+                    "text/event-stream") else ""
+                found += [(f"response {exchange.response.status_code}: {_said(e)}",
+                           tag + _raw(e))
+                          for e in judge.iter_response_errors(request,
+                                                              _Response(exchange.response))]
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
             text = f"openapi-core failed: {type(exc).__name__}: {exc}"
             found = [(text[:400], text)]
@@ -175,9 +208,24 @@ def _raw(error: BaseException) -> str:
     cause: BaseException | None = error
     while cause is not None:
         chain.append(f"{type(cause).__name__}: {cause}")
-        chain += [str(d.message) for d in getattr(cause, "schema_errors", None) or []]
+        for schema_error in getattr(cause, "schema_errors", None) or []:
+            chain.append(str(schema_error.message))
+            if _member_read_only(schema_error):
+                chain.append("Tried to write read-only property (a member of its anyOf/oneOf)")
         cause = cause.__cause__
     return " <- ".join(chain)
+
+
+def _member_read_only(error: Any) -> bool:
+    """Whether a member of the `anyOf`/`oneOf` an error of no member matching is about fails
+    for its `readOnly` alone (DigitalOcean's `ssh_key_identifier`: `anyOf` of two read-only
+    schemas): openapi-core's mistake of `readOnly` on a parameter's own schema, one level down."""
+    members: dict[Any, list[str]] = {}
+    for sub in getattr(error, "context", None) or []:
+        path = list(sub.relative_schema_path)
+        members.setdefault(path[0] if path else None, []).append(str(sub.message))
+    return any(all(m.startswith("Tried to write read-only property") for m in found)
+               for found in members.values())
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
@@ -201,6 +249,16 @@ OPENAPI_CORE_WRONG = (
     # where the generated server takes the more concrete segment by segment
     (re.compile(r"Path parameter error: .* <- CastError"), "which of two templated paths a URL matches",
      "OAI/OpenAPI-Specification#2356"),
+    # openapi-schema-validator reads `readOnly` on the property in the same schema object as
+    # the `required` list only (as its python-openapi/openapi-schema-validator#16 says), not in
+    # a sibling `allOf` member nor through a `$ref`: PagerDuty's `Reference`, `{allOf: [{$ref:
+    # ...Tag/allOf/0} (id, type readOnly), {required: [type, id]}]}`. Only a request body whose
+    # every error is a missing property: the judge's values carry every required property but
+    # the readOnly ones, and one the client was given and lost fails the round trip instead
+    (re.compile(r"^InvalidRequestBody: [^\n]*? not valid for schema of type \w+: \((?:<Validation"
+                r"Error: \"'[^'\"]*' is a required property\">,? ?)+\) <- "),
+     "`readOnly` beside `required` in another `allOf` member or through a `$ref` (the required "
+     "takes effect on the response only)", "python-openapi/openapi-schema-validator#16"),
     ("Tried to write read-only property", "`readOnly` on a parameter's own schema (OpenAPI: "
      "relevant only for properties)", "none found upstream"),
     # not wrong, but silent: openapi-core checks no credential of these (mutualTLS, http
@@ -209,6 +267,14 @@ OPENAPI_CORE_WRONG = (
      "its security providers know apiKey, http basic/bearer only"),
     ("parameter is deprecated", "a deprecated parameter sent (it warns; not an error)",
      "as designed"),
+    (_DEFAULT_PORT, "a URL without the default port its server writes (`:443`), the same URL "
+     "by RFC 3986 6.2.3", "none found upstream"),
+    # it reads the whole stream as one value of the event's schema; each event's data is
+    # judged with jsonschema instead (judge_calls.event_errors). OpenAPI 3.0/3.1 do not say
+    # how a schema applies to a stream; 3.2's `itemSchema` does (each event)
+    (re.compile("^" + re.escape(_EVENTS) + r"InvalidData\b"),
+     "a `text/event-stream` body (it validates the whole stream as one value; each event is "
+     "judged with jsonschema instead)", "none found upstream; OpenAPI 3.2's `itemSchema`"),
 )
 
 

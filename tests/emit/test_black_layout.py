@@ -70,6 +70,19 @@ def test_lines_black_leaves_long_are_not_unsure() -> None:
     assert vouched(source, black) is source
 
 
+def test_parameters_and_dict_heads_black_leaves_long_are_not_unsure() -> None:
+    """A parameter annotated with a long name, a split annotation's closing line with its
+    default, a dict entry's opening line: black cannot split them (GitHub's server and client
+    once went to black whole, a 40,000-line class, for such lines)."""
+    name, member = "VeryLong" * 12, "Member" * 14
+    source = (f"def f(\n    x: int,\n    body: models.{name},\n    state: Annotated[\n"
+              f"        models.{name},\n        Query(),\n    ] = models.{member}.ACTIVE,\n"
+              f") -> None:\n    pass\n\n\ny = {{\n    \"{name}\": {{\n        \"a\": 1,\n    }},\n}}\n")
+    assert max(map(len, source.splitlines())) > 88
+    assert black(source) == source
+    assert unsure_lines(source) == []
+
+
 def _corpus(name: str, tmp_path: Path) -> Path:
     source = corpus_file(f"{name}.openapi.json.gz")
     spec = tmp_path / f"{name}.openapi.json"
@@ -82,6 +95,26 @@ def _corpus(name: str, tmp_path: Path) -> Path:
 @pytest.mark.parametrize("name", ["box", "twilio-api-v2010", "twilio-conversations-v1"])
 def test_corpus_modules_are_blacks_output(name: str, tmp_path: Path) -> None:
     _assert_blacks(Case(_corpus(name, tmp_path)))
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["github-api.json", "stripe-spec3.yaml"])
+def test_black_formats_no_large_block_of_the_largest_contracts(name: str, tmp_path: Path) -> None:
+    """One long line the templates do not lay out sends its whole top-level block to black:
+    GitHub's Client and AsyncClient (40,000 lines each) for a deprecation warning, ServiceBase
+    and `_add_routes` for a parameter, 26 s of CPU in a 29 s generate (issue 37, docs/benchmarks.md).
+    The blocks left to black stay small."""
+    spec = tmp_path / name
+    spec.write_bytes(gzip.decompress(corpus_file(f"{name}.gz").read_bytes()))
+    sources = raw_sources(Case(spec))
+    assert sources is not None
+    sent: dict[str, list[int]] = {}
+    for module, text in sources.items():
+        vouched(text, lambda block, module=module: sent.setdefault(module, []).append(
+            block.count("\n")) or block)
+    assert sent, "nothing left to black: this test no longer guards anything"
+    assert max(max(sizes) for sizes in sent.values()) <= 1000, sent  # Stripe: a 323-line model
 
 
 @pytest.mark.slow

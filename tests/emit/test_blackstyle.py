@@ -188,6 +188,26 @@ def test_route_parameters_split_like_black() -> None:
     assert laid_out > 100  # long member types are left to black
 
 
+def test_parameters_with_a_long_default_after_their_annotation_split_like_black() -> None:
+    """`name: Annotated[T, Query()] = models.E.MEMBER,`: black splits the annotation and leaves
+    the default after its closing bracket, however long that line (GitHub's packages routes)."""
+    rng = random.Random(11)
+    long_last = 0
+    for _ in range(200):
+        default = rng.choice([f"models.{_word(rng, 20, 80)}.{_word(rng, 2, 20).upper()}",
+                              literal(_word(rng, 30, 90)), "None"])
+        param = blackstyle.Group(f"{_word(rng, 1, 20)}: Annotated[",
+                                 (f"models.{_word(rng, 10, 80)}", "Query()"), f"] = {default}")
+        for params in ([param], ["x: int", param]):
+            text = blackstyle.define("    ", "async def route(", params, ") -> Response:")
+            flat = ", ".join(blackstyle.flat(p) for p in params)
+            # Laid out (not left on one line for black), and as black lays it out.
+            assert _as_black(f"class A:\n{text}\n        pass\n",
+                             f"class A:\n    async def route({flat}) -> Response:\n        pass\n")
+            long_last += len(text.splitlines()[-2]) > 88
+    assert long_last > 50
+
+
 def test_calls_in_statements_split_like_black() -> None:
     rng = random.Random(9)
     laid_out = 0

@@ -336,3 +336,28 @@ def test_read_only_on_a_member_of_a_composition_is_read_or_warned_about(
         f"`readOnly`: `readOnly` on a member of `{composition}` is not read: the property stays "
         f"in the models of both directions (hint: write `readOnly` beside the `{composition}`)"]
     assert len(request) == 1 or "sub:" in request[1]
+
+
+@pytest.mark.parametrize("composition", ["oneOf", "anyOf"])
+def test_read_only_on_every_member_of_a_union_is_read(composition: str, tmp_path: Path) -> None:
+    """The property is readOnly whichever member its value matches: left out of the request
+    model, and no warning."""
+    spec = tmp_path / "ro.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "ro", "version": "1"},
+        "paths": {"/a": {"post": {"operationId": "make", "requestBody": {"content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/A"}}}},
+            "responses": {"204": {"description": "ok"}}}}},
+        "components": {"schemas": {"A": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "sub": {composition: [{"type": "string", "readOnly": True},
+                                  {"type": "integer", "readOnly": True}]}}}}}}),
+        encoding="utf-8")
+    assert [p for p in contractgen.validate(spec) if "/properties/sub/" in p.pointer] == []
+    entries = [e for e in account(json.loads(spec.read_text(encoding="utf-8")), [])
+               if e.keyword == "readOnly"]
+    assert [e.status for e in entries] == ["honoured", "honoured"]
+    out = tmp_path / "pkg"
+    contractgen.generate(spec, out)
+    request = (out / "models.py").read_text(encoding="utf-8").split("class ARequest(")
+    assert len(request) == 2 and "sub:" not in request[1].split("\nclass ")[0]

@@ -251,6 +251,43 @@ def test_a_default_cleared_at_a_glance_is_one_the_validator_accepts(schema: dict
     assert not plainly_valid(schema, value) or accepted
 
 
+_GLANCES_31 = [
+    ({"type": ["string", "null"]}, ""), ({"type": ["string", "null"]}, None),
+    ({"type": ["integer", "null"]}, 0), ({"type": ["integer", "null"]}, "0"),
+    ({"type": ["string"]}, None), ({"type": ["string", "null"], "enum": ["a"]}, None),
+    ({"type": ["array", "null"], "items": {"$ref": "#/components/schemas/X"}}, []),
+    ({"type": ["array", "null"], "items": {"type": "string"}}, [1]),
+    ({"const": "result"}, "result"), ({"const": "result"}, "other"), ({"const": 1}, True),
+    ({"type": "string", "const": "a"}, "a"), ({"type": "integer", "const": "a"}, "a"),
+]
+
+
+@pytest.mark.parametrize(("schema", "value"), _GLANCES_31)
+def test_a_31_default_cleared_at_a_glance_is_one_the_validator_accepts(
+        schema: dict[str, Any], value: Any) -> None:
+    """3.1's type lists and `const` (otari's result types): cleared at a glance only when
+    openapi-schema-validator accepts the value, so that otari never imports it."""
+    from contractgen.spec.defaults import plainly_valid
+    from openapi_schema_validator import oas31_format_checker
+
+    document = {"components": {"schemas": {"X": {"type": "object"}}}, **schema}
+    accepted = OAS31Validator(document, format_checker=oas31_format_checker).is_valid(value)
+    assert not plainly_valid(schema, value) or accepted
+
+
+def test_the_seeds_defaults_are_all_cleared_at_a_glance() -> None:
+    from contractgen.spec import load
+    from contractgen.spec.defaults import _SCHEMA_KEYS, plainly_valid
+    from contractgen.spec.tree import walk_objects
+    from gen_support import OTARI_SPEC, TPMJS_SPEC
+
+    for spec in (OTARI_SPEC, TPMJS_SPEC):
+        data = load(spec)[0].data
+        judged = [path for path, obj in walk_objects(data) if "default" in obj
+                  and _SCHEMA_KEYS & obj.keys() and not plainly_valid(obj, obj["default"])]
+        assert judged == [], spec.name
+
+
 @pytest.mark.parametrize(("default", "refused"), [({"kind": "b"}, False), ({"kind": "c"}, True)])
 def test_a_discriminated_default_is_judged_by_its_members(default: dict[str, str], refused: bool) -> None:
     """A discriminator without a mapping picks a member; it is no keyword of its own (the

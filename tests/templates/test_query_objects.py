@@ -55,6 +55,16 @@ SPEC = openapi(
                 "application/json": {"schema": {"type": "object",
                                                 "additionalProperties": True}}}}},
         }},
+        "/lines": {"get": {
+            "operationId": "lines",
+            "parameters": [
+                {"name": "lines", "in": "query", "style": "deepObject", "explode": True,
+                 "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Filter"}}},
+            ],
+            "responses": {"200": {"description": "what the server read", "content": {
+                "application/json": {"schema": {"type": "object",
+                                                "additionalProperties": True}}}}},
+        }},
     },
     {"Filter": _FILTER},
 )
@@ -83,6 +93,9 @@ def url(queried: Generated) -> Any:
             return {k: _dump(v) for k, v in kwargs.items()}
 
         async def metadata(self, **kwargs: Any) -> Any:
+            return {k: _dump(v) for k, v in kwargs.items()}
+
+        async def lines(self, **kwargs: Any) -> Any:
             return {k: _dump(v) for k, v in kwargs.items()}
 
     app = queried.server.create_app(Service())
@@ -130,3 +143,24 @@ def test_client_sends_what_the_server_reads(queried: Generated, url: str) -> Non
         assert point == {"point": {"x": 1}}
         meta = client.metadata(metadata={"a": "b"}, labels={"c": "d"})
         assert meta == {"limit": None, "metadata": {"a": "b"}, "labels": {"c": "d"}}
+
+
+def test_array_of_objects_in_deep_object_style_goes_by_index(queried: Generated,
+                                                             url: str) -> None:
+    """A list of objects declared `style: deepObject` (Stripe's `lines`) is written by index,
+    as Stripe's encoder writes it, not as JSON; the server reads it back."""
+    sent: list[str] = []
+
+    class Recording(httpx.HTTPTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            sent.append(request.url.query.decode())
+            return super().handle_request(request)
+
+    with queried.client.Client(url, transport=Recording()) as client:
+        read = client.lines(lines=[queried.models.Filter(scope="global", templateKey="k"),
+                                   queried.models.Filter(scope="enterprise")])
+    assert read == {"lines": [{"scope": "global", "templateKey": "k"}, {"scope": "enterprise"}]}
+    assert sent == ["lines%5B0%5D%5Bscope%5D=global&lines%5B0%5D%5BtemplateKey%5D=k"
+                    "&lines%5B1%5D%5Bscope%5D=enterprise"]
+    answer = httpx.get(f"{url}/lines?lines[0][scope]=nowhere")
+    assert answer.status_code == 422

@@ -590,3 +590,61 @@ def test_stripes_own_customer_requests_round_trip(tmp_path: Any) -> None:
     assert exact["created"] == 1700000000
     assert _pairs(recorder.sent[1])[:2] == [("created[gte]", "1700000000"),
                                             ("expand[0]", "data.tax")]
+
+
+def test_a_required_list_that_may_be_empty_in_bracket_notation_is_warned_about(
+        tmp_path: Any) -> None:
+    """`[]` and `{}` have no spelling in bracket notation (Stripe's encoder sends nothing for
+    them): a deepObject field whose required list or object may be empty is warned about at
+    its encoding, naming the property; a `minItems: 1` list is not."""
+    import json
+
+    import contractgen.api
+
+    line = {"type": "object", "required": ["price", "tax_rates", "done"], "properties": {
+        "price": {"type": "string"},
+        "tax_rates": {"type": "array", "items": {"type": "string"}},
+        "done": {"type": "array", "minItems": 1, "items": {"type": "string"}}}}
+    spec = openapi({"/a": {"post": {
+        "operationId": "postA",
+        "requestBody": {"content": {FORM: {
+            "schema": {"type": "object", "properties": {
+                "items": {"type": "array", "items": line},
+                "expand": {"type": "array", "items": {"type": "string"}}}},
+            "encoding": {"items": {"style": "deepObject", "explode": True},
+                         "expand": {"style": "deepObject", "explode": True}}}}},
+        "responses": {"200": _ECHO}}}})
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    _, problems = contractgen.api.render(path)
+    found = [p for p in problems if "bracket notation" in p.message]
+    media = "/paths/~1a/post/requestBody/content/application~1x-www-form-urlencoded"
+    assert [p.pointer for p in found] == [f"{media}/encoding/items"]
+    assert "`items[].tax_rates` is required" in found[0].message
+    assert "done" not in found[0].message and found[0].line is not None
+
+
+def test_an_own_server_the_client_cannot_honour_is_warned_about(tmp_path: Any) -> None:
+    """No top-level server with a host (OpenAPI's default `/`): no base_url is one of the API's,
+    so an operation's own server is used only through `servers=`, and that is said where it is
+    declared; a server URL that is a scheme alone (DigitalOcean's `https://`) is not used."""
+    import json
+
+    import contractgen.api
+
+    spec = openapi({
+        "/items": {"servers": [{"url": "https://items.example.com/v1"}],
+                   "get": {"operationId": "getItems", "responses": {"200": _ECHO}}},
+        "/upload": {"put": {"operationId": "upload", "servers": [{"url": "https://"}],
+                            "responses": {"200": _ECHO}}}})
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+    files, problems = contractgen.api.render(path)
+    found = {p.pointer: p.message for p in problems if "server" in p.message}
+    assert sorted(found) == ["/paths/~1items/servers/0", "/paths/~1upload/put/servers/0"]
+    assert ("sends this operation to its base_url's host under `/v1`, not to "
+            "`https://items.example.com/v1`, unless `servers=` says so"
+            in found["/paths/~1items/servers/0"])
+    assert found["/paths/~1upload/put/servers/0"].startswith(
+        "`PUT /upload`: the server URL without a host `https://` is not used")
+    assert '"https://items.example.com/v1/items",' in files["client.py"]

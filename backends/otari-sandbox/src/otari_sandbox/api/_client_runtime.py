@@ -142,6 +142,19 @@ def _queries(
     return out
 
 
+def _parts(
+    fields: dict[str, Any], files: list[tuple[str, Any]]
+) -> list[tuple[str, Any]]:
+    """A multipart body's parts: each field's text its own part (a list's items one part
+    each), then `files`. Given as parts, never as `data`: httpx sends a body of fields alone
+    as `application/x-www-form-urlencoded`, which a multipart body is not."""
+    parts: list[tuple[str, Any]] = []
+    for name, value in fields.items():
+        for text in value if isinstance(value, list) else [value]:
+            parts.append((name, (None, text)))
+    return parts + files
+
+
 def _texts(values: dict[str, Any]) -> dict[str, str]:
     """Headers by wire name: each value set, as text."""
     return {name: _text(value) for name, value in values.items() if value is not None}

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, TypeAdapter
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import errors
 
@@ -118,6 +119,22 @@ def answer_as(media_type: str) -> None:
             f"{media_type} is not a media type this request accepts ({allowed})"
         )
     _CHOSEN.set(media_type)
+
+
+def json_media(media_type: str) -> Any:
+    """The route dependency of a JSON body: sent in another media type than the declared one
+    (`application/json` where `application/json-patch+json` is declared), it is the declared
+    415. A request without Content-Type is read as FastAPI reads it."""
+
+    async def check(request: Request) -> None:
+        sent = request.headers.get("content-type")
+        if sent is not None and _base(sent) != _base(media_type):
+            raise StarletteHTTPException(
+                415,
+                f"Unsupported media type {sent.split(';')[0]!r}: expected {media_type}",
+            )
+
+    return Depends(check)
 
 
 def negotiation(

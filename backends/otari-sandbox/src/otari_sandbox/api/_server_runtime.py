@@ -9,9 +9,11 @@ for formatting. Nothing here is part of the public API: import from `server` ins
 import dataclasses
 import datetime
 import enum
+import functools
 import json
 import logging
 import re
+import typing
 from collections.abc import AsyncIterable, Awaitable, Callable, Coroutine, Mapping
 from http import HTTPStatus
 from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeVar
@@ -21,7 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response, StreamingResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match, compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -92,20 +94,44 @@ class LazyRoute(APIRoute):
         self.include_in_schema = kwargs["include_in_schema"]
         self.path_regex, self.path_format, self.param_convertors = compile_path(path)
 
+    # Path parameters that must validate for the route to match (a route of a path of the
+    # same shape as a later one: Xero's `.../{AttachmentID}`, a uuid, before `.../{FileName}`).
+    narrowed: tuple[str, ...] = ()
+    # The only body media type the route matches: operations of one URL told apart by it
+    # (Box's `PUT .../schema#add`, JSON, and `.../schema#update`, JSON Patch).
+    content_type: str | None = None
+
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         """A path parameter sent with `%2F` in it (Xero's, GitHub's `contents/{path}`)
         matches as one segment and is handed over decoded: Starlette decodes the path (its
-        `/` too) before it matches routes."""
+        `/` too) before it matches routes. A route `narrowed` does not match where one of
+        those parameters is refused, nor one with a `content_type` a body in another: the
+        next route of the same shape (or URL) may take it."""
         kept = _slashes_kept(scope)
         if kept is None:
-            return super().matches(scope)
-        match, child = super().matches({**scope, "path": kept})
-        if "path_params" in child:
+            match, child = super().matches(scope)
+        else:
+            match, child = super().matches({**scope, "path": kept})
+        if kept is not None and "path_params" in child:
             child["path_params"] = {
                 key: value.replace(_SLASH, "/") if isinstance(value, str) else value
                 for key, value in child["path_params"].items()
             }
+        if self.narrowed and match is not Match.NONE and not self._valid(child):
+            return Match.NONE, {}
+        wanted = self.content_type
+        if match is not Match.NONE and wanted and _content_type(scope) != wanted:
+            return Match.NONE, {}
         return match, child
+
+    def _valid(self, child: Scope) -> bool:
+        values = child.get("path_params", {})
+        for name, adapter in _path_adapters(self.endpoint, self.narrowed).items():
+            try:
+                adapter.validate_python(values.get(name))
+            except ValidationError:
+                return False
+        return True
 
     def __getattr__(self, name: str) -> Any:
         deferred = self.__dict__.pop("_deferred", None)
@@ -118,6 +144,23 @@ class LazyRoute(APIRoute):
             self.__dict__["_deferred"] = deferred
             raise
         return getattr(self, name)
+
+
+def _content_type(scope: Scope) -> str:
+    """The request's Content-Type without its parameters, in lower case ("" when none)."""
+    for key, value in scope.get("headers", ()):
+        if key == b"content-type":
+            return str(value.decode("latin-1").split(";")[0].strip().lower())
+    return ""
+
+
+@functools.cache
+def _path_adapters(
+    endpoint: Callable[..., Any], names: tuple[str, ...]
+) -> dict[str, TypeAdapter[Any]]:
+    """The validators of an endpoint's path parameters `names`, from its annotations."""
+    hints = typing.get_type_hints(endpoint, include_extras=True)
+    return {name: TypeAdapter(hints[name]) for name in names}
 
 
 _SLASH = (

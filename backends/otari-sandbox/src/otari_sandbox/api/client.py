@@ -37,6 +37,7 @@ from ._client_runtime import (
     _dump,
     _error,
     _json,
+    _parts,
     _path,
     _queries,
     _Request,
@@ -206,8 +207,7 @@ def _build_put_file(
     return _Request(
         "POST",
         f"/sessions/{_path(session_id)}/files",
-        data=_data,
-        files=_files or None,
+        files=_parts(_data, _files) or None,
         security=((), ("bearerAuth",)),
         operation="PutFile",
     )

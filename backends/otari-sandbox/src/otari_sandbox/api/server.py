@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import answer_as, chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, json_media, negotiation
 from ._server_requests import form_body
 from ._server_runtime import (
     Binary,
@@ -350,14 +350,23 @@ def _add_routes(
     undefer_models()
 
     def _route(
-        operation_id: str, method: str, path: str, media_types: tuple[str, ...] = ()
+        operation_id: str,
+        method: str,
+        path: str,
+        media_types: tuple[str, ...] = (),
+        body_media: str | None = None,
     ) -> Callable[[DecoratedCallable], DecoratedCallable]:
-        """An operation's route: its security and its media type negotiation."""
+        """An operation's route: its security and its media type negotiation.
+
+        `body_media`: its JSON body's media type (another is the declared 415).
+        """
         dependencies = _security(service, operation_id, auth)
         if media_types:
             dependencies.append(
                 negotiation(service.error_body, operation_id, media_types)
             )
+        if body_media is not None:
+            dependencies.append(json_media(body_media))
 
         def add(endpoint: DecoratedCallable) -> DecoratedCallable:
             router.add_api_route(
@@ -373,7 +382,13 @@ def _add_routes(
 
         return add
 
-    @_route("CreateSession", "POST", "/sessions", ("application/json",))
+    @_route(
+        "CreateSession",
+        "POST",
+        "/sessions",
+        ("application/json",),
+        body_media="application/json",
+    )
     async def create_session(
         body: Annotated[
             Annotated[models.CreateSessionRequest | None, JsonTyped()], Body()
@@ -387,7 +402,13 @@ def _add_routes(
         await service.destroy_session(session_id)
         return respond(None, 204, "empty", None)
 
-    @_route("Execute", "POST", "/sessions/{session_id}/exec", ("application/json",))
+    @_route(
+        "Execute",
+        "POST",
+        "/sessions/{session_id}/exec",
+        ("application/json",),
+        body_media="application/json",
+    )
     async def execute(
         session_id: _PathSessionId,
         body: Annotated[Annotated[models.ExecRequest, JsonTyped()], Body()],

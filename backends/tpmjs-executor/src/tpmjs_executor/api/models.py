@@ -90,7 +90,7 @@ class _Model(BaseModel):
         if self.contractgen_non_nullable:
             fields = type(self).model_fields
             for name in self.contractgen_non_nullable:
-                for key in {name, fields[name].alias or name}:
+                for key in {name, _wire(fields[name], name)}:
                     if key in data and data[key] is None:
                         del data[key]
         super().__init__(**data)
@@ -126,7 +126,7 @@ class _Model(BaseModel):
         if isinstance(data, dict) and cls.contractgen_non_nullable:
             for name in cls.contractgen_non_nullable:
                 info = cls.model_fields[name]
-                for key in {name, info.alias or name}:
+                for key in {name, _wire(info, name)}:
                     if key in data and data[key] is None:
                         raise ValueError(f"{key}: may be omitted but must not be null")
         return data
@@ -144,10 +144,15 @@ class _Model(BaseModel):
                 name in self.contractgen_non_nullable and getattr(self, name) is None
             ):
                 data.pop(name, None)
-                data.pop(fields[name].alias or name, None)
+                data.pop(_wire(fields[name], name), None)
         for key in self.contractgen_dropped:
             data.pop(key, None)
         return data
+
+
+def _wire(info: Any, name: str) -> str:
+    """A field's wire name: its alias, which may be "" (a property named so), else its name."""
+    return name if info.alias is None else str(info.alias)
 
 
 def undefer_models() -> None:

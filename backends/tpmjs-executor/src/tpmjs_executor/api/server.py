@@ -36,7 +36,7 @@ from ._server_auth import (
     missing_verifiers,
     token_verifier,
 )
-from ._server_media import answer_as, chosen_media_type, negotiation
+from ._server_media import answer_as, chosen_media_type, json_media, negotiation
 from ._server_runtime import (
     Binary,
     ErrorBodyBuilder,
@@ -369,14 +369,23 @@ def _add_routes(
     undefer_models()
 
     def _route(
-        operation_id: str, method: str, path: str, media_types: tuple[str, ...] = ()
+        operation_id: str,
+        method: str,
+        path: str,
+        media_types: tuple[str, ...] = (),
+        body_media: str | None = None,
     ) -> Callable[[DecoratedCallable], DecoratedCallable]:
-        """An operation's route: its security and its media type negotiation."""
+        """An operation's route: its security and its media type negotiation.
+
+        `body_media`: its JSON body's media type (another is the declared 415).
+        """
         dependencies = _security(service, operation_id, auth)
         if media_types:
             dependencies.append(
                 negotiation(service.error_body, operation_id, media_types)
             )
+        if body_media is not None:
+            dependencies.append(json_media(body_media))
 
         def add(endpoint: DecoratedCallable) -> DecoratedCallable:
             router.add_api_route(
@@ -402,7 +411,13 @@ def _add_routes(
         result = await service.options_health()
         return respond(result, 200, "empty", None, OptionsHealthHeaders)
 
-    @_route("executeTool", "POST", "/execute-tool", ("application/json",))
+    @_route(
+        "executeTool",
+        "POST",
+        "/execute-tool",
+        ("application/json",),
+        body_media="application/json",
+    )
     async def execute_tool(
         body: Annotated[Annotated[models.ExecuteToolRequest, JsonTyped()], Body()],
         x_tpmjs_protocol_version: _HeaderXTpmjsProtocolVersion = None,
