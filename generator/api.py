@@ -114,13 +114,14 @@ def generate_sdk(spec: str | Path, out: str | Path, options: Options | None = No
                  ) -> tuple[list[Path], list[Problem]]:
     """Write the client as an installable package into `out`: pyproject.toml, README.md and
     `src/<import name>/` (see `emit.sdk`); the paths written and the warnings met."""
-    from .emit.sdk import sdk_for, sdk_metadata, write_sdk
+    from .emit.sdk import SDK_TESTS, sdk_for, sdk_metadata, write_sdk
     from .spec.media import declares_events
 
     options = (options or Options()).but(parts=("client",), **changes)
     out = Path(out)
     inputs = Inputs.read(spec, options.overlay, options.templates)  # read once, for both
-    data = load(inputs)[0].data
+    document = load(inputs)[0]
+    data = document.data
     info = data.get("info")
     sdk = sdk_for(info if isinstance(info, Mapping) else {}, package_name)
     made = generated(inputs, options, read_package(out / "src" / sdk.import_name))
@@ -131,7 +132,25 @@ def generate_sdk(spec: str | Path, out: str | Path, options: Options | None = No
             "version; the SDK is versioned 0.0.0", str(spec), None, None, "/info/version"))
     metadata = sdk_metadata(sdk, display_path(Path(spec), options.root), options.templates,
                             events=declares_events(data))
+    metadata[SDK_TESTS] = _sdk_tests(document, options, made.api, sdk.import_name)
     return write_sdk(out, sdk, files, metadata), warnings
+
+
+def _sdk_tests(document: Any, options: Options, built: Any, import_name: str) -> str:
+    """The SDK's tests against the mock of its contract (`emit.sdk_tests`), in black's layout."""
+    from .emit.formatting import black_mode
+    from .emit.media import client_api
+    from .emit.sdk_tests import sdk_tests
+    from .mock.requests import collections_kept
+    from .pipeline import build
+    from .version import generated_header
+
+    api = client_api(built if built is not None else build(document, options))
+    header = generated_header(api.spec, api.overlay)
+    import black
+
+    text = sdk_tests(api, import_name, collections_kept(document.data), header)
+    return black.format_str(text, mode=black_mode())
 
 
 @dataclass

@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, unquote
 
 from .answers import Answer, Call, Prefer, Responder, parse_body, problem
-from .contract import operations, path_params
+from .contract import Op, operations, path_params
 from .package import server_package
 from .scenario import Scenario
 from .state import Store
@@ -30,9 +30,10 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-# The request being served: its scope, its body, and whether the mock's service answered it.
-_REQUEST: contextvars.ContextVar[tuple[Scope, bytes, dict[str, bool]]] = contextvars.ContextVar(
-    "mock_request")
+# The request being served: its scope, its body, and (once the mock's service answered it)
+# the call it read.
+_REQUEST: contextvars.ContextVar[tuple[Scope, bytes, dict[str, Call | None]]] = (
+    contextvars.ContextVar("mock_request"))
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,10 @@ class Mock:
         self.base_path: str = self.server.BASE_PATH
         # concrete paths before templated ones, as the generated server registers them
         self.ops = sorted(operations(self.spec), key=lambda op: op.path.count("{"))
+        self.by_id = {op.id: op for op in self.ops}
+        self.by_method: dict[str, list[Op]] = {}
+        for op in self.ops:
+            self.by_method.setdefault(op.method, []).append(op)
         self.service = self._service()
         self.responder = Responder(self.spec, options.seed, self.service.error_body)
         self.store = Store(self.responder, self.ops, enabled=not options.stateless,
@@ -89,15 +94,24 @@ class Mock:
 
     def call_of(self, scope: Scope, raw: bytes) -> Call | None:
         """The request as the mock reads it; None when no operation is at its path."""
-        path = scope.get("path", "")
-        if self.base_path and path.startswith(self.base_path):
-            path = path[len(self.base_path):] or "/"
+        decoded = scope.get("path", "")
+        # matched as sent: a parameter's %2F is no segment's end (`ref=a/b` of `/refs/{ref}`)
+        as_sent = scope.get("raw_path")
+        full = as_sent.decode("latin-1") if as_sent else decoded
         method = scope.get("method", "GET")
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", ())}
-        for op in self.ops:
-            params = path_params(op, path) if op.method == method else None
+        # the operation the generated server routed it to first (its route is named by the
+        # operation's id): Box's `/metadata_templates/schema#classifications` shares its path
+        routed = self.by_id.get(getattr(scope.get("route"), "name", None) or "")
+        for op in [*([routed] if routed else []), *self.by_method.get(method, ())]:
+            base = self.base_path if op.server_path is None else op.server_path
+            if base and not full.startswith(base + "/") and full != base:
+                continue
+            params = path_params(op, full[len(base):] or "/")
             if params is not None:
+                path = decoded[len(base):] or "/"
+                params = {name: unquote(value) for name, value in params.items()}
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"),
                                  keep_blank_values=True)
                 media = headers.get("content-type", "").split(";")[0].strip().lower()
@@ -108,8 +122,7 @@ class Mock:
         from starlette.responses import Response
 
         scope, raw, answered = _REQUEST.get()
-        answered["by the mock"] = True
-        call = self.call_of(scope, raw)
+        call = answered["call"] = self.call_of(scope, raw)
         if call is None:
             answer = problem(404, "NO_OPERATION", f"no operation at {scope.get('path')}")
         else:
@@ -155,13 +168,13 @@ class Mock:
         async def hold(message: MutableMapping[str, Any]) -> None:
             held.append(message)
 
-        answered: dict[str, bool] = {}
+        answered: dict[str, Call | None] = {}
         token = _REQUEST.set((scope, raw, answered))
         try:
             await self.inner(scope, replay, hold)
         finally:
             _REQUEST.reset(token)
-        call = self.call_of(scope, raw)
+        call = answered["call"] if answered else self.call_of(scope, raw)
         if self.scenario is not None and held:
             self.scenario.refused(call, int(held[0]["status"]))
         if not answered and call is not None and held:

@@ -7,10 +7,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from referencing.exceptions import Unresolvable
 
 from ..model.schema_facts import deref
+from ..model.servers import own_server
 from ..spec.paths import iter_operations
 from ..spec.tree import escape
 
@@ -29,6 +31,9 @@ class Op:
     raw: Mapping[str, Any]
     params: tuple[Mapping[str, Any], ...]  # path item's and operation's, dereferenced
     pattern: re.Pattern[str] = field(compare=False)
+    # the path of the server it declares of its own (Box's upload.box.com/api/2.0), where the
+    # generated server routes it instead of the API's base path; None: the API's
+    server_path: str | None = None
 
     @property
     def responses(self) -> Mapping[str, Any]:
@@ -79,8 +84,10 @@ def operations(spec: Mapping[str, Any]) -> list[Op]:
         for raw in [*(site.item.get("parameters") or ()), *(site.operation.get("parameters") or ())]:
             param = deref(spec, raw)
             params[(str(param.get("in")), str(param.get("name")))] = param
+        own = own_server(spec, site.item, site.operation, site.pointer, lambda *_: None)
         ops.append(Op(site.operation_id, site.method.upper(), site.path, site.pointer,
-                      site.operation, tuple(params.values()), _pattern(site.path)))
+                      site.operation, tuple(params.values()), _pattern(site.path),
+                      urlsplit(own).path.rstrip("/") if own is not None else None))
     return ops
 
 

@@ -64,6 +64,13 @@ class Faker:
     def value(self, schema: Any, rng: random.Random, *, depth: int = 0,
               reading: bool = True) -> Any:
         """A value of `schema`; `reading`: an answer's (writeOnly properties left out)."""
+        made = self._value(schema, rng, depth, reading)
+        merged = self.merged(schema)
+        if "oneOf" in merged or "anyOf" in merged:  # tagged by the member chosen
+            return made
+        return _tagged(deref(self.spec, schema), merged, made, schema)  # an allOf's subclass
+
+    def _value(self, schema: Any, rng: random.Random, depth: int, reading: bool) -> Any:
         schema = self.merged(schema)
         if "const" in schema:
             return schema["const"]
@@ -73,9 +80,12 @@ class Faker:
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
             if isinstance(members, list) and members:
-                member = self.merged(rng.choice(members))
-                local = {k: v for k, v in schema.items() if k not in ("oneOf", "anyOf")}
-                return self.value({**local, **member}, rng, depth=depth, reading=reading)
+                chosen = rng.choice(members)
+                member = self.merged(chosen)
+                local = {k: v for k, v in schema.items()
+                         if k not in ("oneOf", "anyOf", "discriminator")}
+                made = self.value({**local, **member}, rng, depth=depth, reading=reading)
+                return _tagged(schema, schema, made, chosen)
         kind = self._kind(schema, rng)
         if kind == "object":
             return self._object(schema, rng, depth, reading)
@@ -130,15 +140,16 @@ class Faker:
         for name in sorted(props):
             prop = self.merged(props[name])
             hidden = prop.get("writeOnly") if reading else prop.get("readOnly")
-            if name not in required and (hidden or depth >= _MAX_DEPTH):
-                continue
+            if (hidden and not reading) or (
+                    name not in required and (hidden or depth >= _MAX_DEPTH)):
+                continue  # a request carries no readOnly member, required or not
             made = self.value(prop, rng, depth=depth + 1, reading=reading)
             pattern = prop.get("pattern")
             if (name not in required and isinstance(made, str) and isinstance(pattern, str)
                     and not matches(pattern, made)):
                 continue  # an optional string no value fits (`^[]$`): left out
             out[name] = made
-        for name in sorted(required - set(out)):  # required and not described
+        for name in sorted(required - set(out) - set(props)):  # required and not described
             out[name] = rng.choice(_WORDS)
         extra = schema.get("additionalProperties")
         wanted = int(schema.get("minProperties") or 0)
@@ -205,3 +216,19 @@ class Faker:
             value = int(value) if integer or (float(value).is_integer() and integer) else value
         return value
 
+
+def _tagged(schema: Mapping[str, Any], merged: Mapping[str, Any], made: Any, chosen: Any) -> Any:
+    """`made` with its discriminator's property naming the schema it was made from (`chosen`,
+    a `$ref`): the mapping's key for it, else the component's name (OpenAPI's implicit one)."""
+    found = schema.get("discriminator") or merged.get("discriminator")
+    ref = chosen.get("$ref") if isinstance(chosen, Mapping) else None
+    if not (isinstance(found, Mapping) and isinstance(made, dict) and isinstance(ref, str)):
+        return made
+    prop = found.get("propertyName")
+    mapping = found.get("mapping")
+    mapping = mapping if isinstance(mapping, Mapping) else {}
+    tag = next((k for k, v in mapping.items() if v == ref or v == ref.rsplit("/", 1)[-1]),
+               ref.rsplit("/", 1)[-1])
+    if isinstance(prop, str):
+        made[prop] = tag
+    return made

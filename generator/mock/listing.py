@@ -63,7 +63,11 @@ def _window(call: Call, shape: Paging | None, total: int) -> tuple[int, int, dic
     size = max(1, _number(call.first(shape.limit), int(limit_default))) if shape.limit \
         else _PAGE_SIZE
     start, after = 0, {}
-    if shape.cursor:
+    # the parameter the request pages by, where the contract declares both (Box's /users:
+    # `marker` and `offset`; a client at the cursors' end goes on by offset)
+    by_offset = bool(shape.offset) and call.first(shape.offset) is not None \
+        and call.first(shape.cursor) is None if shape.cursor else False
+    if shape.cursor and not by_offset:
         start = _number(call.first(shape.cursor), 0)
         after = {shape.cursor: str(start + size)}
     elif shape.offset:

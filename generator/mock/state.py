@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .answers import Answer, Call, Responder, overlaid
+from .answers import Answer, Call, Responder, overlaid, problem
 from .contract import Op
+from .jsonpatch import MEDIA as JSON_PATCH
+from .jsonpatch import PatchError
+from .jsonpatch import apply as json_patch
 from .listing import listed
 
 _ITEM = re.compile(r"\{[^{}/]+\}")  # an item path's last segment: one whole parameter
@@ -140,7 +143,10 @@ class Store:
             del items[ident]
             return self.responder.answer(call, self.responder.success(call.op))
         if role in ("put", "patch"):
-            items[ident] = self._updated(collection, call, items[ident], role)
+            updated = self._updated(collection, call, items[ident], role)
+            if isinstance(updated, Answer):
+                return updated
+            items[ident] = updated
         return self._reply(call, items[ident])
 
     def create(self, collection: Collection, call: Call, where: str,
@@ -188,7 +194,10 @@ class Store:
         return f"{self.created}"
 
     def _updated(self, collection: Collection, call: Call, old: dict[str, Any],
-                 role: str) -> dict[str, Any]:
+                 role: str) -> dict[str, Any] | Answer:
+        media = call.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media == JSON_PATCH:  # on PATCH, and on PUT as Box sends it (its metadata)
+            return self._json_patched(collection, call, old)
         body = self._readable(collection, call.body)
         if role == "patch":
             new = dict(merge_patch(old, body))
@@ -200,6 +209,38 @@ class Store:
         made = self.responder.made_up(None, collection.item_pointer, f"update|{call.key}",
                                       lambda made: overlaid(made, new), pointer_schema=True)
         return dict(made) if isinstance(made, dict) else new
+
+    def _json_patched(self, collection: Collection, call: Call,
+                      old: dict[str, Any]) -> dict[str, Any] | Answer:
+        """RFC 6902 applied whole, or refused: a failing `test` is the declared 409 (else 422,
+        else 400); a patch that cannot apply, or whose result is not an item, the declared 422
+        (else 409, else 400). The id stays."""
+        try:
+            new = json_patch(old, call.body)
+        except PatchError as exc:
+            statuses = (409, 422, 400) if exc.failed_test else (422, 409, 400)
+            return self._refused(call, statuses, str(exc))
+        if not isinstance(new, dict) or new.get(collection.id_field) != old[
+                collection.id_field]:
+            return self._refused(call, (422, 409, 400),
+                                 f"the patch changes the item's {collection.id_field} or "
+                                 "replaces it with a non-object")
+        problems = self.responder.judge.problems(collection.item_pointer, new)
+        if problems:
+            return self._refused(call, (422, 409, 400),
+                                 f"the patched item does not fit its schema: {problems[0]}")
+        return new
+
+    def _refused(self, call: Call, statuses: tuple[int, ...], message: str) -> Answer:
+        """The first of `statuses` the operation declares (exactly, then by `4XX` or
+        `default`); a mock problem of the first when it declares none of them."""
+        exact = [s for s in statuses if str(s) in call.op.responses]
+        ranged = [s for s in statuses if self.responder.declared_key(call.op, s) is not None]
+        chosen = next(iter(exact or ranged), None)
+        if chosen is None:
+            return problem(statuses[0], "PATCH_NOT_APPLIED",
+                           f"{message} (the operation declares none of {statuses})")
+        return self.responder.answer(call, chosen, message=message)
 
     def _reply(self, call: Call, item: dict[str, Any]) -> Answer:
         status = self.responder.success(call.op)

@@ -19,7 +19,7 @@ from ..problems import Level, Problem
 from .loader import Document
 from .tree import Part, make_pointer, walk_objects
 
-_SCHEMA_KEYS = frozenset({"type", "enum", "const", "properties", "items", "$ref", "allOf",
+SCHEMA_KEYS = frozenset({"type", "enum", "const", "properties", "items", "$ref", "allOf",
                           "oneOf", "anyOf", "format", "nullable", "additionalProperties"})
 _NO_VALUE = object()
 
@@ -82,7 +82,7 @@ def bad_defaults(data: dict[str, Any]) -> Iterator[BadDefault]:
     and its imports, only for those a glance cannot clear)."""
     judge: _Judge | None = None
     for path, obj in walk_objects(data):
-        if "default" not in obj or not _SCHEMA_KEYS & obj.keys() or _in_servers(path):
+        if "default" not in obj or not SCHEMA_KEYS & obj.keys() or _in_servers(path):
             continue
         if obj["default"] is None and obj.get("nullable") is True:
             continue  # 3.1 ignores `nullable`: its own warning and repair say so

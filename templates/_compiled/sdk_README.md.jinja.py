@@ -1,5 +1,5 @@
 # Template sdk_README.md.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = 'b3bff793985e3657894485f136cc14ab'
+KEY = 'c854a47b24c78ec29a203a77bcc86bb1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sdk_README.md.jinja'
 
@@ -12,6 +12,7 @@ def root(context, missing=missing):
     l_0_marker = resolve('marker')
     l_0_sdk = resolve('sdk')
     l_0_spec = resolve('spec')
+    l_0_tests = resolve('tests')
     pass
     yield '<!-- '
     yield str((undefined(name='marker') if l_0_marker is missing else l_0_marker))
@@ -33,7 +34,9 @@ def root(context, missing=missing):
     yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'import_name'))
     yield '.client import Client\n\nwith Client(base_url="https://api.example.com", token="...") as client:\n    ...  # one method per operation; declared errors raise '
     yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'import_name'))
-    yield '.errors classes\n```\n\nThe contract the client was generated from ships inside the package\n(`'
+    yield ".errors classes\n```\n\n## Test\n\n```sh\npip install '.[test]' && pytest\n```\n\n`"
+    yield str((undefined(name='tests') if l_0_tests is missing else l_0_tests))
+    yield '` calls every operation that answers JSON against `contractgen mock` of the\ncontract (started by a fixture, on a free loopback port; no backend needed) and checks the\nanswers come back typed; then, for each collection the mock keeps, creates an item, reads it,\nlists it, updates it, deletes it and gets the declared 404.\n\nThe contract the client was generated from ships inside the package\n(`'
     yield str(environment.getattr((undefined(name='sdk') if l_0_sdk is missing else l_0_sdk), 'import_name'))
     yield '/openapi.json`). Regenerate with `contractgen generate '
     yield str((undefined(name='spec') if l_0_spec is missing else l_0_spec))
@@ -42,4 +45,4 @@ def root(context, missing=missing):
     yield ' --out DIR` instead of editing these files.\n'
 
 blocks = {}
-debug_info = '1=15&2=17&4=19&5=23&7=25&9=28&21=31&24=33&28=35&29=39'
+debug_info = '1=16&2=18&4=20&5=24&7=26&9=29&21=32&24=34&33=36&39=38&40=42'

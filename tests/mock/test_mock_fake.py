@@ -74,3 +74,37 @@ def test_an_optional_string_no_value_fits_is_left_out() -> None:
     assert sample("^[]$", random.Random(0)) is None
     value = Faker({"openapi": "3.0.3"}).value(schema, random.Random(0))
     assert set(value) == {"name"} and matches("^[a-z]+$", value["name"])
+
+
+TAGGED = {"openapi": "3.0.3", "components": {"schemas": {
+    "Animal": {"type": "object", "required": ["petType", "name"],
+               "discriminator": {"propertyName": "petType"},
+               "properties": {"petType": {"type": "string"}, "name": {"type": "string"}}},
+    "Cat": {"allOf": [{"$ref": "#/components/schemas/Animal"}, {
+        "type": "object", "required": ["hunts"], "properties": {"hunts": {"type": "boolean"}}}]},
+    "Dog": {"allOf": [{"$ref": "#/components/schemas/Animal"}, {
+        "type": "object", "required": ["pack"], "properties": {"pack": {"type": "integer"}}}]},
+    "Pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+            "discriminator": {"propertyName": "petType",
+                              "mapping": {"dog": "#/components/schemas/Dog"}}},
+    "Made": {"type": "object", "required": ["id", "secret"], "properties": {
+        "id": {"type": "string", "readOnly": True},
+        "secret": {"type": "string", "writeOnly": True}}},
+}}}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_discriminated_value_names_the_member_it_was_made_from(seed: int) -> None:
+    """composition.yaml's Pet was made with any petType, which a tagged union refuses."""
+    faker = Faker(TAGGED)
+    pet = faker.value({"$ref": "#/components/schemas/Pet"}, random.Random(seed))
+    assert pet["petType"] == ("Cat" if "hunts" in pet else "dog")  # the mapping's key, else the name
+    cat = faker.value({"$ref": "#/components/schemas/Cat"}, random.Random(seed))
+    assert cat["petType"] == "Cat"  # an allOf subclass of the discriminated Animal
+
+
+def test_a_request_carries_no_read_only_member_an_answer_no_write_only_one() -> None:
+    faker = Faker(TAGGED)
+    made = {"$ref": "#/components/schemas/Made"}
+    assert set(faker.value(made, random.Random(1), reading=False)) == {"secret"}
+    assert "id" in faker.value(made, random.Random(1))

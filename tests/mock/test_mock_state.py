@@ -113,3 +113,37 @@ def test_data_seeds_and_stateless_stores_nothing(tmp_path: Path) -> None:
         made = httpx.post(f"{base}/books", json={"title": "x"}, headers=AUTH).json()
         again = httpx.get(f"{base}/books/{made['id']}", headers=AUTH)
         assert again.status_code == 200 and again.json()["title"] == "Emma"  # the first example
+
+
+def test_a_list_paged_by_cursor_and_offset_pages_by_what_the_request_sends(
+        tmp_path: Path) -> None:
+    """Box's /users takes `marker` and `offset`: a client at the markers' end goes on by
+    offset, which was read as the first page again (an SDK's iteration never ended)."""
+    thing = {"type": "object", "required": ["id"], "properties": {
+        "id": {"type": "integer", "readOnly": True}, "name": {"type": "string"}}}
+    ok = {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/T"}}}}
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        "/things": {"post": {"operationId": "add", "responses": {"201": ok}, "requestBody": {
+            "content": {"application/json": {"schema": {"$ref": "#/T"}}}}},
+            "get": {"operationId": "list", "parameters": [
+                {"name": n, "in": "query", "schema": {"type": t}}
+                for n, t in (("marker", "string"), ("offset", "integer"), ("limit", "integer"))],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["entries"], "properties": {
+                        "entries": {"type": "array", "items": {"$ref": "#/T"}},
+                        "next_marker": {"type": "string", "nullable": True}}}}}}}}},
+        "/things/{id}": {"get": {"operationId": "get", "parameters": [
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "responses": {"200": ok, "404": {"description": "gone"}}}}},
+        "components": {"schemas": {"T": thing}}}
+    text = json.dumps(spec).replace('"#/T"', '"#/components/schemas/T"')
+    (tmp_path / "things.json").write_text(text)
+    with serving(tmp_path / "things.json") as base, httpx.Client(base_url=base) as http:
+        for name in "abc":
+            http.post("/things", json={"name": name})
+        first = http.get("/things", params={"limit": 2}).json()
+        assert [t["name"] for t in first["entries"]] == ["a", "b"] and first["next_marker"]
+        by_offset = http.get("/things", params={"limit": 2, "offset": 2}).json()
+        assert [t["name"] for t in by_offset["entries"]] == ["c"]
+        assert "next_marker" not in by_offset
+        assert http.get("/things", params={"offset": 3}).json()["entries"] == []

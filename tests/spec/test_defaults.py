@@ -277,14 +277,14 @@ def test_a_31_default_cleared_at_a_glance_is_one_the_validator_accepts(
 
 def test_the_seeds_defaults_are_all_cleared_at_a_glance() -> None:
     from contractgen.spec import load
-    from contractgen.spec.defaults import _SCHEMA_KEYS, plainly_valid
+    from contractgen.spec.defaults import SCHEMA_KEYS, plainly_valid
     from contractgen.spec.tree import walk_objects
     from gen_support import OTARI_SPEC, TPMJS_SPEC
 
     for spec in (OTARI_SPEC, TPMJS_SPEC):
         data = load(spec)[0].data
         judged = [path for path, obj in walk_objects(data) if "default" in obj
-                  and _SCHEMA_KEYS & obj.keys() and not plainly_valid(obj, obj["default"])]
+                  and SCHEMA_KEYS & obj.keys() and not plainly_valid(obj, obj["default"])]
         assert judged == [], spec.name
 
 
