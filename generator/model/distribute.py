@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .allof import merge_properties
-from .schema_facts import is_null_schema, required_names
+from .schema_facts import admits_null, is_null_schema, required_names
 
 Deref = Callable[[Any], dict[str, Any]]
 
@@ -47,12 +47,23 @@ def spread(schema: dict[str, Any], deref: Deref) -> dict[str, Any] | None:
         union = spread(target, deref) or target
         others = [m for i, m in enumerate(all_of) if i != index]
         rest = {k: v for k, v in schema.items() if k != "allOf"}
-        members = [{"allOf": [*others, m]} for m in union[inner]]
+        members = [m for m in (_within(others, m, deref) for m in union[inner]) if m is not None]
+        if not members:
+            continue
         result = {**rest, inner: members}
         if "discriminator" in union and "discriminator" not in result:
             result["discriminator"] = union["discriminator"]
         return spread(result, deref) or result
     return None
+
+
+def _within(others: list[Any], member: Any, deref: Deref) -> Any:
+    """A union's `member` inside the `allOf` of `others`: a null member stays null where every
+    other admits null, and is dropped where one refuses it (`allOf: [{anyOf: [A, {type:
+    null}]}, {type: object}]` is A and the object: null is no object)."""
+    if not is_null_schema(deref(member)):
+        return {"allOf": [*others, member]}
+    return member if all(admits_null(deref(o), deref) for o in others) else None
 
 
 def _lists_extensions(member: Any, members: list[Any], deref: Deref) -> bool:

@@ -13,7 +13,7 @@ from ..spec.media import (
 from ..spec.paths import derived_operation_id, iter_operations
 from ..spec.tree import escape
 from .access import access
-from .encoding import deep_fields
+from .encoding import deep_fields, unspellable_empties
 from .ir import (
     AliasDef,
     BodyKind,
@@ -208,6 +208,8 @@ class OperationBuilder(ResponseReader):
                 type_ref = TypeRef("builtin", "str")
             required = location == "path" or bool(param.get("required"))
             target = self._deref(schema) if isinstance(schema, dict) else {}
+            if style == "deepObject" and location == "query":
+                self._deep_empties(param, target, wire, required)
             default = None
             if not required and isinstance(target, dict) and "default" in target:
                 definition = self.schemas.definitions.get(type_ref.name)
@@ -226,6 +228,18 @@ class OperationBuilder(ResponseReader):
         return [replace(p, others=tuple(w for w in query if w != p.wire))
                 if p.style == "form" and p.shape == "object" and p.location == "query" else p
                 for p in result]
+
+    def _deep_empties(self, param: dict[str, Any], schema: dict[str, Any], wire: str,
+                      required: bool) -> None:
+        """Warn, at the parameter, of the lists and objects its deepObject value may hold
+        empty (`encoding.unspellable_empties`): once, wherever the parameter is used."""
+        notes = self.schemas.notes
+        notes.enter(param)
+        try:
+            unspellable_empties(self.document, schema, f"query parameter `{wire}`", wire,
+                                required=required, warn=notes.warn)
+        finally:
+            notes.leave()
 
     def _from_text(self, type_ref: TypeRef) -> bool:
         """Whether FastAPI cannot read a parameter of this type from its text: a union, or a

@@ -28,14 +28,21 @@ _ANY_ANSWER = ("the server answers 200 with what the service returns as JSON (a 
 
 
 def success_note(raw: Any) -> str:
-    """What the code does for an operation whose `responses` declare no success (no 2xx, 3xx or
-    `default`: then it answers `ANY_ANSWER`), for a located warning; "" when they declare one."""
+    """What the code does for an operation whose `responses` declare no success (no 2xx or 3xx:
+    then it answers `ANY_ANSWER`, or `default` at any 2xx), for a located warning; "" when they
+    declare one."""
     if not isinstance(raw, Mapping) or not raw:
         return (f"the operation declares no responses (OpenAPI 3.1 allows it), so any answer "
                 f"is the contract's: {_ANY_ANSWER} and raises on any other status (hint: "
                 "declare its responses)")
-    if any(str(status)[:1] in ("2", "3") or status == "default" for status in raw):
+    if any(str(status)[:1] in ("2", "3") for status in raw):
         return ""
+    if "default" in raw:  # DigitalOcean's retired gen-ai api_keys: 410, errors and `default`
+        return ("the operation declares errors and `default` only, no success, so a success is "
+                "a 2xx answer `default` describes: the server answers 200 with what the service "
+                "returns, typed as `default`'s body; the client returns a 2xx answer's body "
+                "read as `default` says, and raises the declared errors (hint: declare its "
+                "success response)")
     return (f"the operation declares errors only, no success, so a success may be any 2xx "
             f"answer: {_ANY_ANSWER}, and raises the declared errors (hint: declare its success "
             "response)")
@@ -77,7 +84,8 @@ class ResponseReader:
                 if schema is not None:
                     schemas[status] = schema
         if success_note(raw):
-            success.append(ANY_ANSWER)
+            default = next((e.response for e in errors if e.response.status == "default"), None)
+            success.append(ANY_ANSWER if default is None else replace(default, status="2XX"))
         return success, errors, schemas
 
     def _shared_response(self, status: str, spec: Any, hint: str, ok: bool) -> tuple[Response, Any]:

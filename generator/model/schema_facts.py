@@ -234,6 +234,34 @@ def is_nullable(schema: dict[str, Any]) -> bool:
     return False
 
 
+# The keywords that can refuse `null`; a schema with none of them admits it (3.0 and 3.1).
+_REFUSING_NULL = frozenset({"type", "enum", "const", "allOf", "anyOf", "oneOf", "not", "$ref"})
+
+
+def admits_null(schema: dict[str, Any], follow: Callable[[Any], dict[str, Any]],
+                depth: int = 0) -> bool:
+    """`is_nullable`, or an `allOf` whose members all admit null, one of them by saying so:
+    3.0's `nullable` stays where it is written, so `allOf: [{$ref: X}, {description: ...}]`
+    (the usual way to describe a reference) admits null when `X` is nullable. `follow`
+    follows a member's `$ref`."""
+    if is_nullable(schema):
+        return True
+    all_of = schema.get("allOf")
+    if not isinstance(all_of, list) or not all_of or depth > 20:
+        return False
+    if any(key in _REFUSING_NULL for key in schema if key != "allOf"):
+        return False
+    found = False
+    for member in all_of:
+        target = follow(member)
+        if not _REFUSING_NULL & target.keys():
+            continue  # annotations, or keywords of other types only: null passes them
+        if not admits_null(target, follow, depth + 1):
+            return False
+        found = True
+    return found
+
+
 def bounds(schema: Mapping[str, Any], *pairs: tuple[str, str]) -> Constraints:
     """pydantic Field arguments for integer bounds (`minItems` -> `min_length=...`)."""
     out: list[tuple[str, Any]] = []

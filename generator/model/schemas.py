@@ -27,6 +27,7 @@ from .naming import ClassName, pascal_case
 from .objects import Discriminators, field_def, is_object_model, member_hint, merged
 from .schema_facts import (
     SCHEMA_PREFIX,
+    admits_null,
     bounds,
     deref,
     described,
@@ -227,8 +228,8 @@ class SchemaConverter:
                 target = self.definitions.get(result.name)
                 if isinstance(target, AliasDef) and target.type == NONE:
                     return NONE  # `Null | None` would be `None | None`: a TypeError
-                if (isinstance(target, AliasDef) and target.type.is_nullable) or is_nullable(
-                        self._deref(schema)):
+                if (isinstance(target, AliasDef) and target.type.is_nullable) or admits_null(
+                        self._deref(schema), self._deref):
                     result = result.with_nullable()
             else:
                 try:
@@ -237,7 +238,7 @@ class SchemaConverter:
                     return ANY
                 result = self.convert(target, hint, named=named)
             return result.with_nullable(is_nullable(schema)) if is_nullable(schema) else result
-        nullable = is_nullable(schema)
+        nullable = admits_null(schema, self._deref)
         result = self._convert_inner(schema, hint, named)
         excluded = excluded_by(self._deref(schema.get("not")))
         if excluded is not None:
@@ -275,7 +276,8 @@ class SchemaConverter:
                 for why in (unselected(self.document, schema), twins(self.document, schema)):
                     if why is not None:
                         self.notes.warn(why)
-                if key == "oneOf" and not exclusive(members, self._deref, union):
+                if key == "oneOf" and not (exclusive(members, self._deref, union)
+                                           and not (union.is_any and len(members) > 1)):
                     self.notes.warn("`oneOf` exclusivity is not enforced: a value matching "
                                     "several members is accepted (as `anyOf`)")
                 return union
@@ -327,6 +329,8 @@ class SchemaConverter:
             return TypeRef("builtin", "None")
         args = [self.convert(m, member_hint(m, hint, i, self.component_name))
                 for i, m in enumerate(real)]
+        if any(arg.is_any for arg in args):
+            return ANY  # `{}` among the members: any value, null included
         if len(args) == 1:
             return args[0]
         discriminator = self._disc.of(schema, real, args, self.side)
