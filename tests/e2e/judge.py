@@ -3,7 +3,8 @@ client against the generated server (in-process, httpx's ASGI transport), judged
 
 For each operation: arguments are drawn from the contract (judge_values.py: its examples first,
 then values made from its schemas, checked with jsonschema); the client is called with them; a
-service answers a valid value for the first declared 2xx status and records what it received.
+service answers a valid value for the first declared 2xx status (none: 3xx)
+and records what it received.
 The operation agrees when openapi-core finds the request and the response on the wire valid
 (judge_wire.py), the service received what the client was given, and the client returned what
 the service answered. Otherwise it is `warned` when the generator warned (located) about the

@@ -142,11 +142,11 @@ def _drawn(values: Values, schema: Any, examples: list[Any], name: str) -> Any:
 
 
 def _success(node: dict[str, Any], values: Values) -> tuple[str, dict[str, Any]]:
-    """The first declared 2xx response: its status and node."""
+    """The first declared 2xx response (none: the first 3xx, as the generator): status, node."""
     responses = node.get("responses") or {}
-    for status, response in responses.items():
-        if str(status).startswith("2"):
-            return str(status), values.deref(response)
+    for status in sorted(responses, key=lambda s: not str(s).startswith("2")):  # 2xx first
+        if str(status)[:1] in ("2", "3"):
+            return str(status), values.deref(responses[status])
     return "default", values.deref(responses.get("default") or {})
 
 
@@ -156,7 +156,7 @@ def _answer_of(op: Any, node: dict[str, Any], values: Values, server: Any) -> tu
     only) answers nothing, and the wire says what the server made of it."""
     status, response = _success(node, values)
     _, returns = _hints(getattr(server.ServiceBase, op.method_name), server)
-    content = response.get("content") or {} if status.startswith("2") or returns is not None else {}
+    content = response.get("content") or {} if status[:1] in "23" or returns is not None else {}
     body: Any = None
     if content:
         # the first declared JSON media type, else the first (GitHub's `contents/{path}`:

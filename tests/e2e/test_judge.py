@@ -189,7 +189,8 @@ def test_the_table_lists_each_disagreement_under_its_construct(monkeypatch: pyte
 
 def _events_and_media(tmp_path: Path) -> Path:
     """A contract of the judge's own cases: an event stream, an answer declared in a media type
-    that is not JSON before `application/json`, and a path with a `#fragment`."""
+    that is not JSON before `application/json`, a path with a `#fragment`, and an operation
+    whose only answer is a redirect with a JSON body (Twilio's recording payload data)."""
     import json
 
     thing = {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}
@@ -209,7 +210,11 @@ def _events_and_media(tmp_path: Path) -> Path:
         "/items": {"get": {"operationId": "items", **answers(
             {"application/json": {"schema": {"type": "array", "items": {"type": "string"}}}})}},
         "/items#named": {"get": {"operationId": "named", "parameters": [query], **answers(
-            {"application/json": {"schema": thing}})}}}}
+            {"application/json": {"schema": thing}})}},
+        "/moved": {"get": {"operationId": "moved", "responses": {"307": {
+            "description": "elsewhere", "content": {"application/json": {"schema": {
+                "type": "object", "required": ["redirect_to"],
+                "properties": {"redirect_to": {"type": "string", "format": "uri"}}}}}}}}}}}
     spec = tmp_path / "judge.json"
     spec.write_text(json.dumps(doc), encoding="utf-8")
     return spec
@@ -218,12 +223,13 @@ def _events_and_media(tmp_path: Path) -> Path:
 def test_the_judges_own_cases(tmp_path: Path) -> None:
     """An event stream agrees on its own merit (openapi-core's reading of the stream as one
     value is excused, named); the service answers the declared JSON media type; a path with a
-    `#fragment` is judged as its own operation, not as the bare path's."""
+    `#fragment` is judged as its own operation, not as the bare path's; a redirect-only
+    operation is answered its 3xx with the declared body."""
     report = judge_contract("judge", _events_and_media(tmp_path), tmp_path / "generated")
     verdicts = {v.operation: v for v in report.verdicts}
     assert {op: v.outcome for op, v in verdicts.items()} == {
         "GET /events": "agreed", "GET /thing": "agreed", "GET /items": "agreed",
-        "GET /items#named": "warned"}
+        "GET /items#named": "warned", "GET /moved": "agreed"}
     assert "text/event-stream" in verdicts["GET /events"].detail
     assert "the service received name=null" in verdicts["GET /items#named"].detail
 
