@@ -10,10 +10,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ..errors import ContractgenError
+
 MEDIA = "application/json-patch+json"
 
 
-class PatchError(ValueError):
+class PatchError(ContractgenError, ValueError):
     """A patch that cannot be applied; `failed_test`: it was a `test` that did not hold."""
 
     def __init__(self, message: str, *, failed_test: bool = False) -> None:
