@@ -334,6 +334,13 @@ class SchemaConverter:
         if len(args) == 1:
             return args[0]
         discriminator = self._disc.of(schema, real, args, self.side)
+        if discriminator is None and self.side == "write":
+            tag = self._disc.of(schema, real, args, "read")
+            if tag is not None:  # PagerDuty's contact methods: `type`, readOnly in Tag/allOf/0
+                self.notes.warn(f"the members are told apart by `{tag}`, which the contract marks "
+                                "readOnly, so a request carries no tag and a value that fits "
+                                "several members is read as the first it fits (hint: drop "
+                                f"`readOnly` from `{tag}` with an overlay if requests send it)")
         return TypeRef("union", args=tuple(widen_numbers(args)), discriminator=discriminator)
 
     # -- objects -----------------------------------------------------------------------------

@@ -19,6 +19,8 @@ write); for requests it reads `readOnly` beside `required` only (tests/e2e/test_
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -157,6 +159,21 @@ def test_a_read_only_tag_tells_no_request_apart(pkg: Generated) -> None:
         {"kind": "email", "address": "a@example.com"})).__name__ == "Email"
     with pytest.raises(ValidationError):
         models.ContactRequestAdapter.validate_python({"kind": "email"})
+
+
+def test_a_read_only_tag_is_warned_of_where_the_request_union_is(tmp_path: Path) -> None:
+    """The request union tries its members in turn, and a value fitting several is read as the
+    first: the generator says so where the union is, naming the tag."""
+    import contractgen
+
+    spec = tmp_path / "contacts.json"
+    spec.write_text(json.dumps(SPEC), encoding="utf-8")
+    _, problems = contractgen.render(spec)
+    said = [(p.pointer, p.message) for p in problems if "told apart" in p.message]
+    assert said == [("/components/schemas/Contact", "the members are told apart by `kind`, which "
+                     "the contract marks readOnly, so a request carries no tag and a value that "
+                     "fits several members is read as the first it fits (hint: drop `readOnly` "
+                     "from `kind` with an overlay if requests send it)")]
 
 
 def test_a_property_named_empty_is_omitted_while_unset(pkg: Generated) -> None:
