@@ -102,7 +102,30 @@ class _Response:
         self.data: bytes | None = response.content
 
 
-def judge_of(doc: dict[str, Any]) -> OpenAPI:
+class Judge(OpenAPI):
+    """openapi-core's OpenAPI, knowing the names of the properties the contract marks
+    readOnly anywhere (to excuse its python-openapi/openapi-schema-validator#16 precisely)."""
+
+    read_only: frozenset[str] = frozenset()
+
+
+def _read_only_names(node: Any) -> set[str]:
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            props = item.get("properties")
+            if isinstance(props, dict):
+                found |= {name for name, prop in props.items()
+                          if isinstance(prop, dict) and prop.get("readOnly") is True}
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return found
+
+
+def judge_of(doc: dict[str, Any]) -> Judge:
     """openapi-core's view of the contract (not checked again: generation validated it).
 
     openapi-core reads only `application/json` and `application/vnd.api+json` as JSON; any
@@ -114,9 +137,11 @@ def judge_of(doc: dict[str, Any]) -> OpenAPI:
     from openapi_core import Config
 
     suffixed = {m for m in _media_types(doc) if is_json(m) and "+" in m}
-    return OpenAPI.from_dict(doc, config=Config(
+    judge = Judge.from_dict(doc, config=Config(
         spec_validator_cls=None,
         extra_media_type_deserializers=dict.fromkeys(suffixed, _json_loads)))
+    judge.read_only = frozenset(_read_only_names(doc))
+    return judge
 
 
 def is_json(media: str) -> bool:
@@ -159,7 +184,7 @@ def _content_type(headers: httpx.Headers) -> str:
     return "; ".join(parts)
 
 
-def wire_errors(judge: OpenAPI, exchange: Exchange) -> list[tuple[str, str]]:
+def wire_errors(judge: Judge, exchange: Exchange) -> list[tuple[str, str]]:
     """What openapi-core finds wrong with the request and with the response (empty: none):
     each as said (cut short) and as raised (whole, to be matched with OPENAPI_CORE_WRONG).
 
@@ -179,12 +204,12 @@ _DEFAULT_PORT = "a server with the default port written matched only with the po
 _EVENTS = "in a text/event-stream answer: "
 
 
-def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple[str, str]]:
+def _errors(judge: Judge, exchange: Exchange, request: _Request) -> list[tuple[str, str]]:
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         try:
             errors = list(judge.iter_request_errors(request))
-            found = [(f"request: {_said(e)}", _raw(e)) for e in errors]
+            found = [(f"request: {_said(e)}", _raw(e, judge.read_only)) for e in errors]
             # the response too, unless the request found no operation (a request error may be
             # one the judge excuses)
             if not any(type(e).__name__.endswith("NotFound") for e in errors):
@@ -192,7 +217,7 @@ def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple
                 tag = _EVENTS if _content_type(exchange.response.headers).startswith(
                     "text/event-stream") else ""
                 found += [(f"response {exchange.response.status_code}: {_said(e)}",
-                           tag + _raw(e))
+                           tag + _raw(e, judge.read_only))
                           for e in judge.iter_response_errors(request,
                                                               _Response(exchange.response))]
         except Exception as exc:  # openapi-core's own failure: said, never taken for agreement
@@ -203,29 +228,53 @@ def _errors(judge: OpenAPI, exchange: Exchange, request: _Request) -> list[tuple
                     if "openapi_core" in w.filename and issubclass(w.category, UserWarning)]
 
 
-def _raw(error: BaseException) -> str:
+def _raw(error: BaseException, read_only: frozenset[str]) -> str:
     chain = []
     cause: BaseException | None = error
     while cause is not None:
         chain.append(f"{type(cause).__name__}: {cause}")
-        for schema_error in getattr(cause, "schema_errors", None) or []:
+        schema_errors = getattr(cause, "schema_errors", None) or []
+        for schema_error in schema_errors:
             chain.append(str(schema_error.message))
             if _member_read_only(schema_error):
                 chain.append("Tried to write read-only property (a member of its anyOf/oneOf)")
+        if schema_errors and all(_member_missing_only(e, read_only) for e in schema_errors):
+            chain.append(_MISSING_IN_A_MEMBER)
         cause = cause.__cause__
     return " <- ".join(chain)
+
+
+_MISSING_IN_A_MEMBER = ("each error: a member of its anyOf/oneOf misses only required properties "
+                        "the contract marks readOnly")
+_REQUIRED = re.compile(r"^'(.*)' is a required property$", re.S)
+
+
+def _members(error: Any) -> dict[Any, list[str]]:
+    """The errors of each member of the `anyOf`/`oneOf` an error of no member matching is about."""
+    members: dict[Any, list[str]] = {}
+    for sub in getattr(error, "context", None) or []:
+        path = list(sub.relative_schema_path)
+        members.setdefault(path[0] if path else None, []).append(str(sub.message))
+    return members
 
 
 def _member_read_only(error: Any) -> bool:
     """Whether a member of the `anyOf`/`oneOf` an error of no member matching is about fails
     for its `readOnly` alone (DigitalOcean's `ssh_key_identifier`: `anyOf` of two read-only
     schemas): openapi-core's mistake of `readOnly` on a parameter's own schema, one level down."""
-    members: dict[Any, list[str]] = {}
-    for sub in getattr(error, "context", None) or []:
-        path = list(sub.relative_schema_path)
-        members.setdefault(path[0] if path else None, []).append(str(sub.message))
     return any(all(m.startswith("Tried to write read-only property") for m in found)
-               for found in members.values())
+               for found in _members(error).values())
+
+
+def _member_missing_only(error: Any, read_only: frozenset[str]) -> bool:
+    """Whether a member of the `anyOf`/`oneOf` no member of which matched fails for missing
+    required properties alone, each a name the contract marks readOnly (PagerDuty's contact
+    methods: each member requires `type`, which another `allOf` member marks readOnly;
+    openapi-schema-validator#16 below)."""
+    def excused(message: str) -> bool:
+        missing = _REQUIRED.match(message)
+        return missing is not None and missing.group(1) in read_only
+    return any(found and all(excused(m) for m in found) for found in _members(error).values())
 
 
 # Where openapi-core itself is wrong: (what its error says, why, its upstream issue). Such an
@@ -259,6 +308,13 @@ OPENAPI_CORE_WRONG = (
                 r"Error: \"'[^'\"]*' is a required property\">,? ?)+\) <- "),
      "`readOnly` beside `required` in another `allOf` member or through a `$ref` (the required "
      "takes effect on the response only)", "python-openapi/openapi-schema-validator#16"),
+    # the same in the members of a `oneOf`/`anyOf` (PagerDuty's contact methods): its error
+    # says no member matched; each error of the body has a member missing required properties
+    # alone (the round trip still catches a property the client was given and lost)
+    (re.compile(r"^InvalidRequestBody: .* <- " + re.escape(_MISSING_IN_A_MEMBER) + "$", re.S),
+     "`readOnly` beside `required` in another `allOf` member, inside a member of a `oneOf`/"
+     "`anyOf` (the required takes effect on the response only)",
+     "python-openapi/openapi-schema-validator#16"),
     ("Tried to write read-only property", "`readOnly` on a parameter's own schema (OpenAPI: "
      "relevant only for properties)", "none found upstream"),
     # not wrong, but silent: openapi-core checks no credential of these (mutualTLS, http
