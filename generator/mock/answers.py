@@ -128,8 +128,10 @@ class Responder:
         return None
 
     def success(self, op: Op) -> int:
-        """The lowest declared 2xx (200 for `2XX` or `default` alone)."""
-        codes = sorted(int(k) for k in op.responses if str(k).isdigit() and str(k)[0] == "2")
+        """The lowest declared 2xx; without one the lowest 3xx, the success of an operation that
+        only redirects, as the generated server answers it (GitHub's 302 to an archive); else
+        200 (`2XX` or `default` alone)."""
+        codes = sorted(int(k) for k in op.responses if str(k).isdigit() and str(k)[0] in "23")
         return codes[0] if codes else 200
 
     def response_at(self, op: Op, key: str) -> tuple[Mapping[str, Any], str]:

@@ -103,3 +103,31 @@ def test_the_app_is_usable_in_process() -> None:
             return (await http.get("/v1/profile", headers=AUTH)).status_code
 
     assert asyncio.run(ask()) == 200
+
+
+def test_an_operation_that_only_redirects_answers_its_3xx(tmp_path: Path) -> None:
+    """No 2xx declared: the lowest 3xx is the success, as the generated server answers it
+    (GitHub's 302 to an archive, Twilio's 307 with a JSON body), with its declared headers; the
+    mock answered an undeclared 200."""
+    import json
+
+    spec = tmp_path / "redirects.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "r", "version": "1"},
+        "paths": {
+            "/archive": {"get": {"operationId": "archive", "responses": {"302": {
+                "description": "there", "headers": {"Location": {"required": True, "schema": {
+                    "type": "string", "format": "uri"}}}}}}},
+            "/moved": {"get": {"operationId": "moved", "responses": {
+                "307": {"description": "elsewhere", "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["redirect_to"], "properties": {
+                        "redirect_to": {"type": "string"}}}}}},
+                "404": {"description": "none"}}}}}}), encoding="utf-8")
+
+    async def ask() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=Mock(spec).app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://mock") as http:
+            return [await http.get("/archive"), await http.get("/moved")]
+
+    archive, moved = asyncio.run(ask())
+    assert archive.status_code == 302 and archive.headers["location"].startswith("http")
+    assert moved.status_code == 307 and isinstance(moved.json()["redirect_to"], str)
