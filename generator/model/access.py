@@ -49,6 +49,29 @@ def _access(document: Mapping[str, Any], node: Any, seen: set[int]) -> Side | No
     return None
 
 
+def flagged_apart(document: Mapping[str, Any], schema: Any, name: str, side: Side) -> bool:
+    """Whether `name`'s `readOnly` (`side` "read", else `writeOnly`) comes only from another
+    `allOf` member than every one that lists it in `required` (PagerDuty's references: `{allOf:
+    [{$ref: .../Tag/allOf/0} (id readOnly), {required: [id]}]}`). The flag wins, by JSON Schema's
+    rule, but the author of the `required` likely meant the property to be sent."""
+    requiring = [part for part in _parts(document, schema, set())
+                 if name in (part.get("required") or ())]
+    return bool(requiring) and not any(
+        access(document, (part.get("properties") or {}).get(name)) == side for part in requiring)
+
+
+def _parts(document: Mapping[str, Any], schema: Any, seen: set[int]) -> list[dict[str, Any]]:
+    """`schema` and its `allOf` members, at any depth, through `$ref`s."""
+    target = deref(document, schema)
+    if not isinstance(target, dict) or id(target) in seen:
+        return []
+    seen.add(id(target))
+    found = [target]
+    for member in target.get("allOf") or ():
+        found += _parts(document, member, seen)
+    return found
+
+
 class AccessMap:
     """Which component schemas read differently in a request than in a response."""
 

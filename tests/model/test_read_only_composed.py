@@ -196,3 +196,26 @@ def test_a_property_named_empty_is_omitted_while_unset(pkg: Generated) -> None:
     assert [n.value for n in listed] == [None, "x"]
     with pytest.raises(ValidationError, match="must not be null"):
         models.Notification.model_validate({"": None})
+
+
+def test_a_required_property_flagged_by_another_member_is_warned_of(tmp_path: Path) -> None:
+    """PagerDuty's references: `required: [type, id]` in one `allOf` member, `readOnly` on both
+    in another. The flag wins (the request model has neither), and the generator says so where
+    the schema is, since the author of the `required` likely meant them sent. A property flagged
+    beside its own `required` (Base's `kind`) is the usual readOnly id: no warning."""
+    import contractgen
+
+    spec = tmp_path / "references.json"
+    spec.write_text(json.dumps(SPEC), encoding="utf-8")
+    _, problems = contractgen.render(spec)
+    said = sorted((p.pointer, p.message.split("`")[1]) for p in problems
+                  if "by another `allOf` member" in p.message)
+    assert said == [  # where a request model is built: ServiceReference, through Reference
+        ("/components/schemas/ServiceReference", "id"),
+        ("/components/schemas/ServiceReference", "type"),
+        ("/components/schemas/Tag", "type"), ("/components/schemas/Team", "type")]
+    message = next(p.message for p in problems if p.pointer == "/components/schemas/Team"
+                   and "by another `allOf` member" in p.message)
+    assert message.startswith("`type` is required, but marked readOnly by another `allOf` "
+                              "member, so request models leave it out")
+    assert "drop `readOnly` there with an overlay" in message
