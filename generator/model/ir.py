@@ -61,8 +61,9 @@ class Parameter:
     keys: tuple[str, ...] | None = None
     others: tuple[str, ...] = ()
     deprecated: bool = False
-    # a scalar FastAPI cannot read from its text (a union, a non-string Literal): the server's
-    # runtime parses it (`query_parameter`, `text_parameter`); the client sends it as any other
+    # a scalar FastAPI cannot read from its text (a union, a non-string Literal), or a path,
+    # header or cookie array (`a,b`): the server's runtime parses it (`query_parameter`,
+    # `text_parameter`); the client sends it as any other
     from_text: bool = False
 
     @property

@@ -86,6 +86,8 @@ def _query(value: Any) -> Any:
 
 
 def _cookie(name: str, value: Any) -> str:
+    if isinstance(value, list | tuple):  # `form` style, not exploded: `ids=1,2`
+        return f"{name}={','.join(quote(_text(item)) for item in value)}"
     return f"{name}={quote(_text(value))}"
 
 
@@ -157,7 +159,15 @@ def _parts(
 
 def _texts(values: dict[str, Any]) -> dict[str, str]:
     """Headers by wire name: each value set, as text."""
-    return {name: _text(value) for name, value in values.items() if value is not None}
+    return {
+        name: (
+            ",".join(_text(item) for item in value)  # `simple` style: `a,b`
+            if isinstance(value, list | tuple)
+            else _text(value)
+        )
+        for name, value in values.items()
+        if value is not None
+    }
 
 
 def _own_servers(
@@ -274,6 +284,8 @@ def _arguments(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _path(value: Any) -> str:
+    if isinstance(value, list | tuple):  # `simple` style: `a,b`, each item encoded
+        return ",".join(quote(_text(item), safe="") for item in value)
     return quote(_text(value), safe="")
 
 

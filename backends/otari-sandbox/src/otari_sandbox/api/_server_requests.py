@@ -389,25 +389,40 @@ def text_parameter(
     location: str, key: str, kind: Any, default: Any
 ) -> Callable[[Request], Any]:
     """A dependency reading a path, header or cookie value of a union or a Literal of numbers
-    or booleans (FastAPI compares a Literal with the text, and reads a union as its text) from
-    its text, as `query_parameter` reads a query value. `key`: the route's name of a path
-    parameter, the wire name of a header or cookie."""
+    or booleans (FastAPI compares a Literal with the text, and reads a union as its text), or
+    an array (`simple` style: `a,b`; a header repeated is its values joined), from its text,
+    as `query_parameter` reads a query value. `key`: the route's name of a path parameter,
+    the wire name of a header or cookie."""
     known: list[tuple[TypeAdapter[Any], bool]] = []
+    items: list[tuple[Any, TypeAdapter[Any] | None]] = []
 
     def parse(request: Request) -> Any:
         adapter, required = _adapter(known, kind, default)
+        if not items:
+            item = _item_kind(kind)
+            items.append((item, TypeAdapter(item) if _spells(item) else None))
         found: Mapping[str, Any] = (
             request.path_params
             if location == "path"
             else request.headers if location == "header" else request.cookies
         )
         text = found.get(key)
+        if location == "header" and text is not None:
+            text = ",".join(request.headers.getlist(key))
         try:
             if text is None:
                 if required:
                     problem = {"type": "missing", "loc": (location, key), "input": None}
                     raise RequestValidationError([{**problem, "msg": "Field required"}])
                 return default
+            item, spells = items[0]
+            if item is not None:  # an array: its items, each read as its text spells it
+                parts = str(text).split(",") if text else []
+                if location == "header":
+                    parts = [part.strip() for part in parts]  # `a, b`: RFC 9110's list
+                return adapter.validate_python(
+                    [spelled(spells, part) if spells else part for part in parts]
+                )
             return _from_text(adapter, str(text))
         except ValidationError as exc:
             raise RequestValidationError(
