@@ -49,15 +49,25 @@ def _access(document: Mapping[str, Any], node: Any, seen: set[int]) -> Side | No
     return None
 
 
-def flagged_apart(document: Mapping[str, Any], schema: Any, name: str, side: Side) -> bool:
-    """Whether `name`'s `readOnly` (`side` "read", else `writeOnly`) comes only from another
-    `allOf` member than every one that lists it in `required` (PagerDuty's references: `{allOf:
-    [{$ref: .../Tag/allOf/0} (id readOnly), {required: [id]}]}`). The flag wins, by JSON Schema's
-    rule, but the author of the `required` likely meant the property to be sent."""
+_FLAG = {"read": "readOnly", "write": "writeOnly"}
+
+
+def flagged_apart(document: Mapping[str, Any], schema: Any, name: str, side: Side) -> str | None:
+    """Why it is worth a warning that the models of the other side than `side` leave `name` out:
+    its `readOnly` (`side` "read", else `writeOnly`) comes only from another `allOf` member than
+    every one that lists it in `required` (PagerDuty's references: `{allOf: [{$ref:
+    .../Tag/allOf/0} (id readOnly), {required: [id]}]}`). The flag wins, by JSON Schema's rule,
+    but the author of the `required` likely meant the property to be sent. None: it is not."""
     requiring = [part for part in _parts(document, schema, set())
                  if name in (part.get("required") or ())]
-    return bool(requiring) and not any(
-        access(document, (part.get("properties") or {}).get(name)) == side for part in requiring)
+    if not requiring or any(access(document, (part.get("properties") or {}).get(name)) == side
+                            for part in requiring):
+        return None
+    models, other = ("request", "on responses") if side == "read" else ("response", "on requests")
+    return (f"`{name}` is required, but marked {_FLAG[side]} by another `allOf` member, so "
+            f"{models} models leave it out (the flag wins, by JSON Schema's rule; `required` "
+            f"takes effect {other} only; hint: if it is meant to be sent, drop `{_FLAG[side]}` "
+            "there with an overlay)")
 
 
 def _parts(document: Mapping[str, Any], schema: Any, seen: set[int]) -> list[dict[str, Any]]:

@@ -199,8 +199,7 @@ class OperationBuilder(ResponseReader):
                 # array, as Box's `mdfilters` does (docs/generated-api.md); in deepObject style
                 # by index, as Stripe's `lines[0][amount]=1` (its encoder writes them so).
                 style = "json"
-            # a path, header or cookie array is one text, `a,b` (FastAPI reads none of them:
-            # a path list fails its route, a header list takes repeated headers, a cookie none)
+            # a path, header or cookie array is one text, `a,b`, which FastAPI does not read
             from_text = self._from_text(type_ref) if shape == "scalar" and style in (
                 "form", "simple") else (location != "query" and shape == "array") or (
                 location == "query" and self._from_text_items(type_ref, style, explode))

@@ -46,10 +46,6 @@ from .schema_facts import (
 )
 from .typeref import ANY, NONE, TypeRef
 
-_FLAG = {"read": "readOnly", "write": "writeOnly"}
-_DIRECTION = {"write": "request", "read": "response"}
-_OTHER = {"write": "on responses", "read": "on requests"}
-
 
 class SchemaConverter:
     """Turns schemas into `TypeRef`s, creating named definitions for objects and enums."""
@@ -372,13 +368,8 @@ class SchemaConverter:
             side = access(self.document, prop)
             if side is not None and side != self.side:
                 dropped.append(wire)
-                if wire in required and flagged_apart(self.document, schema, wire, side):
-                    self.notes.warn(
-                        f"`{wire}` is required, but marked {_FLAG[side]} by another `allOf` member, "
-                        f"so {_DIRECTION[self.side]} models leave it out (the flag wins, by JSON "
-                        f"Schema's rule; `required` takes effect {_OTHER[self.side]} only; hint: "
-                        f"if it is meant to be sent, drop `{_FLAG[side]}` there with an overlay)",
-                        ref[1:] if ref else None)
+                if wire in required and (why := flagged_apart(self.document, schema, wire, side)):
+                    self.notes.warn(why, ref[1:] if ref else None)
                 continue
             if wire in reusable and not self.access.splits(prop):
                 fields.append(reusable[wire])
