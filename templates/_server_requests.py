@@ -12,6 +12,7 @@ import types
 import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar, cast
+from urllib.parse import unquote
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -384,13 +385,19 @@ def _from_deep(adapter: TypeAdapter[Any], raw: Any) -> Any:
 
 
 def text_parameter(
-    location: str, key: str, kind: Any, default: Any
+    location: str,
+    key: str,
+    kind: Any,
+    default: Any,
+    *,
+    shape: str = "scalar",
+    exploded: bool = False,
 ) -> Callable[[Request], Any]:
     """A dependency reading a path, header or cookie value of a union or a Literal of numbers
-    or booleans (FastAPI compares a Literal with the text, and reads a union as its text), or
-    an array (`simple` style: `a,b`; a header repeated is its values joined), from its text,
-    as `query_parameter` reads a query value. `key`: the route's name of a path parameter,
-    the wire name of a header or cookie."""
+    or booleans (FastAPI compares a Literal with the text, and reads a union as its text), an
+    array (`simple` style: `a,b`; a header repeated is its values joined) or an object (`k,v`;
+    `exploded`: `k=v`), from its text, as `query_parameter` reads a query value. `key`: the
+    route's name of a path parameter, the wire name of a header or cookie."""
     known: list[tuple[TypeAdapter[Any], bool]] = []
     items: list[tuple[Any, TypeAdapter[Any] | None]] = []
 
@@ -414,10 +421,21 @@ def text_parameter(
                     raise RequestValidationError([{**problem, "msg": "Field required"}])
                 return default
             item, spells = items[0]
+            if location == "cookie" and shape == "scalar" and item is None:
+                text = unquote(str(text))  # the client percent-encodes a cookie's text
+            parts = str(text).split(",") if text else []
+            if location == "header":
+                parts = [part.strip() for part in parts]  # `a, b`: RFC 9110's list
+            elif location == "cookie":
+                parts = [unquote(part) for part in parts]
+            if shape == "object":
+                pairs = (
+                    [part.partition("=")[::2] for part in parts]
+                    if exploded
+                    else zip(parts[::2], parts[1::2], strict=False)
+                )
+                return _from_deep(adapter, dict(pairs))
             if item is not None:  # an array: its items, each read as its text spells it
-                parts = str(text).split(",") if text else []
-                if location == "header":
-                    parts = [part.strip() for part in parts]  # `a, b`: RFC 9110's list
                 return adapter.validate_python(
                     [spelled(spells, part) if spells else part for part in parts]
                 )

@@ -180,7 +180,8 @@ def client_path(op: Operation) -> str:
         return literal(whole)
     path = whole.replace("{", "{{").replace("}", "}}")
     for param in op.path_params:
-        path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + ")}")
+        exploded = ", True" if param.shape == "object" and param.explode else ""
+        path = path.replace("{{" + param.wire + "}}", "{_path(" + param.name + exploded + ")}")
     return "f" + literal(path)
 
 

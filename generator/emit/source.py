@@ -182,9 +182,11 @@ def param_marker_arguments(param: Parameter,
     """The arguments of the parameter's FastAPI marker (`Query(...)`, `Depends(...)`)."""
     if param.from_text and param.location != "query":
         key = param.name if param.location == "path" else param.wire  # the route's path: names
+        shaped = [f"shape={literal(param.shape)}", f"exploded={param.explode}"] if (
+            param.shape == "object") else []
         return [blackstyle.call("text_parameter(", [
             literal(param.location), literal(key), type_source(param.effective_type, "models."),
-            str(param_default(param, spell))])]
+            str(param_default(param, spell)), *shaped])]
     if param.parsed:
         exploded = ([f"keys={literal(param.keys)}", f"others={literal(param.others)}"]
                     if param.exploded else ["repeated=True"] if param.from_text and (

@@ -199,10 +199,7 @@ class OperationBuilder(ResponseReader):
                 # array, as Box's `mdfilters` does (docs/generated-api.md); in deepObject style
                 # by index, as Stripe's `lines[0][amount]=1` (its encoder writes them so).
                 style = "json"
-            # a path, header or cookie array is one text, `a,b`, which FastAPI does not read
-            from_text = self._from_text(type_ref) if shape == "scalar" and style in (
-                "form", "simple") else (location != "query" and shape == "array") or (
-                location == "query" and self._from_text_items(type_ref, style, explode))
+            from_text = self._read_by_runtime(type_ref, location, shape, style, explode)
             parsed = Parameter(wire, wire, location, type_ref, False, style=style,
                                explode=explode, shape=shape, from_text=from_text).parsed
             if not parsed and type_ref.kind not in ("builtin", "model", "list", "literal", "any"):
@@ -241,6 +238,20 @@ class OperationBuilder(ResponseReader):
                                 required=required, warn=notes.warn)
         finally:
             notes.leave()
+
+    def _read_by_runtime(self, type_ref: TypeRef, location: str, shape: str, style: str,
+                         explode: bool) -> bool:
+        """Whether the server's runtime reads the parameter from its text (`from_text`): a
+        scalar FastAPI cannot read (`_from_text`), a path or header array or object (one text,
+        `a,b`), any cookie but a JSON one (the client percent-encodes its text), and an
+        exploded query array of such scalars."""
+        if location == "cookie" and style != "json":
+            return True
+        if shape == "scalar" and style in ("form", "simple"):
+            return self._from_text(type_ref)
+        if location != "query":
+            return shape != "scalar"
+        return self._from_text_items(type_ref, style, explode)
 
     def _from_text(self, type_ref: TypeRef) -> bool:
         """Whether FastAPI cannot read a parameter of this type from its text: a union, or a

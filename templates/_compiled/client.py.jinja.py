@@ -1,5 +1,5 @@
 # Template client.py.jinja, compiled by Jinja; written by `make regen`. DO NOT EDIT.
-KEY = '958d7f0a59ab80d0d614bd7d77451f43'
+KEY = '6597e5db952c154f579a2ece1927ecb1'
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'client.py.jinja'
 
@@ -221,6 +221,7 @@ def root(context, missing=missing):
         l_2_item_types = resolve('item_types')
         l_2_define = resolve('define')
         l_2_client_params = resolve('client_params')
+        l_2_exploded_headers = resolve('exploded_headers')
         l_2_laid = resolve('laid')
         l_2_group = resolve('group')
         l_2_header_entries = resolve('header_entries')
@@ -252,8 +253,10 @@ def root(context, missing=missing):
         if ((environment.getattr(l_2_op, 'negotiates') or environment.getattr(l_2_op, 'streams_events')) or environment.getattr(l_2_op, 'header_params')):
             pass
             context.call(environment.getattr((undefined(name='imports') if l_0_imports is missing else l_0_imports), 'name'), '._client_runtime', '_texts', _loop_vars=_loop_vars)
+            l_2_exploded_headers = t_4(context.eval_ctx, t_6(context, t_6(context, t_11(context, t_11(context, environment.getattr(l_2_op, 'header_params'), 'shape', 'equalto', 'object'), 'explode'), attribute='wire'), 'pyrepr'))
+            _loop_vars['exploded_headers'] = l_2_exploded_headers
             t_15.extend((
-                str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_headers = ', '_texts(', [context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='header_entries') if l_2_header_entries is missing else l_2_header_entries), l_2_op, _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)], _loop_vars=_loop_vars)),
+                str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', '_headers = ', '_texts(', ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), '{', context.call((undefined(name='header_entries') if l_2_header_entries is missing else l_2_header_entries), l_2_op, _loop_vars=_loop_vars), '}', _loop_vars=_loop_vars)] + ([context.call((undefined(name='group') if l_2_group is missing else l_2_group), 'frozenset({', (undefined(name='exploded_headers') if l_2_exploded_headers is missing else l_2_exploded_headers), '})', _loop_vars=_loop_vars)] if (undefined(name='exploded_headers') if l_2_exploded_headers is missing else l_2_exploded_headers) else [])), _loop_vars=_loop_vars)),
                 '\n',
             ))
         elif (undefined(name='sends_headers') if l_2_sends_headers is missing else l_2_sends_headers):
@@ -543,7 +546,7 @@ def root(context, missing=missing):
                 str(context.call((undefined(name='laid') if l_2_laid is missing else l_2_laid), '    ', 'raise ', '_error(', [t_8(environment.getattr(l_2_op, 'id')), 'response'], _loop_vars=_loop_vars)),
                 '\n',
             ))
-    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_body_content_type = l_2_plain = l_2_form_entries = l_2_form_styles = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
+    l_2_op = l_2_operation_types = l_2_item_types = l_2_define = l_2_client_params = l_2_q = l_2_styled = l_2_sends_headers = l_2_exploded_headers = l_2_laid = l_2_group = l_2_header_entries = l_2_content_type_name = l_2_body_content_type = l_2_plain = l_2_form_entries = l_2_form_styles = l_2_client_path = l_2_query_entries = l_2_styled_entries = l_2_retryable = l_2_result_annotation = missing
     t_15.append(
         '\n',
     )
@@ -691,4 +694,4 @@ def block_imports(context, missing=missing):
     yield '\n'
 
 blocks = {'docstring': block_docstring, 'extra': block_extra, 'imports': block_imports}
-debug_info = '1=100&2=102&13=103&14=106&15=109&16=112&19=123&21=124&22=125&23=126&24=127&25=129&43=131&44=134&45=137&48=140&59=144&66=149&67=154&72=165&83=183&84=187&82=191&87=193&88=196&89=197&90=205&91=206&94=209&96=213&97=215&99=216&100=217&101=237&102=238&105=241&106=244&107=246&108=248&110=250&111=252&112=254&113=257&116=262&117=264&119=268&120=273&121=275&126=284&127=286&128=288&129=291&130=293&131=294&132=298&137=305&140=308&143=312&145=315&146=317&147=319&148=321&149=323&151=328&154=332&155=334&158=338&159=345&160=348&161=350&163=356&164=365&165=368&166=372&168=381&174=389&175=391&176=394&177=396&179=397&180=399&181=401&183=404&186=409&188=414&192=419&193=421&195=425&198=430&199=434&201=439&202=442&203=444&204=448&206=452&207=461&211=468&214=472&215=475&216=482&217=486&219=493&221=496&222=498&223=499&224=501&226=502&227=505&228=508&229=510&230=512&231=515&232=517&233=519&234=522&236=527&239=536&242=541&246=548&247=549&248=550&249=551&253=554&269=557&278=565&281=569&296=575&297=577&330=589&331=593&335=598&351=601&360=609&363=613&378=619&379=621&412=633&413=637&415=642&17=645&418=650&422=652&424=654&2=657&3=667&415=670&418=679&419=688'
+debug_info = '1=100&2=102&13=103&14=106&15=109&16=112&19=123&21=124&22=125&23=126&24=127&25=129&43=131&44=134&45=137&48=140&59=144&66=149&67=154&72=165&83=183&84=187&82=191&87=193&88=196&89=197&90=205&91=206&94=209&96=213&97=215&99=216&100=217&101=238&102=239&105=242&106=245&107=247&108=249&110=251&111=253&112=254&113=257&114=260&117=265&118=267&120=271&121=276&122=278&127=287&128=289&129=291&130=294&131=296&132=297&133=301&138=308&141=311&144=315&146=318&147=320&148=322&149=324&150=326&152=331&155=335&156=337&159=341&160=348&161=351&162=353&164=359&165=368&166=371&167=375&169=384&175=392&176=394&177=397&178=399&180=400&181=402&182=404&184=407&187=412&189=417&193=422&194=424&196=428&199=433&200=437&202=442&203=445&204=447&205=451&207=455&208=464&212=471&215=475&216=478&217=485&218=489&220=496&222=499&223=501&224=502&225=504&227=505&228=508&229=511&230=513&231=515&232=518&233=520&234=522&235=525&237=530&240=539&243=544&247=551&248=552&249=553&250=554&254=557&270=560&279=568&282=572&297=578&298=580&331=592&332=596&336=601&352=604&361=612&364=616&379=622&380=624&413=636&414=640&416=645&17=648&419=653&423=655&425=657&2=660&3=670&416=673&419=682&420=691'

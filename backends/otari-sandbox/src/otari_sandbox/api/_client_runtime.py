@@ -85,10 +85,27 @@ def _query(value: Any) -> Any:
     return _text(value)
 
 
+def _simple(value: Any, exploded: bool = False, safe: str | None = None) -> str:
+    """A path, header or cookie value as `simple` style writes it: a list `a,b`, an object
+    `k,v,k2,v2` (`exploded`: `k=v,k2=v2`), each text percent-encoded but for `safe` (None:
+    as it is, a header's)."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    def text(item: Any) -> str:
+        return _text(item) if safe is None else quote(_text(item), safe=safe)
+
+    if isinstance(value, dict):
+        sep = "=" if exploded else ","
+        return ",".join(f"{text(k)}{sep}{text(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ",".join(text(item) for item in value)
+    return text(value)
+
+
 def _cookie(name: str, value: Any) -> str:
-    if isinstance(value, list | tuple):  # `form` style, not exploded: `ids=1,2`
-        return f"{name}={','.join(quote(_text(item)) for item in value)}"
-    return f"{name}={quote(_text(value))}"
+    """A cookie in `form` style, not exploded (`ids=1,2`), the only one a cookie can carry."""
+    return f"{name}={_simple(value, safe='/')}"
 
 
 def _styled(
@@ -157,14 +174,13 @@ def _parts(
     return parts + files
 
 
-def _texts(values: dict[str, Any]) -> dict[str, str]:
-    """Headers by wire name: each value set, as text."""
+def _texts(
+    values: dict[str, Any], exploded: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """Headers by wire name: each value set, as `simple` style writes it (`exploded`: the
+    names of exploded objects)."""
     return {
-        name: (
-            ",".join(_text(item) for item in value)  # `simple` style: `a,b`
-            if isinstance(value, list | tuple)
-            else _text(value)
-        )
+        name: _simple(value, name in exploded)
         for name, value in values.items()
         if value is not None
     }
@@ -283,10 +299,8 @@ def _arguments(values: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in values.items() if name != "self"}
 
 
-def _path(value: Any) -> str:
-    if isinstance(value, list | tuple):  # `simple` style: `a,b`, each item encoded
-        return ",".join(quote(_text(item), safe="") for item in value)
-    return quote(_text(value), safe="")
+def _path(value: Any, exploded: bool = False) -> str:
+    return _simple(value, exploded, safe="")
 
 
 @typing.overload
