@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from ..spec.tree import escape
-from .schema_facts import SCHEMA_PREFIX, deref, walk
+from .schema_facts import SCHEMA_PREFIX, all_of_parts, deref, walk
 
 Side = Literal["read", "write"]
 
@@ -58,7 +58,7 @@ def flagged_apart(document: Mapping[str, Any], schema: Any, name: str, side: Sid
     every one that lists it in `required` (PagerDuty's references: `{allOf: [{$ref:
     .../Tag/allOf/0} (id readOnly), {required: [id]}]}`). The flag wins, by JSON Schema's rule,
     but the author of the `required` likely meant the property to be sent. None: it is not."""
-    requiring = [part for part in _parts(document, schema, set())
+    requiring = [part for part in all_of_parts(document, deref(document, schema))
                  if name in (part.get("required") or ())]
     if not requiring or any(access(document, (part.get("properties") or {}).get(name)) == side
                             for part in requiring):
@@ -68,18 +68,6 @@ def flagged_apart(document: Mapping[str, Any], schema: Any, name: str, side: Sid
             f"{models} models leave it out (the flag wins, by JSON Schema's rule; `required` "
             f"takes effect {other} only; hint: if it is meant to be sent, drop `{_FLAG[side]}` "
             "there with an overlay)")
-
-
-def _parts(document: Mapping[str, Any], schema: Any, seen: set[int]) -> list[dict[str, Any]]:
-    """`schema` and its `allOf` members, at any depth, through `$ref`s."""
-    target = deref(document, schema)
-    if not isinstance(target, dict) or id(target) in seen:
-        return []
-    seen.add(id(target))
-    found = [target]
-    for member in target.get("allOf") or ():
-        found += _parts(document, member, seen)
-    return found
 
 
 class AccessMap:

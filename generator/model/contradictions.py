@@ -19,12 +19,12 @@ valid value for them, and openapi-core refuses every value the generated code se
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..spec.tree import resolve_pointer
 from .objects import merged
-from .schema_facts import deref
+from .schema_facts import all_of_parts, deref
 
 _PREFIX = "#/components/schemas/"
 
@@ -32,7 +32,7 @@ _PREFIX = "#/components/schemas/"
 def closed_conflict(document: Mapping[str, Any], schema: dict[str, Any]) -> str | None:
     """Why no object is valid for `schema` (a required name a closed part forbids), or None."""
     _, required, _, _ = merged(document, schema)
-    for part in _parts(document, schema, frozenset()):
+    for part in all_of_parts(document, schema):
         if part.get("additionalProperties") is not False or part.get("patternProperties"):
             continue
         own = part.get("properties")
@@ -47,15 +47,6 @@ def closed_conflict(document: Mapping[str, Any], schema: dict[str, Any]) -> str 
                     "`additionalProperties: false` there, or say `unevaluatedProperties: "
                     "false` on the whole, OpenAPI 3.1)")
     return None
-
-
-def _parts(document: Mapping[str, Any], schema: dict[str, Any],
-           seen: frozenset[int]) -> Iterator[dict[str, Any]]:
-    yield schema
-    for member in schema.get("allOf") or ():
-        target = deref(document, member)
-        if isinstance(target, dict) and id(target) not in seen:
-            yield from _parts(document, target, seen | {id(target)})
 
 
 def unselected(document: Mapping[str, Any], schema: dict[str, Any]) -> str | None:

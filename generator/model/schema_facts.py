@@ -291,6 +291,16 @@ def described(schema: Mapping[str, Any]) -> str | None:
     return f"Deprecated. {own}" if own else "Deprecated."
 
 
+def all_of_parts(document: Mapping[str, Any], schema: dict[str, Any],
+                 seen: frozenset[int] = frozenset()) -> Iterator[dict[str, Any]]:
+    """`schema`, then its `allOf` members at any depth, through `$ref`s."""
+    yield schema
+    for member in schema.get("allOf") or ():
+        target = deref(document, member)
+        if isinstance(target, dict) and id(target) not in seen:
+            yield from all_of_parts(document, target, seen | {id(target)})
+
+
 def walk(node: Any) -> Iterator[dict[str, Any]]:
     """Every mapping in a document, depth first, in document order."""
     stack = [node]

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import httpx
+from contractgen.model.schema_facts import walk
 from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
 from werkzeug.datastructures import Headers, ImmutableMultiDict
@@ -109,20 +110,10 @@ class Judge(OpenAPI):
     read_only: frozenset[str] = frozenset()
 
 
-def _read_only_names(node: Any) -> set[str]:
-    found: set[str] = set()
-    todo = [node]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            props = item.get("properties")
-            if isinstance(props, dict):
-                found |= {name for name, prop in props.items()
-                          if isinstance(prop, dict) and prop.get("readOnly") is True}
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return found
+def _read_only_names(doc: dict[str, Any]) -> set[str]:
+    """The names of the properties a schema of `doc` flags readOnly where it declares them."""
+    return {name for node in walk(doc) if isinstance(props := node.get("properties"), dict)
+            for name, prop in props.items() if isinstance(prop, dict) and prop.get("readOnly") is True}
 
 
 def judge_of(doc: dict[str, Any]) -> Judge:
